@@ -1,0 +1,76 @@
+// The pipeline: read → validate → render → write, with a report of what it did.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ReflistError, ReflistErrors } from './errors.js';
+import { readTable, type RawTable } from './read.js';
+import { renderTree } from './render.js';
+import { SOURCES, validate, type SourceName } from './validate.js';
+import { writeTree } from './write.js';
+
+export interface BuildOptions {
+  sources: string;
+  out: string;
+  pageSize: number;
+  log?: (line: string) => void;
+}
+
+export interface BuildReport {
+  rows: Record<string, number>;
+  absent: string[];
+  files: number;
+  bytes: number;
+  ms: number;
+}
+
+/** lib/lookup-client.js, made by `npm run compile`; found from src/ (tests) and lib/ (the CLI) alike. */
+const CLIENT = fileURLToPath(new URL('../lib/lookup-client.js', import.meta.url));
+
+export function clientSource(): string {
+  if (!existsSync(CLIENT)) throw new ReflistError('INVALID_OPTION', `${CLIENT} is missing: run npm run compile`);
+  return readFileSync(CLIENT, 'utf8');
+}
+
+export async function readSources(dir: string): Promise<{ tables: Partial<Record<SourceName, RawTable>>; absent: string[]; errors: ReflistError[] }> {
+  if (!existsSync(dir)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${dir}`);
+  const tables: Partial<Record<SourceName, RawTable>> = {};
+  const absent: string[] = [];
+  const errors: ReflistError[] = [];
+  for (const name of SOURCES) {
+    const file = `${name}.csv`;
+    const path = join(dir, file);
+    if (!existsSync(path)) {
+      absent.push(file);
+      continue;
+    }
+    const read = await readTable(file, readFileSync(path));
+    tables[name] = read.table;
+    errors.push(...read.errors);
+  }
+  return { tables, absent, errors };
+}
+
+const byLocation = (a: ReflistError, b: ReflistError) =>
+  (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
+
+export async function build(options: BuildOptions): Promise<BuildReport> {
+  const started = performance.now();
+  const log = options.log ?? (() => {});
+  const { tables, absent, errors } = await readSources(options.sources);
+  for (const file of absent) log(`${file}: absent, built as an empty list`);
+  const { model, errors: invalid } = validate(tables);
+  errors.push(...invalid);
+  if (errors.length > 0) throw new ReflistErrors(errors.sort(byLocation));
+  const rows: Record<string, number> = {
+    author: model.author.length,
+    division: model.division.length,
+    category: model.division.reduce((n, d) => n + (d.children?.length ?? 0), 0),
+    descriptor: model.descriptor.length,
+    system: model.systems.length,
+    country: model.countries.length,
+    state: model.countries.reduce((n, c) => n + c.states.length, 0),
+    county: model.countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0),
+  };
+  const written = writeTree(options.out, renderTree(model, { pageSize: options.pageSize, client: clientSource() }));
+  return { rows, absent, ...written, ms: performance.now() - started };
+}

@@ -1,0 +1,78 @@
+// The command line: declares options, validates them once, and runs a stage.
+// `run` takes argv and the output streams and returns an exit code, so tests drive it.
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { build } from './build.js';
+import { ReflistError, ReflistErrors } from './errors.js';
+import { createCompatServer } from './serve.js';
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** Errors printed at most; the rest are counted. */
+const MAX_ERRORS = 100;
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`${name}: expected an integer from ${min} to ${max}, got "${value}"`);
+    }
+    return Number(value);
+  };
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  let exit = 0;
+  const program = new Command('reflist')
+    .description('Turn CSV reference lists into a static JSON lookup API for select2 drop-downs.')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showSuggestionAfterError(true);
+
+  program
+    .command('build')
+    .description('build the static tree from the source CSVs; on any error nothing is written')
+    .option('--sources <dir>', 'folder of the source CSV files', 'sources')
+    .option('--out <dir>', 'output folder, replaced whole when the build succeeds', 'dist')
+    .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), 30)
+    .action(async (opts: { sources: string; out: string; pageSize: number }) => {
+      const report = await build({ ...opts, log: (line) => io.stdout(line + '\n') });
+      const rows = Object.entries(report.rows).map(([k, v]) => `${k} ${v}`).join(', ');
+      io.stdout(`rows: ${rows}\n`);
+      io.stdout(`wrote ${report.files} files, ${mb(report.bytes)} to ${opts.out} in ${(report.ms / 1000).toFixed(2)} s\n`);
+    });
+
+  program
+    .command('serve')
+    .description('serve a built tree, also answering the original query-string URLs (with CORS)')
+    .option('--dir <dir>', 'the built tree', 'dist')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', integer('--port', 0, 65535), 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .action(async (opts: { dir: string; port: number; host: string }) => {
+      const server = createCompatServer({ dir: opts.dir });
+      await new Promise<void>((done) => server.listen(opts.port, opts.host, done));
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : opts.port;
+      io.stdout(`serving ${opts.dir} at http://${opts.host}:${port}/\n`);
+      await new Promise<void>(() => {}); // until the process is stopped
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) exit = err.exitCode === 0 ? 0 : 2;
+    else if (err instanceof ReflistErrors) {
+      for (const e of err.errors.slice(0, MAX_ERRORS)) io.stderr(`${e}\n`);
+      if (err.errors.length > MAX_ERRORS) io.stderr(`… and ${err.errors.length - MAX_ERRORS} more errors\n`);
+      io.stderr(`build failed with ${err.errors.length} error${err.errors.length > 1 ? 's' : ''}; nothing was written\n`);
+      exit = 1;
+    } else if (err instanceof ReflistError) {
+      io.stderr(`${err}\n`);
+      exit = 1;
+    } else throw err;
+  }
+  return exit;
+}

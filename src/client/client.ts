@@ -1,0 +1,156 @@
+// createLookupClient: answers any request of the original service (SPEC §1)
+// from the static tree alone, by turning it into one or two file reads.
+import { fold, tierOf } from './fold.js';
+import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, searchFileFor, searchPath } from './paths.js';
+import { parseRequest, type Route } from './request.js';
+import { rankRecords, toItem } from './search.js';
+import type { ChildRecord, EntryRecord, Envelope, Item, Manifest, SearchChunk, SearchPages } from './types.js';
+
+export interface LookupClientOptions {
+  /** Where the tree is served; defaults to the folder this file was loaded from. */
+  baseUrl?: string | URL;
+  /** A fetch implementation; defaults to globalThis.fetch. */
+  fetch?: (url: string) => Promise<{ ok: boolean; text(): Promise<string> }>;
+  /** How many parsed files to keep for later requests (a scroll, a retyped term). */
+  cacheSize?: number;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export interface LookupClient {
+  /** Any request of the original service, e.g. `/author.json?Term=smi&Page=2`. */
+  request(url: string): Promise<Answer>;
+  /** The tree's lookup.json (page size, systems, list sizes). */
+  manifest(): Promise<Manifest>;
+  readonly baseUrl: string;
+}
+
+const ok = (body: unknown): Answer => ({ status: 200, body });
+const fail = (status: number, error: string): Answer => ({ status, body: { error } });
+
+export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
+  const baseUrl = String(options.baseUrl ?? new URL('.', import.meta.url)).replace(/\/?$/, '/');
+  const fetchImpl = options.fetch ?? ((url: string) => globalThis.fetch(url));
+  const cacheSize = options.cacheSize ?? 64;
+  const cache = new Map<string, Promise<unknown>>();
+
+  /** A file's JSON, or undefined when it is missing or not JSON (an app-shell fallback page). */
+  function load<T>(path: string): Promise<T | undefined> {
+    let entry = cache.get(path);
+    if (entry) {
+      cache.delete(path); // re-insert: the Map's order is the LRU order
+    } else {
+      entry = fetchImpl(baseUrl + path).then(async (res) => {
+        if (!res.ok) return undefined;
+        try {
+          return JSON.parse(await res.text()) as unknown;
+        } catch {
+          return undefined;
+        }
+      });
+      entry.catch(() => cache.delete(path));
+      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(path, entry);
+    return entry as Promise<T | undefined>;
+  }
+
+  async function manifest(): Promise<Manifest> {
+    const m = await load<Manifest>(MANIFEST);
+    if (!m || typeof m.pageSize !== 'number') throw new Error(`no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
+    return m;
+  }
+
+  async function answerList(r: Extract<Route, { kind: 'list' }>): Promise<Answer> {
+    const m = await manifest();
+    const info = m.lists[r.list];
+    let system: number | undefined;
+    if (r.system !== undefined) {
+      system = m.systems.findIndex((s) => s.id === r.system);
+      if (system < 0) return fail(404, `unknown system "${r.system}"`);
+    }
+    if (r.id !== undefined) {
+      if (r.list === 'division' && r.child) {
+        const rows = await load<ChildRecord[]>(childBucketPath(bucketOf(r.id, info.childBuckets ?? 1)));
+        const row = rows?.find((c) => String(c[0]) === r.id);
+        if (!row) return ok({ total: 0, items: [] });
+        const [pid, ptext, counts = []] = row[2];
+        return ok({ total: 1, items: [toItem([pid, ptext, counts, [[row[0], row[1]]]], '', system)] });
+      }
+      const rows = await load<EntryRecord[]>(bucketPath(r.list, bucketOf(r.id, info.buckets)));
+      const row = rows?.find((e) => String(e[0]) === r.id);
+      return ok(row ? { total: 1, items: [toItem(row, '', system)] } : { total: 0, items: [] });
+    }
+    if (r.q !== '') return answerSearch(m, r, system);
+    if (r.page > info.pages) return ok({ total: info.total, items: [] });
+    const body = await load<Envelope>(pagePath(r.list, r.page, r.system));
+    return body ? ok(body) : fail(404, `missing page file ${pagePath(r.list, r.page, r.system)}`);
+  }
+
+  async function answerSearch(m: Manifest, r: Extract<Route, { kind: 'list' }>, system: number | undefined) {
+    const { q, page } = r;
+    const size = m.pageSize;
+    const file = searchFileFor(q, m.lists[r.list].search);
+    const chunk = await load<SearchChunk>(searchPath(r.list, file));
+    if (!chunk) return fail(404, `missing search file ${searchPath(r.list, file)}`);
+    let total: number;
+    let records: EntryRecord[];
+    const large = chunk.large && Object.hasOwn(chunk.large, q) ? chunk.sets?.[chunk.large[q]!] : undefined;
+    if (large) {
+      const [count, first, per, page1] = large;
+      total = count;
+      if (page === 1) records = page1;
+      else if ((page - 1) * size >= total) records = [];
+      else {
+        const pagesFile = await load<SearchPages>(searchPath(r.list, first + Math.floor((page - 2) / per)));
+        records = pagesFile?.pages[(page - 2) % per] ?? [];
+      }
+    } else {
+      const ranked = rankRecords(chunk.records, q);
+      total = ranked.length;
+      records = ranked.slice((page - 1) * size, page * size);
+    }
+    return ok({ total, items: records.map((record) => toItem(record, q, system)) });
+  }
+
+  async function answerEnvelope(path: string, q: string): Promise<Answer> {
+    const body = await load<Envelope<Item>>(path);
+    if (!body) return fail(404, `not found: /${path}`);
+    if (q === '') return ok(body);
+    const tiers = body.items.map((item) => tierOf(fold(item.text), q));
+    const items = [1, 2].flatMap((t) => body.items.filter((_, i) => tiers[i] === t));
+    return ok({ total: items.length, items });
+  }
+
+  async function answerFile(path: string): Promise<Answer> {
+    const body = await load<unknown>(path);
+    return body === undefined ? fail(404, `not found: /${path}`) : ok(body);
+  }
+
+  async function request(url: string): Promise<Answer> {
+    const r = parseRequest(url);
+    if ('status' in r) return fail(r.status, r.error);
+    const state = 'state' in r ? `country/${r.country}/state/${r.state}` : '';
+    switch (r.kind) {
+      case 'list':
+        return answerList(r);
+      case 'countries':
+        return answerEnvelope('country.json', r.q);
+      case 'country':
+        return answerFile(`country/${r.country}.json`);
+      case 'states':
+        return answerEnvelope(`country/${r.country}/state.json`, r.q);
+      case 'state':
+        return answerFile(`${state}.json`);
+      case 'counties':
+        return answerFile(`${state}/county.json`);
+      case 'county':
+        return answerFile(`${state}/county/${r.county}.json`);
+    }
+  }
+
+  return { request, manifest, baseUrl };
+}

@@ -1,0 +1,39 @@
+// SPEC §2: the one normalisation that list order, Term matching and the
+// search index all agree on. Shared verbatim by the builder and the client.
+
+const LETTERS: Record<string, string> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i',
+};
+
+export function fold(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[ßæœøđðłþı]/g, (c) => LETTERS[c]!)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Plain code-unit comparison, so that every machine sorts alike. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** List order (SPEC §2): by fold(text), then text, then id. */
+export function compareLabels(
+  a: { key: string; text: string; id: number },
+  b: { key: string; text: string; id: number },
+): number {
+  return compareStrings(a.key, b.key) || compareStrings(a.text, b.text) || a.id - b.id;
+}
+
+/**
+ * The tier of a folded label for a folded, non-empty query: 1 when the label
+ * starts with it, 2 when it starts at a later word start, 0 when it does not match.
+ */
+export function tierOf(label: string, q: string): 0 | 1 | 2 {
+  if (label.startsWith(q)) return 1;
+  return label.includes(' ' + q) ? 2 : 0;
+}

@@ -1,0 +1,71 @@
+// The one error type of reflist: a stable code, a message that says what was
+// expected and what came, and where (file and line) when a source is at fault.
+
+export type ErrorCode =
+  | 'CSV_MALFORMED'
+  | 'INVALID_UTF8'
+  | 'MISSING_COLUMN'
+  | 'UNKNOWN_COLUMN'
+  | 'INVALID_VALUE'
+  | 'DUPLICATE_KEY'
+  | 'UNKNOWN_REFERENCE'
+  | 'INVALID_OPTION'
+  | 'UNSAFE_OUTPUT';
+
+export interface Location {
+  file?: string;
+  line?: number;
+}
+
+export class ReflistError extends Error {
+  readonly code: ErrorCode;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+
+  constructor(code: ErrorCode, message: string, location: Location = {}) {
+    super(message);
+    this.name = 'ReflistError';
+    this.code = code;
+    this.file = location.file;
+    this.line = location.line;
+  }
+
+  /** `file:line: message`, the form every source error is printed in. */
+  override toString(): string {
+    if (this.file === undefined) return this.message;
+    return `${this.file}${this.line === undefined ? '' : `:${this.line}`}: ${this.message}`;
+  }
+}
+
+/** Several errors at once: a build reports all that it found, not just the first. */
+export class ReflistErrors extends Error {
+  readonly errors: ReflistError[];
+  constructor(errors: ReflistError[]) {
+    super(errors.map(String).join('\n'));
+    this.name = 'ReflistErrors';
+    this.errors = errors;
+  }
+}
+
+/** Damerau-free edit distance, for "did you mean" suggestions. */
+export function suggest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = distance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [c, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}

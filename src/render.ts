@@ -1,0 +1,114 @@
+// Stage 4, render: the model → every file of the tree as [path, text] pairs.
+// Pure: the writer alone touches the disk.
+import { bucketPath, childBucketPath, firstPagePaths, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
+import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
+import type { Entry, Model } from './model.js';
+import { buildSearchIndex } from './search-index.js';
+
+export type TreeFile = [path: string, text: string];
+
+export interface RenderOptions {
+  pageSize: number;
+  /** The text of lookup-client.js. */
+  client: string;
+}
+
+/** Entries per id bucket file: small files, and few enough of them. */
+const BUCKET_SIZE = 128;
+
+const json = JSON.stringify;
+
+/** `[id, text, counts, children]` with trailing zero counts dropped (see EntryRecord). */
+export function encodeRecord(e: Entry, withChildren: boolean): string {
+  let end = e.counts.length;
+  while (end > 0 && e.counts[end - 1] === 0) end--;
+  const counts = end > 0 || withChildren ? `,[${e.counts.slice(0, end).join(',')}]` : '';
+  const children = withChildren ? `,[${(e.children ?? []).map((c) => `[${c.id},${json(c.text)}]`).join(',')}]` : '';
+  return `[${e.id},${json(e.text)}${counts}${children}]`;
+}
+
+function encodeItem(e: Entry, list: PagedList, system: number | undefined): string {
+  const count = system === undefined ? '' : `,"count":${e.counts[system] ?? 0}`;
+  const children =
+    list === 'division' ? `,"children":[${(e.children ?? []).map((c) => `{"id":${c.id},"text":${json(c.text)}}`).join(',')}]` : '';
+  return `{"id":${e.id},"text":${json(e.text)}${count}${children}}`;
+}
+
+function* renderPages(list: PagedList, entries: Entry[], pageSize: number, system?: { id: string; index: number }) {
+  const pages = Math.max(1, Math.ceil(entries.length / pageSize));
+  for (let p = 1; p <= pages; p++) {
+    const items = entries.slice((p - 1) * pageSize, p * pageSize).map((e) => encodeItem(e, list, system?.index));
+    const text = `{"total":${entries.length},"items":[${items.join(',')}]}`;
+    const paths = p === 1 ? firstPagePaths(list, system?.id) : [pagePath(list, p, system?.id)];
+    for (const path of paths) yield [path, text] as TreeFile;
+  }
+}
+
+function* renderBuckets<T>(rows: T[], buckets: number, idOf: (row: T) => number, encode: (row: T) => string, path: (b: number) => string) {
+  const files: string[][] = Array.from({ length: buckets }, () => []);
+  for (const row of [...rows].sort((a, b) => idOf(a) - idOf(b))) files[bucketOf(String(idOf(row)), buckets)]!.push(encode(row));
+  for (let b = 0; b < buckets; b++) yield [path(b), `[${files[b]!.join(',')}]`] as TreeFile;
+}
+
+const bucketsFor = (n: number) => Math.max(1, Math.ceil(n / BUCKET_SIZE));
+
+function* renderList(list: PagedList, model: Model, pageSize: number, info: ListInfo): Generator<TreeFile> {
+  const entries = model[list];
+  yield* renderPages(list, entries, pageSize);
+  if (list !== 'descriptor') {
+    for (const [index, s] of model.systems.entries()) yield* renderPages(list, entries, pageSize, { id: s.id, index });
+  }
+  const records = entries.map((e) => encodeRecord(e, list === 'division'));
+  const recordOf = new Map(entries.map((e, i) => [e, records[i]!]));
+  yield* renderBuckets(entries, info.buckets, (e) => e.id, (e) => recordOf.get(e)!, (b) => bucketPath(list, b));
+  if (list === 'division') {
+    const children = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
+    yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
+      (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
+  }
+  const index = buildSearchIndex(entries, records, { pageSize });
+  info.search = index.starts;
+  for (const [n, text] of index.files.entries()) yield [searchPath(list, n), text];
+}
+
+function* renderLocations(model: Model): Generator<TreeFile> {
+  const item = (x: { id: number; text: string }) => `{"id":${x.id},"text":${json(x.text)}}`;
+  const envelope = (xs: { id: number; text: string }[]) => `{"total":${xs.length},"items":[${xs.map(item).join(',')}]}`;
+  yield ['country.json', envelope(model.countries)];
+  for (const c of model.countries) {
+    yield [`country/${c.id}.json`, item(c)];
+    yield [`country/${c.id}/state.json`, envelope(c.states)];
+    for (const s of c.states) {
+      const dir = `country/${c.id}/state/${s.id}`;
+      yield [`${dir}.json`, item(s)];
+      const rows = s.counties.map((r) => json({ FIPS: r.FIPS, LongitudeCenter: r.LongitudeCenter, county: r.county, latitudeCenter: r.latitudeCenter }));
+      yield [`${dir}/county.json`, `{"total":${rows.length ? 1 : 0},"page":1,"records":${rows.length},"rows":[${rows.join(',')}]}`];
+      for (const [i, r] of s.counties.entries()) yield [`${dir}/county/${r.FIPS}.json`, rows[i]!];
+    }
+  }
+}
+
+const NOT_FOUND_PAGE = `<!doctype html><meta charset="utf-8"><title>404 Not Found</title><h1>404 Not Found</h1>\n`;
+
+/** Every file of the tree, lookup.json last (the search index starts are known only then). */
+export function* renderTree(model: Model, options: RenderOptions): Generator<TreeFile> {
+  const { pageSize } = options;
+  const lists = {} as Record<PagedList, ListInfo>;
+  for (const list of PAGED_LISTS) {
+    const entries = model[list];
+    const childCount = list === 'division' ? entries.reduce((n, e) => n + (e.children?.length ?? 0), 0) : 0;
+    lists[list] = {
+      total: entries.length,
+      pages: Math.max(1, Math.ceil(entries.length / pageSize)),
+      buckets: bucketsFor(entries.length),
+      ...(list === 'division' ? { childBuckets: bucketsFor(childCount) } : {}),
+      search: [],
+    };
+    yield* renderList(list, model, pageSize, lists[list]);
+  }
+  yield* renderLocations(model);
+  yield ['lookup-client.js', options.client];
+  yield ['404.html', NOT_FOUND_PAGE];
+  const manifest: Manifest = { format: FORMAT, pageSize, systems: model.systems, lists: { ...lists, country: { total: model.countries.length } } };
+  yield [MANIFEST, json(manifest)];
+}

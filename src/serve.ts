@@ -1,0 +1,95 @@
+// The compat server: serves the tree's files and answers the original
+// service's query-string URLs through the very client the browser runs.
+import { createReadStream, realpathSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { extname, join, resolve, sep } from 'node:path';
+import { createLookupClient, type LookupClient } from './client/client.js';
+import { parseRequest } from './client/request.js';
+import { MANIFEST } from './client/paths.js';
+
+const TYPES: Record<string, string> = {
+  '.json': 'application/json; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/** The real path of a file inside root, or undefined for anything outside it (`..`, symlinks out) or missing. */
+export function safeFile(root: string, relative: string): string | undefined {
+  if (relative.includes('\0')) return undefined;
+  const candidate = resolve(root, '.' + sep + relative);
+  if (candidate !== root && !candidate.startsWith(root + sep)) return undefined;
+  try {
+    const real = realpathSync(candidate);
+    if (real !== root && !real.startsWith(root + sep)) return undefined;
+    const stat = statSync(real);
+    if (stat.isDirectory()) return safeFile(root, join(relative, 'index.html'));
+    return stat.isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A client over the files of root; recreated when the tree is rebuilt (lookup.json changes). */
+function treeClient(root: string): () => LookupClient {
+  let client: LookupClient | undefined;
+  let stamp = '';
+  const fetch = async (url: string) => {
+    const file = safeFile(root, url.slice('reflist:/'.length));
+    const text = file ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
+    return { ok: text !== undefined, text: async () => text ?? '' };
+  };
+  return () => {
+    const file = safeFile(root, MANIFEST);
+    const now = file ? String(statSync(file).mtimeMs) : '';
+    if (!client || now !== stamp) [client, stamp] = [createLookupClient({ baseUrl: 'reflist:/', fetch, cacheSize: 256 }), now];
+    return client;
+  };
+}
+
+export interface ServeOptions {
+  dir: string;
+}
+
+export function createCompatServer({ dir }: ServeOptions): Server {
+  const root = realpathSync(resolve(dir));
+  const client = treeClient(root);
+  return createServer(async (req, res) => {
+    const send = (status: number, body: string, type = TYPES['.json']!) => {
+      res.writeHead(status, { 'content-type': type, 'access-control-allow-origin': '*', 'content-length': Buffer.byteLength(body) });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      return send(405, JSON.stringify({ error: `method ${req.method} not allowed: use GET or HEAD` }));
+    }
+    const url = req.url ?? '/';
+    try {
+      const parsed = parseRequest(url);
+      if (!('status' in parsed && parsed.status === 404)) {
+        const answer = await client().request(url);
+        return send(answer.status, JSON.stringify(answer.body));
+      }
+      let path: string;
+      try {
+        path = decodeURIComponent(new URL(url, 'http://x/').pathname);
+      } catch {
+        return send(400, JSON.stringify({ error: 'malformed percent-encoding in path' }));
+      }
+      const file = safeFile(root, path);
+      if (!file) return send(404, JSON.stringify({ error: `not found: ${path}` }));
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'access-control-allow-origin': '*',
+        'content-length': statSync(file).size,
+      });
+      if (req.method === 'HEAD') return res.end();
+      createReadStream(file).pipe(res);
+    } catch (err) {
+      send(500, JSON.stringify({ error: String(err) }));
+    }
+  });
+}

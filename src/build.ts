@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compareStrings } from './client/fold.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import { readTable, type RawTable } from './read.js';
 import { renderTree } from './render.js';
@@ -51,7 +52,7 @@ export async function readSources(dir: string): Promise<{ tables: Partial<Record
 }
 
 const byLocation = (a: ReflistError, b: ReflistError) =>
-  (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
+  compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();

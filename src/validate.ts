@@ -48,7 +48,7 @@ function parseValue(kind: Kind, value: string): string | number | { error: strin
   }
 }
 
-/** Typed rows of one source; rows with any bad value are reported and dropped. */
+/** Typed rows of one source; every bad value is reported. */
 function typeRows<S extends SourceName>(name: S, table: RawTable | undefined, errors: ReflistError[]): Row<S>[] {
   if (!table) return [];
   const file = table.file;
@@ -85,7 +85,10 @@ function typeRows<S extends SourceName>(name: S, table: RawTable | undefined, er
       if (typeof value === 'object') {
         const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
         errors.push(new ReflistError('INVALID_VALUE', `${column}: ${value.error}, got "${shown}"`, { file, line }));
-        good = false;
+        // A row with a bad key is dropped; one with a bad label or position keeps
+        // its key, so rows that refer to it do not report it as unknown too.
+        if (schema[column] === 'id' || schema[column] === 'system') good = false;
+        row[column] = raw;
       } else row[column] = value;
     }
     if (good) rows.push(row as Row<S>);

@@ -65,10 +65,10 @@ const arbCount: fc.Arbitrary<number> = fc.oneof(fc.constant(0), fc.integer({ min
 function arbCoordinate(limit: number): fc.Arbitrary<number> {
   return fc
     .oneof(
-      fc.integer({ min: -limit, max: limit }),
-      fc.constantFrom(...[limit, -limit, 0.5, -0.000001, 34.0522, -118.2437].filter((x) => Math.abs(x) <= limit)),
-      fc.integer({ min: -limit * 1e6, max: limit * 1e6 }).map((n) => n / 1e6),
-      fc.double({ min: -limit, max: limit, noNaN: true, noDefaultInfinity: true }),
+      { arbitrary: fc.integer({ min: -limit, max: limit }), weight: 1 },
+      { arbitrary: fc.constantFrom(...[limit, -limit, 0.5, -0.000001, 34.0522, -118.2437].filter((x) => Math.abs(x) <= limit)), weight: 1 },
+      { arbitrary: fc.integer({ min: -limit * 1e6, max: limit * 1e6 }).map((n) => n / 1e6), weight: 3 },
+      { arbitrary: fc.double({ min: -limit, max: limit, noNaN: true, noDefaultInfinity: true }), weight: 1 },
     )
     // -0 would not survive String(); below 1e-6 String() switches to exponent notation.
     .map((x) => (Object.is(x, -0) || Math.abs(x) < 1e-6 ? 0 : x));
@@ -302,42 +302,48 @@ function arbTerm(labels: readonly string[]): fc.Arbitrary<string> {
 function arbPageValue(listLength: number, pageSize: number): fc.Arbitrary<string> {
   const last = Math.max(1, Math.ceil(listLength / pageSize));
   return fc.oneof(
-    fc.constantFrom('1', '2', String(last), String(last), String(last + 1), '01', '0' + String(last)),
-    fc.constantFrom('0', '00', 'abc', '-1', '1.5', '1e1', ' 1', '0x1', '99999999999999999999', ''),
-    fc.integer({ min: 1, max: last + 2 }).map(String),
+    { arbitrary: fc.constantFrom('1', '2', String(last), String(last), String(last + 1), '01', '0' + String(last), ''), weight: 3 },
+    { arbitrary: fc.integer({ min: 1, max: last + 2 }).map(String), weight: 3 },
+    { arbitrary: fc.constant('99999999999999999999'), weight: 1 },
+    { arbitrary: fc.constantFrom('0', '00', 'abc', '-1', '1.5', '1e1', ' 1', '0x1'), weight: 1 },
   );
 }
 
-function missingId(ids: readonly number[]): number {
-  let n = 0;
-  while (ids.includes(n)) n++;
-  return ids.length === 0 ? 3 : Math.max(n, Math.max(...ids) + 1);
+/** Ids that look valid but name no item: the smallest gap and one past the largest. */
+function missingIds(ids: readonly number[]): [number, number] {
+  let gap = 0;
+  while (ids.includes(gap)) gap++;
+  return [gap, ids.length === 0 ? 3 : Math.max(...ids) + 1];
 }
 
 function arbIdValue(ids: readonly number[]): fc.Arbitrary<string> {
-  const absent = fc.constantFrom(String(missingId(ids)), 'x1', '', '0', '-1', '1.0', '99999999999999999999', String(2 ** 53 + 1));
-  if (ids.length === 0) return absent;
-  const existing = fc.constantFrom(...ids);
+  const absent = fc.constantFrom(...missingIds(ids).map(String), '', '99999999999999999999', String(2 ** 53 + 1));
+  const invalid = fc.constantFrom('x1', '-1', '1.0', '1e2', ' 1');
+  const existing = ids.length === 0 ? absent : fc.constantFrom(...ids).map(String);
   return fc.oneof(
-    { arbitrary: existing.map(String), weight: 3 },
-    { arbitrary: existing.map((i) => '00' + String(i)), weight: 1 },
+    { arbitrary: existing, weight: 4 },
+    { arbitrary: existing.map((i) => (/^\d+$/.test(i) ? '00' + i : i)), weight: 1 },
     { arbitrary: absent, weight: 2 },
+    { arbitrary: invalid, weight: 1 },
   );
 }
 
 function arbSystemValue(src: RefSources): fc.Arbitrary<string> {
-  const unknown = fc.constantFrom('nosuch', '', 'gbif ', '%', 'GBIF');
-  if (src.system.length === 0) return unknown;
+  const unknown = fc.constantFrom('nosuch', 'gbif ', '%', 'GBIF');
+  if (src.system.length === 0) return fc.oneof({ arbitrary: fc.constant(''), weight: 3 }, { arbitrary: unknown, weight: 1 });
   const known = fc.constantFrom(...src.system.map((s) => s.id));
   const swapCase = (s: string): string => Array.from(s, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
   return fc.oneof(
-    { arbitrary: known, weight: 4 },
+    { arbitrary: known, weight: 6 },
     { arbitrary: known.map(swapCase), weight: 1 },
     { arbitrary: unknown, weight: 1 },
   );
 }
 
-const arbChildValue = fc.constantFrom('true', 'false', '1', '0', 'TRUE', 'False', 'maybe', '', 'yes', '2');
+const arbChildValue = fc.oneof(
+  { arbitrary: fc.constantFrom('true', 'false', '1', '0', 'TRUE', 'False', ''), weight: 4 },
+  { arbitrary: fc.constantFrom('maybe', 'yes', '2', '01'), weight: 1 },
+);
 
 const arbUnknownParam: fc.Arbitrary<Param> = fc.oneof(
   fc.tuple(fc.constant('q'), fc.constantFrom('smi', 'john', '')),
@@ -345,18 +351,23 @@ const arbUnknownParam: fc.Arbitrary<Param> = fc.oneof(
   fc.tuple(fc.constantFrom('foo', 'callback', 'Terms', 'pages'), fc.constantFrom('bar', '1', '')),
 );
 
-/** A query string of optional params in random order, sometimes with one repeated. */
-function arbQuery(path: string, params: fc.Arbitrary<Param>[]): fc.Arbitrary<string> {
+/**
+ * A query string of optional params in random order, sometimes with one repeated.
+ * `rare` params appear a third of the time (Id, which would hide Term and Page).
+ */
+function arbQuery(path: string, params: fc.Arbitrary<Param>[], rare: fc.Arbitrary<Param>[] = []): fc.Arbitrary<string> {
+  const maybe = (p: fc.Arbitrary<Param>, absentWeight: number): fc.Arbitrary<Param | null> =>
+    fc.oneof({ arbitrary: fc.constant(null), weight: absentWeight }, { arbitrary: p, weight: 1 });
   return fc
     .tuple(
-      fc.tuple(...params.map((p) => fc.option(p, { freq: 2 }))),
+      fc.tuple(...params.map((p) => maybe(p, 1)), ...rare.map((p) => maybe(p, 2))),
       fc.array(arbUnknownParam, { maxLength: 2 }),
       fc.boolean(),
     )
     .chain(([picked, unknown, plus]) => {
       const present = [...picked.filter((p): p is Param => p !== null), ...unknown];
       return fc
-        .tuple(arbPermutation(present), fc.option(fc.constantFrom(...params), { freq: 5 }))
+        .tuple(arbPermutation(present), fc.option(fc.constantFrom(...params, ...rare), { freq: 5 }))
         .chain(([ordered, dup]) =>
           dup === null ? fc.constant(ordered) : dup.map((d) => [...ordered, d]),
         )
@@ -372,16 +383,15 @@ function arbListRequest(src: RefSources, pageSize: number, kind: 'author' | 'div
   const params: fc.Arbitrary<Param>[] = [
     arbParam('Page', arbPageValue(items.length, pageSize)),
     arbParam('Term', arbTerm(labels)),
-    arbParam('Id', arbIdValue(ids)),
     arbParam('System', arbSystemValue(src)), // also sent to descriptor, which ignores it
   ];
   if (kind === 'division') params.push(arbParam('child', arbChildValue));
-  return arbQuery(path, params);
+  return arbQuery(path, params, [arbParam('Id', arbIdValue(ids))]);
 }
 
 /** Digits for a path id: existing (maybe zero-padded) or missing. */
 function arbPathId(ids: readonly number[]): fc.Arbitrary<string> {
-  const missing = fc.constant(String(missingId(ids)));
+  const missing = fc.constantFrom(...missingIds(ids).map(String));
   if (ids.length === 0) return missing;
   const existing = fc.constantFrom(...ids);
   return fc.oneof(
@@ -391,38 +401,52 @@ function arbPathId(ids: readonly number[]): fc.Arbitrary<string> {
   );
 }
 
+/** A path id for `n`: mostly as is, sometimes zero-padded. */
+function arbPadded(n: number): fc.Arbitrary<string> {
+  return fc.constantFrom(String(n), String(n), String(n), '0' + String(n), '000' + String(n));
+}
+
 function arbGeoRequest(src: RefSources, pageSize: number): fc.Arbitrary<string> {
   const countryIds = src.country.map((c) => c.id);
+  const stateIds = src.state.map((s) => s.id);
+  const allFips = src.county.map((c) => c.FIPS);
   const ignored: fc.Arbitrary<Param>[] = [
     arbParam('Page', arbPageValue(0, pageSize)),
     arbParam('Id', arbIdValue(countryIds)),
     arbParam('System', arbSystemValue(src)),
   ];
-  return fc.constantFrom(...countryIds).chain((countryId) => {
-    const states = src.state.filter((s) => s.country_id === countryId);
-    // Sometimes a state id of another country, which must not resolve here.
-    const stateIds = [...states.map((s) => s.id), ...src.state.slice(0, 1).map((s) => s.id)];
-    // Mostly the chosen country (maybe zero-padded), sometimes another or a missing one.
-    const cSeg = fc.oneof(
-      { arbitrary: fc.constant(String(countryId)), weight: 4 },
-      { arbitrary: arbPathId([countryId]), weight: 2 },
-      { arbitrary: arbPathId(countryIds), weight: 1 },
+  // Each segment: mostly the intended id, sometimes any other id of its kind (which may
+  // belong to another parent) or a missing one.
+  const seg = (n: number, others: readonly number[]): fc.Arbitrary<string> =>
+    fc.oneof({ arbitrary: arbPadded(n), weight: 5 }, { arbitrary: arbPathId(others), weight: 1 });
+
+  const countryList = arbQuery('/country.json', [arbParam('Term', arbTerm(src.country.map((x) => x.text))), ...ignored]);
+  const byCountry = fc.constantFrom(...src.country).chain((country) => {
+    const states = src.state.filter((s) => s.country_id === country.id);
+    const c = seg(country.id, countryIds);
+    return fc.oneof(
+      c.chain((cs) => arbQuery(`/country/${cs}.json`, ignored)),
+      c.chain((cs) => arbQuery(`/country/${cs}/state.json`, [arbParam('Term', arbTerm(states.map((s) => s.text))), ...ignored])),
     );
-    return fc.constantFrom(...(stateIds.length ? stateIds : [0])).chain((stateId) => {
-      const fips = src.county.filter((c) => c.country_id === countryId && c.state_id === stateId).map((c) => c.FIPS);
-      const c = String(countryId);
-      return fc.oneof(
-        arbQuery('/country.json', [arbParam('Term', arbTerm(src.country.map((x) => x.text))), ...ignored]),
-        cSeg.chain((cs) => arbQuery(`/country/${cs}.json`, ignored)),
-        cSeg.chain((cs) => arbQuery(`/country/${cs}/state.json`, [arbParam('Term', arbTerm(states.map((s) => s.text))), ...ignored])),
-        arbPathId(stateIds).chain((s) => arbQuery(`/country/${c}/state/${s}.json`, ignored)),
-        fc.tuple(cSeg, arbPathId([stateId])).chain(([cs, s]) => arbQuery(`/country/${cs}/state/${s}/county.json`, ignored)),
-        fc
-          .tuple(cSeg, arbPathId([stateId]), arbPathId(fips))
-          .chain(([cs, s, f]) => arbQuery(`/country/${cs}/state/${s}/county/${f}.json`, ignored)),
-      );
-    });
   });
+  if (src.state.length === 0) return fc.oneof(countryList, byCountry);
+
+  const byState = fc.constantFrom(...src.state).chain((state) => {
+    const fips = src.county.filter((x) => x.country_id === state.country_id && x.state_id === state.id).map((x) => x.FIPS);
+    const c = seg(state.country_id, countryIds);
+    const s = seg(state.id, stateIds);
+    const f = fips.length === 0 ? arbPathId(allFips) : fc.constantFrom(...fips).chain((n) => seg(n, allFips));
+    return fc.oneof(
+      fc.tuple(c, s).chain(([cs, ss]) => arbQuery(`/country/${cs}/state/${ss}.json`, ignored)),
+      fc.tuple(c, s).chain(([cs, ss]) => arbQuery(`/country/${cs}/state/${ss}/county.json`, ignored)),
+      fc.tuple(c, s, f).chain(([cs, ss, fs]) => arbQuery(`/country/${cs}/state/${ss}/county/${fs}.json`, ignored)),
+    );
+  });
+  return fc.oneof(
+    { arbitrary: countryList, weight: 2 },
+    { arbitrary: byCountry, weight: 3 },
+    { arbitrary: byState, weight: 5 },
+  );
 }
 
 const BAD_PATHS = [

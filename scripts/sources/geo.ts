@@ -30,13 +30,13 @@ export const US = 840;
 const COMMON: Record<string, string> = {
   US: 'United States', GB: 'United Kingdom', CN: 'China', RU: 'Russia', IR: 'Iran', TW: 'Taiwan',
   TZ: 'Tanzania', PS: 'Palestine', MK: 'North Macedonia', GM: 'Gambia', CZ: 'Czechia',
-  FM: 'Micronesia', MD: 'Moldova', NL: 'Netherlands', PN: 'Pitcairn Islands',
+  NL: 'Netherlands', PN: 'Pitcairn Islands', CI: "Côte d'Ivoire",
 };
 // Names the package does not list at all but that read better in a drop-down.
 const RENAMED: Record<string, string> = {
   VG: 'British Virgin Islands', VI: 'U.S. Virgin Islands', VA: 'Vatican City', LA: 'Laos',
   SY: 'Syria', BN: 'Brunei', FK: 'Falkland Islands', MF: 'Saint Martin', SX: 'Sint Maarten',
-  BO: 'Bolivia', VE: 'Venezuela',
+  FM: 'Micronesia', MD: 'Moldova', RE: 'Réunion',
 };
 
 export interface Country { id: number; alpha2: string; text: string }

@@ -1,0 +1,99 @@
+import { describe, expect, test } from 'vitest';
+import { join } from 'node:path';
+import { run } from '../src/cli.js';
+import { VALID } from './fixtures/valid.js';
+import { snapshotTree, tempDir, writeSources } from './helpers.js';
+
+async function cli(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+const out = join(tempDir(), 'dist');
+const good = writeSources(tempDir(), VALID);
+
+// [rule, file, its broken content, an expected `file:line: message` fragment]
+const CASES: [string, string, string | Buffer, string][] = [
+  ['malformed CSV', 'author.csv', 'id,text\n1,"Smith\n', 'author.csv:2: Quote Not Closed'],
+  ['a field with a stray quote', 'author.csv', 'id,text\n1,ok\n2,"a"b\n', 'author.csv:3: Invalid Closing Quote'],
+  ['a row with too many fields', 'author.csv', 'id,text\n1,a,b\n', 'author.csv:2: expected 2 fields, got 3'],
+  ['invalid UTF-8', 'descriptor.csv', Buffer.concat([Buffer.from('id,text\n1,ok\n2,'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]), 'descriptor.csv:3: invalid UTF-8'],
+  ['a missing column', 'state.csv', 'id,text\n6,California\n', 'state.csv:1: missing column "country_id"'],
+  ['an unknown column', 'division.csv', 'id,txt\n1,Zoology\n', 'division.csv:1: unknown column "txt" (did you mean "text"?)'],
+  ['an empty text', 'author.csv', 'id,text\n1,Smith\n2,"  "\n', 'author.csv:3: text: empty text'],
+  ['a non-integer id', 'author.csv', 'id,text\n1.5,Smith\n', 'author.csv:2: id: expected a non-negative integer, got "1.5"'],
+  ['a negative id', 'descriptor.csv', 'id,text\n-1,Colour\n', 'descriptor.csv:2: id: expected a non-negative integer'],
+  ['a duplicate key', 'author.csv', 'id,text\n5,A\n6,B\n05,C\n', 'author.csv:4: duplicate id 5 (first on line 2)'],
+  ['a duplicate state key', 'state.csv', 'id,country_id,text\n6,840,California\n6,840,Cal\n', 'state.csv:3: duplicate state 6 of country 840 (first on line 2)'],
+  ['an unknown country', 'state.csv', 'id,country_id,text\n6,999,California\n', 'state.csv:2: unknown country_id 999'],
+  ['an unknown state', 'county.csv', 'country_id,state_id,FIPS,county,latitudeCenter,LongitudeCenter\n840,7,7001,X,1,1\n', 'county.csv:2: unknown state_id 7 in country_id 840'],
+  ['an unknown division', 'category.csv', 'id,division_id,text\n10,9,Mammals\n', 'category.csv:2: unknown division_id 9'],
+  ['an unknown system', 'author_count.csv', 'system,id,count\nitis,1,3\n', 'author_count.csv:2: unknown system "itis"'],
+  ['an unknown item', 'division_count.csv', 'system,id,count\ngbif,99,3\n', 'division_count.csv:2: unknown division id 99'],
+  ['a latitude outside ±90', 'county.csv', 'country_id,state_id,FIPS,county,latitudeCenter,LongitudeCenter\n840,6,6037,LA,90.5,-118\n', 'county.csv:2: latitudeCenter: outside ±90, got "90.5"'],
+  ['a longitude outside ±180', 'county.csv', 'country_id,state_id,FIPS,county,latitudeCenter,LongitudeCenter\n840,6,6037,LA,34,-181\n', 'county.csv:2: LongitudeCenter: outside ±180, got "-181"'],
+  ['a bad system id', 'system.csv', 'id,text\ngbif,GBIF\ncol,CoL\nno/slash,X\n', 'system.csv:4: id: expected 1 to 64 of A-Z a-z 0-9 _ -, got "no/slash"'],
+  ['system ids equal but for case', 'system.csv', 'id,text\ngbif,GBIF\ncol,CoL\nGBIF,Other\n', 'system.csv:4: duplicate system id "GBIF" (it differs only by case'],
+  ['a count that is not an integer', 'author_count.csv', 'system,id,count\ngbif,1,many\n', 'author_count.csv:2: count: expected a non-negative integer, got "many"'],
+];
+
+describe('a broken source fails the build and writes nothing', () => {
+  test('the valid fixture builds', async () => {
+    const { code, stdout } = await cli(['build', '--sources', good, '--out', out]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/wrote \d+ files/);
+  });
+
+  test.each(CASES)('%s is reported as file:line and the old tree survives', async (_rule, file, content, expected) => {
+    const before = snapshotTree(out);
+    const sources = writeSources(tempDir(), { ...VALID, [file]: content });
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', out]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(expected);
+    expect(stderr).toMatch(/build failed with \d+ errors?; nothing was written/);
+    expect(snapshotTree(out)).toEqual(before);
+  });
+
+  test('every error of a build is reported, in file and line order', async () => {
+    const sources = writeSources(tempDir(), {
+      ...VALID,
+      'author.csv': 'id,text\nx,A\n1,\n2,B\n2,C\n',
+      'descriptor.csv': 'id,text\n1,A\n1,B\n',
+    });
+    const { stderr } = await cli(['build', '--sources', sources, '--out', out]);
+    const lines = stderr.trim().split('\n');
+    expect(lines.slice(0, -1)).toEqual([
+      'author.csv:2: id: expected a non-negative integer, got "x"',
+      'author.csv:3: text: empty text, got ""',
+      'author.csv:5: duplicate id 2 (first on line 4)',
+      'descriptor.csv:3: duplicate id 1 (first on line 2)',
+    ]);
+  });
+
+  test('more than a hundred errors are capped with a count of the rest', async () => {
+    const rows = Array.from({ length: 150 }, (_, i) => `${i + 1},`).join('\n');
+    const sources = writeSources(tempDir(), { ...VALID, 'author.csv': `id,text\n${rows}\n` });
+    const { stderr } = await cli(['build', '--sources', sources, '--out', out]);
+    expect(stderr).toContain('… and 50 more errors');
+    expect(stderr).toContain('build failed with 150 errors');
+  });
+
+  test('an absent file is an empty list, and the build says so', async () => {
+    const { 'descriptor.csv': _omitted, ...rest } = VALID;
+    const sources = writeSources(tempDir(), rest);
+    const fresh = join(tempDir(), 'dist');
+    const { code, stdout } = await cli(['build', '--sources', sources, '--out', fresh]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('descriptor.csv: absent, built as an empty list');
+  });
+
+  test('a folder that is not a reflist tree is never replaced', async () => {
+    const precious = writeSources(tempDir(), { 'thesis.txt': 'years of work' });
+    const { code, stderr } = await cli(['build', '--sources', good, '--out', precious]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('holds no lookup.json: refusing to replace it');
+    expect(snapshotTree(precious).size).toBe(1);
+  });
+});

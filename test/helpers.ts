@@ -1,0 +1,87 @@
+// Real temp folders, real builds, real servers: what the integration tests share.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from '../src/build.js';
+import type { LookupClient, LookupClientOptions } from '../src/client/client.js';
+
+export function tempDir(name = 'reflist-'): string {
+  return mkdtempSync(join(tmpdir(), name));
+}
+
+export function writeSources(dir: string, files: Record<string, string | Buffer>): string {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+export async function buildFrom(files: Record<string, string | Buffer>, out: string, pageSize = 30) {
+  const sources = writeSources(tempDir('reflist-src-'), files);
+  return build({ sources, out, pageSize });
+}
+
+/** Every file of a tree with its bytes, for byte-identical comparisons. */
+export function snapshotTree(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files.set(relative(root, path), readFileSync(path).toString('base64'));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `serve` (the npm static server) on a free loopback port, serving root. */
+export async function startServe(root: string): Promise<Running> {
+  const port = await freePort();
+  const bin = join(process.cwd(), 'node_modules/serve/build/main.js');
+  const child: ChildProcess = spawn(process.execPath, [bin, '-L', '-n', '--no-port-switching', '-l', `tcp://127.0.0.1:${port}`, root], {
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    url,
+    stop: () => new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill();
+    }),
+  };
+}
+
+/** The lookup-client.js that a built tree carries, imported as a browser would. */
+export async function treeClient(root: string, options: LookupClientOptions): Promise<LookupClient> {
+  const mod = (await import(pathToFileURL(join(root, 'lookup-client.js')).href)) as {
+    createLookupClient(o: LookupClientOptions): LookupClient;
+  };
+  return mod.createLookupClient(options);
+}

@@ -1,0 +1,79 @@
+import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { run } from '../src/cli.js';
+import { VALID } from './fixtures/valid.js';
+import { buildFrom, snapshotTree, tempDir, writeSources } from './helpers.js';
+
+async function cli(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+describe('a build', () => {
+  test('is deterministic: two builds of the same sources are byte-identical', async () => {
+    const a = join(tempDir(), 'a');
+    const b = join(tempDir(), 'b');
+    await buildFrom(VALID, a, 2);
+    await buildFrom(VALID, b, 2);
+    expect(snapshotTree(b)).toEqual(snapshotTree(a));
+  });
+
+  test('writes every public path of SPEC §3', async () => {
+    const out = join(tempDir(), 'dist');
+    await buildFrom(VALID, out, 2);
+    const files = [...snapshotTree(out).keys()];
+    for (const path of [
+      'author.json', 'author/page/1.json', 'author/page/2.json', 'author/system/gbif.json', 'author/system/gbif/page/2.json',
+      'division.json', 'division/page/1.json', 'division/system/col/page/1.json', 'descriptor.json', 'descriptor/page/1.json',
+      'country.json', 'country/840.json', 'country/840/state.json', 'country/840/state/6.json',
+      'country/840/state/6/county.json', 'country/840/state/6/county/6037.json', 'country/124/state.json',
+      'lookup.json', 'lookup-client.js', '404.html',
+    ]) expect(files).toContain(path);
+    expect(files).not.toContain('author/page/3.json');
+    const read = (p: string) => JSON.parse(readFileSync(join(out, p), 'utf8'));
+    expect(read('author/page/2.json')).toEqual({ total: 4, items: [{ id: 1, text: 'Smith, John' }, { id: 4, text: '王 伟' }] });
+    expect(read('author/system/gbif.json').items[0]).toEqual({ id: 2, text: 'Müller, Jürgen', count: 0 });
+    expect(read('country/840/state/6/county/6037.json')).toEqual({ FIPS: 6037, LongitudeCenter: -118.2243, county: 'Los Angeles', latitudeCenter: 34.3207 });
+    expect(Object.keys(read('country/840/state/6/county/6037.json'))).toEqual(['FIPS', 'LongitudeCenter', 'county', 'latitudeCenter']);
+    expect(read('country/124/state.json')).toEqual({ total: 0, items: [] });
+    expect(read('lookup.json')).toMatchObject({ format: 1, pageSize: 2, systems: [{ id: 'col' }, { id: 'gbif' }] });
+  });
+
+  test('prints rows per list, files, bytes and time', async () => {
+    const sources = writeSources(tempDir(), VALID);
+    const out = join(tempDir(), 'dist');
+    const { code, stdout } = await cli(['build', '--sources', sources, '--out', out, '--page-size', '3']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('rows: author 4, division 2, category 3, descriptor 2, system 2, country 2, state 2, county 2');
+    expect(stdout).toMatch(/wrote \d+ files, \d+\.\d\d MB to .* in \d+\.\d\d s/);
+  });
+});
+
+describe('the command line', () => {
+  test('--help explains every build option', async () => {
+    const { code, stdout } = await cli(['build', '--help']);
+    expect(code).toBe(0);
+    for (const option of ['--sources <dir>', '--out <dir>', '--page-size <n>']) expect(stdout).toContain(option);
+  });
+
+  test.each([['0'], ['abc'], ['1.5']])('rejects --page-size %s with what it expected', async (value) => {
+    const { code, stderr } = await cli(['build', '--page-size', value]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`--page-size: expected an integer from 1 to 10000, got "${value}"`);
+  });
+
+  test('suggests the flag a typo meant', async () => {
+    const { code, stderr } = await cli(['build', '--page-sise', '3']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--page-size');
+  });
+
+  test('names a missing sources folder', async () => {
+    const { code, stderr } = await cli(['build', '--sources', '/nonexistent/folder']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('--sources: no such folder /nonexistent/folder');
+  });
+});

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { compareStrings } from './client/fold.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import { readTable, type RawTable } from './read.js';
-import { renderTree } from './render.js';
+import { renderTree, type RenderOptions } from './render.js';
 import { SOURCES, validate, type SourceName } from './validate.js';
 import { writeTree } from './write.js';
 
@@ -13,6 +13,7 @@ export interface BuildOptions {
   sources: string;
   out: string;
   pageSize: number;
+  search?: RenderOptions['search'];
   log?: (line: string) => void;
 }
 
@@ -72,6 +73,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     state: model.countries.reduce((n, c) => n + c.states.length, 0),
     county: model.countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0),
   };
-  const written = writeTree(options.out, renderTree(model, { pageSize: options.pageSize, client: clientSource() }));
+  const written = writeTree(options.out, renderTree(model, { pageSize: options.pageSize, search: options.search, client: clientSource() }));
   return { rows, absent, ...written, ms: performance.now() - started };
 }

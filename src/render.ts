@@ -3,12 +3,14 @@
 import { bucketPath, childBucketPath, firstPagePaths, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
 import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
 import type { Entry, Model } from './model.js';
-import { buildSearchIndex } from './search-index.js';
+import { buildSearchIndex, type SearchIndexOptions } from './search-index.js';
 
 export type TreeFile = [path: string, text: string];
 
 export interface RenderOptions {
   pageSize: number;
+  /** Tuning of the search files' sizes (tests make them tiny to exercise every path). */
+  search?: Omit<SearchIndexOptions, 'pageSize'>;
   /** The text of lookup-client.js. */
   client: string;
 }
@@ -52,7 +54,8 @@ function* renderBuckets<T>(rows: T[], buckets: number, idOf: (row: T) => number,
 
 const bucketsFor = (n: number) => Math.max(1, Math.ceil(n / BUCKET_SIZE));
 
-function* renderList(list: PagedList, model: Model, pageSize: number, info: ListInfo): Generator<TreeFile> {
+function* renderList(list: PagedList, model: Model, options: RenderOptions, info: ListInfo): Generator<TreeFile> {
+  const { pageSize } = options;
   const entries = model[list];
   yield* renderPages(list, entries, pageSize);
   if (list !== 'descriptor') {
@@ -66,7 +69,7 @@ function* renderList(list: PagedList, model: Model, pageSize: number, info: List
     yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
       (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
   }
-  const index = buildSearchIndex(entries, records, { pageSize });
+  const index = buildSearchIndex(entries, records, { ...options.search, pageSize });
   info.search = index.starts;
   for (const [n, text] of index.files.entries()) yield [searchPath(list, n), text];
 }
@@ -104,7 +107,7 @@ export function* renderTree(model: Model, options: RenderOptions): Generator<Tre
       ...(list === 'division' ? { childBuckets: bucketsFor(childCount) } : {}),
       search: [],
     };
-    yield* renderList(list, model, pageSize, lists[list]);
+    yield* renderList(list, model, options, lists[list]);
   }
   yield* renderLocations(model);
   yield ['lookup-client.js', options.client];

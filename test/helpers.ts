@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from '../src/build.js';
+import { build, type BuildOptions } from '../src/build.js';
 import type { LookupClient, LookupClientOptions } from '../src/client/client.js';
 
 export function tempDir(name = 'reflist-'): string {
@@ -18,9 +18,9 @@ export function writeSources(dir: string, files: Record<string, string | Buffer>
   return dir;
 }
 
-export async function buildFrom(files: Record<string, string | Buffer>, out: string, pageSize = 30) {
+export async function buildFrom(files: Record<string, string | Buffer>, out: string, pageSize = 30, search?: BuildOptions['search']) {
   const sources = writeSources(tempDir('reflist-src-'), files);
-  return build({ sources, out, pageSize });
+  return build({ sources, out, pageSize, search });
 }
 
 /** Every file of a tree with its bytes, for byte-identical comparisons. */

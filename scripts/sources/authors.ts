@@ -42,7 +42,7 @@ export interface AuthorNamer {
 
 /**
  * `synthetic`: labels always have 2–3 words, no mononyms, and half of the
- * family names in groups with `suffixes` are invented ("Kelvarosen") to give
+ * family names in groups with `suffixes` are invented ("Verkasen", "Kavosen") to give
  * a large corpus a long tail of distinct names.
  */
 export function authorNamer(rng: Rng, synthetic: boolean): AuthorNamer {

@@ -121,6 +121,6 @@ export const GROUPS: NameGroup[] = [
 export const MONONYMS = w(`Ἀριστοτέλης Θεόφραστος Διοσκουρίδης Πλάτων Ἱπποκράτης Γαληνός Στράβων Ἡρόδοτος
   Αἰλιανός Ἀθήναιος Plinius Columella Varro`);
 
-/** Syllables for synthetic long-tail family names ("Kelvaro", "Tanbergsen"). */
+/** Syllables for synthetic long-tail family names ("Verkasen", "Tornorsen"). */
 export const SYLLABLES = w(`ka lo ver mi ran sto bel tor den gu shi ne ra ku ol an bra li mar tes vo
   fen da ri hol go sa pe nor wi el ta zen ca mo dre lu sel`);

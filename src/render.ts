@@ -1,6 +1,6 @@
 // Stage 4, render: the model → every file of the tree as [path, text] pairs.
 // Pure: the writer alone touches the disk.
-import { bucketPath, childBucketPath, firstPagePaths, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
+import { bucketPath, childBucketPath, firstPagePaths, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
 import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
 import type { Entry, Model } from './model.js';
 import { buildSearchIndex, type SearchIndexOptions } from './search-index.js';
@@ -69,9 +69,10 @@ function* renderList(list: PagedList, model: Model, options: RenderOptions, info
     yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
       (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
   }
-  const index = buildSearchIndex(entries, records, { ...options.search, pageSize });
+  const index = buildSearchIndex(entries, (e) => encodeRecord(e, list === 'division'), { ...options.search, pageSize });
   info.search = index.starts;
-  for (const [n, text] of index.files.entries()) yield [searchPath(list, n), text];
+  for (const [n, text] of index.searchFiles.entries()) yield [searchPath(list, n), text];
+  for (const [n, text] of index.pageFiles.entries()) yield [resultPagesPath(list, n), text];
 }
 
 function* renderLocations(model: Model): Generator<TreeFile> {

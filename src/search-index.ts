@@ -5,9 +5,9 @@
 // of the search file holding its key range; files are cut only between keys
 // whose common prefix is large, so a small prefix never straddles two files.
 // Every large prefix gets its full result pages: page 1 inline in the search
-// file the client looks in, pages 2… in page files shared by prefixes whose
-// results are the same (long chains of one-child prefixes).
+// file the client looks in, pages 2… in page files.
 import { createHash } from 'node:crypto';
+import { tierOf } from './client/fold.js';
 import { searchFileFor } from './client/paths.js';
 import type { Entry } from './model.js';
 
@@ -24,13 +24,26 @@ export interface SearchIndexOptions {
 export interface SearchIndex {
   /** First key of each search file. */
   starts: string[];
-  /** Search files then page files, numbered from 0, as JSON text. */
-  files: string[];
+  /** JSON text of each search file (SearchChunk). */
+  searchFiles: string[];
+  /** JSON text of each result page file (SearchPages). */
+  pageFiles: string[];
+}
+
+interface ResultSet {
+  /** `[total, first page file, pages a file, page 1]` as JSON. */
+  text: string;
+  /** The search file being cut that already counts this set's bytes. */
+  stamp: number;
 }
 
 interface LargePrefix {
   prefix: string;
-  results: Int32Array; // entry indexes in result order
+  /** Position of its first key. */
+  lo: number;
+  /** Entry indexes in result order. */
+  results: Int32Array;
+  set?: ResultSet;
 }
 
 function wordStartSuffixes(label: string, into: Set<string>): void {
@@ -46,9 +59,11 @@ const commonPrefixLength = (a: string, b: string): number => {
   return i;
 };
 
-export function buildSearchIndex(entries: Entry[], records: string[], options: SearchIndexOptions): SearchIndex {
-  const { pageSize, leafBytes = 6000, fileBytes = 6000, pagesBytes = 12000 } = options;
+export function buildSearchIndex(entries: Entry[], encode: (e: Entry) => string, options: SearchIndexOptions): SearchIndex {
+  const { pageSize, leafBytes = 6000, fileBytes = 6000, pagesBytes = 14000 } = options;
   const labels = entries.map((e) => [e.key, ...(e.children ?? []).map((c) => c.key)]);
+  const records = entries.map(encode);
+  const recordBytes = records.map((r) => Buffer.byteLength(r) + 1);
 
   // All (key, entry) pairs, sorted by key then entry.
   const keys: string[] = [];
@@ -77,7 +92,7 @@ export function buildSearchIndex(entries: Entry[], records: string[], options: S
     }
     return found.sort((a, b) => a - b);
   }
-  const bytesOf = (list: number[]) => list.reduce((n, e) => n + records[e]!.length + 1, 0);
+  const bytesOf = (list: number[]) => list.reduce((n, e) => n + recordBytes[e]!, 0);
   const isSmall = (list: number[]) => list.length <= pageSize || bytesOf(list) <= leafBytes;
 
   // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
@@ -94,7 +109,7 @@ export function buildSearchIndex(entries: Entry[], records: string[], options: S
       const prefix = key(lo).slice(0, depth);
       const first = matches.filter((e) => labels[e]!.some((l) => l.startsWith(prefix)));
       const second = matches.filter((e) => !labels[e]!.some((l) => l.startsWith(prefix)));
-      large.push({ prefix, results: Int32Array.from(first.concat(second)) });
+      large.push({ prefix, lo, results: Int32Array.from(first.concat(second)) });
       largeSet.add(prefix);
     }
     // Children by the next code unit; keys that end here belong to no child.
@@ -112,7 +127,36 @@ export function buildSearchIndex(entries: Entry[], records: string[], options: S
   }
   large.sort((a, b) => (a.prefix < b.prefix ? -1 : 1));
 
-  // Cut the sorted keys into search files.
+  // Result sets: identical answers (a chain of one-child prefixes) are stored once.
+  // A division is stored with only the children a prefix keeps, which is exact
+  // because the client filters them by the same query again.
+  const pageFiles: string[] = [];
+  const setOf = new Map<string, ResultSet>();
+  const recordFor = (e: number, prefix: string) => {
+    const entry = entries[e]!;
+    if (!entry.children || tierOf(entry.key, prefix) !== 0) return records[e]!;
+    return encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
+  };
+  for (const l of large) {
+    const pages: string[] = [];
+    for (let p = 0; p < l.results.length; p += pageSize) {
+      pages.push(`[${Array.from(l.results.subarray(p, p + pageSize), (e) => recordFor(e, l.prefix)).join(',')}]`);
+    }
+    const digest = createHash('sha1').update(pages.join('\n')).digest('base64');
+    let set = setOf.get(digest);
+    if (!set) {
+      const largest = pages.reduce((n, page) => Math.max(n, Buffer.byteLength(page)), 0);
+      const per = Math.max(1, Math.floor(pagesBytes / largest));
+      set = { text: `[${l.results.length},${pageFiles.length},${per},${pages[0]}]`, stamp: -1 };
+      for (let p = 1; p < pages.length; p += per) pageFiles.push(`{"pages":[${pages.slice(p, p + per).join(',')}]}`);
+      setOf.set(digest, set);
+    }
+    l.set = set;
+  }
+
+  // Cut the sorted keys into search files, counting the records and the result sets each will hold.
+  const largeAt = new Map<number, LargePrefix[]>();
+  for (const l of large) largeAt.set(l.lo, [...(largeAt.get(l.lo) ?? []), l]);
   const starts: string[] = [''];
   const bounds: number[] = [0];
   let bytes = 0;
@@ -128,49 +172,28 @@ export function buildSearchIndex(entries: Entry[], records: string[], options: S
       }
     }
     const e = entryAt(i);
-    if (stamp[e] !== generation) (stamp[e] = generation), (bytes += records[e]!.length + 1);
+    if (stamp[e] !== generation) (stamp[e] = generation), (bytes += recordBytes[e]!);
+    for (const l of largeAt.get(i) ?? []) {
+      if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += Buffer.byteLength(l.set!.text));
+    }
   }
   bounds.push(keys.length);
 
-  // Result sets, shared by prefixes with identical results; pages 2… go to page files.
-  const pageCount = (n: number) => Math.ceil(n / pageSize);
-  const page = (r: Int32Array, p: number) => `[${Array.from(r.subarray(p * pageSize, (p + 1) * pageSize), (e) => records[e]).join(',')}]`;
-  const pageFiles: string[] = [];
-  const setOf = new Map<string, { total: number; first: number; per: number; page1: string }>();
-  const setFor = (l: LargePrefix) => {
-    const digest = createHash('sha1').update(new Uint8Array(l.results.buffer)).digest('base64');
-    let set = setOf.get(digest);
-    if (!set) {
-      const pages = pageCount(l.results.length);
-      const per = pages > 1 ? Math.max(1, Math.floor(pagesBytes / page(l.results, 1).length)) : 1;
-      set = { total: l.results.length, first: starts.length + pageFiles.length, per, page1: page(l.results, 0) };
-      for (let p = 1; p < pages; p += per) {
-        const group = [];
-        for (let k = p; k < Math.min(p + per, pages); k++) group.push(page(l.results, k));
-        pageFiles.push(`{"pages":[${group.join(',')}]}`);
-      }
-      setOf.set(digest, set);
-    }
-    return set;
-  };
-
   const placed: LargePrefix[][] = starts.map(() => []);
   for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
-
   const searchFiles = starts.map((_, f) => {
     const members = distinct(bounds[f]!, bounds[f + 1]!);
     let text = `{"records":[${members.map((e) => records[e]).join(',')}]`;
     if (placed[f]!.length > 0) {
       const sets: string[] = [];
-      const index = new Map<object, number>();
+      const index = new Map<ResultSet, number>();
       const names = placed[f]!.map((l) => {
-        const set = setFor(l);
-        if (!index.has(set)) index.set(set, sets.push(`[${set.total},${set.first},${set.per},${set.page1}]`) - 1);
-        return `${JSON.stringify(l.prefix)}:${index.get(set)}`;
+        if (!index.has(l.set!)) index.set(l.set!, sets.push(l.set!.text) - 1);
+        return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
       });
       text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
     }
     return text + '}';
   });
-  return { starts, files: searchFiles.concat(pageFiles) };
+  return { starts, searchFiles, pageFiles };
 }

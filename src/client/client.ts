@@ -1,7 +1,7 @@
 // createLookupClient: answers any request of the original service (SPEC §1)
 // from the static tree alone, by turning it into one or two file reads.
 import { fold, tierOf } from './fold.js';
-import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, searchFileFor, searchPath } from './paths.js';
+import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
 import { parseRequest, type Route } from './request.js';
 import { rankRecords, toItem } from './search.js';
 import type { ChildRecord, EntryRecord, Envelope, Item, Manifest, SearchChunk, SearchPages } from './types.js';
@@ -43,7 +43,9 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     if (entry) {
       cache.delete(path); // re-insert: the Map's order is the LRU order
     } else {
-      entry = fetchImpl(baseUrl + path).then(async (res) => {
+      // One retry on a network failure (a keep-alive socket the server just closed); GETs are idempotent.
+      const get = () => fetchImpl(baseUrl + path).catch(() => fetchImpl(baseUrl + path));
+      entry = get().then(async (res) => {
         if (!res.ok) return undefined;
         try {
           return JSON.parse(await res.text()) as unknown;
@@ -105,7 +107,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
       if (page === 1) records = page1;
       else if ((page - 1) * size >= total) records = [];
       else {
-        const pagesFile = await load<SearchPages>(searchPath(r.list, first + Math.floor((page - 2) / per)));
+        const pagesFile = await load<SearchPages>(resultPagesPath(r.list, first + Math.floor((page - 2) / per)));
         records = pagesFile?.pages[(page - 2) % per] ?? [];
       }
     } else {

@@ -26,6 +26,7 @@ function numbered(dir: string, n: number): string {
 export const bucketPath = (list: PagedList, bucket: number): string => numbered(`${list}/id`, bucket);
 export const childBucketPath = (bucket: number): string => numbered('division/child', bucket);
 export const searchPath = (list: PagedList, file: number): string => numbered(`${list}/search`, file);
+export const resultPagesPath = (list: PagedList, file: number): string => numbered(`${list}/pages`, file);
 
 /** Strips leading zeros from a digit string: `0840` → `840`. */
 export function canonicalDigits(digits: string): string {

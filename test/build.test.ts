@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { VALID } from './fixtures/valid.js';
-import { buildFrom, snapshotTree, tempDir, writeSources } from './helpers.js';
+import { build } from '../src/build.js';
+import { buildFrom, snapshotTree, tempDir, treeClient, writeSources } from './helpers.js';
 
 async function cli(args: string[]) {
   let stdout = '';
@@ -75,5 +76,32 @@ describe('the command line', () => {
     const { code, stderr } = await cli(['build', '--sources', '/nonexistent/folder']);
     expect(code).toBe(1);
     expect(stderr).toContain('--sources: no such folder /nonexistent/folder');
+  });
+});
+
+describe('the shipped sources', () => {
+  test('build, and answer known rows through the client', async () => {
+    const out = join(tempDir(), 'dist');
+    const report = await build({ sources: 'sources', out, pageSize: 30 });
+    expect(report.rows['county']).toBeGreaterThan(3000);
+    const client = await treeClient(out, {
+      baseUrl: 'file:/',
+      fetch: async (url) => {
+        try {
+          const text = readFileSync(join(out, url.slice('file:/'.length)), 'utf8');
+          return { ok: true, text: async () => text };
+        } catch {
+          return { ok: false, text: async () => '' };
+        }
+      },
+    });
+    expect((await client.request('/country/840.json')).body).toEqual({ id: 840, text: 'United States' });
+    expect((await client.request('/country/840/state/06.json')).body).toEqual({ id: 6, text: 'California' });
+    const la = (await client.request('/country/840/state/6/county/6037.json')).body as Record<string, number>;
+    expect(la).toMatchObject({ FIPS: 6037, county: 'Los Angeles' });
+    expect(la['latitudeCenter']).toBeCloseTo(34.3, 1);
+    expect(la['LongitudeCenter']).toBeCloseTo(-118.2, 1);
+    const states = (await client.request('/country/840/state.json?Term=new')).body as { items: { text: string }[] };
+    expect(states.items.map((s) => s.text)).toEqual(['New Hampshire', 'New Jersey', 'New Mexico', 'New York']);
   });
 });

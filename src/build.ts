@@ -7,7 +7,7 @@ import { ReflistError, ReflistErrors } from './errors.js';
 import { readTable, type RawTable } from './read.js';
 import { renderTree, type RenderOptions } from './render.js';
 import { SOURCES, validate, type SourceName } from './validate.js';
-import { writeTree } from './write.js';
+import { writeTree, type WriteReport } from './write.js';
 
 export interface BuildOptions {
   sources: string;
@@ -17,11 +17,9 @@ export interface BuildOptions {
   log?: (line: string) => void;
 }
 
-export interface BuildReport {
+export interface BuildReport extends WriteReport {
   rows: Record<string, number>;
   absent: string[];
-  files: number;
-  bytes: number;
   ms: number;
 }
 

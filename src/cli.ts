@@ -42,7 +42,13 @@ export async function run(argv: string[], io: Io): Promise<number> {
       const report = await build({ ...opts, log: (line) => io.stdout(line + '\n') });
       const rows = Object.entries(report.rows).map(([k, v]) => `${k} ${v}`).join(', ');
       io.stdout(`rows: ${rows}\n`);
-      io.stdout(`wrote ${report.files} files, ${mb(report.bytes)} to ${opts.out} in ${(report.ms / 1000).toFixed(2)} s\n`);
+      const seconds = (report.ms / 1000).toFixed(2);
+      io.stdout(`tree: ${report.files} files, ${mb(report.bytes)} at ${opts.out}\n`);
+      io.stdout(
+        report.unchanged
+          ? `unchanged: nothing written (${seconds} s)\n`
+          : `wrote ${report.written} changed files, linked ${report.copied} unchanged, removed ${report.removed} in ${seconds} s\n`,
+      );
     });
 
   program

@@ -17,14 +17,17 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-/** The real path of a file inside root, or undefined for anything outside it (`..`, symlinks out) or missing. */
+/**
+ * The real path of a file inside root, or undefined for anything outside it
+ * (`..`, symlinks out) or missing. Root itself may be a link (the build's
+ * output is one): it is resolved on every call, so a rebuild's swap is seen.
+ */
 export function safeFile(root: string, relative: string): string | undefined {
   if (relative.includes('\0')) return undefined;
-  const candidate = resolve(root, '.' + sep + relative);
-  if (candidate !== root && !candidate.startsWith(root + sep)) return undefined;
   try {
-    const real = realpathSync(candidate);
-    if (real !== root && !real.startsWith(root + sep)) return undefined;
+    const base = realpathSync(root);
+    const real = realpathSync(resolve(base, '.' + sep + relative));
+    if (real !== base && !real.startsWith(base + sep)) return undefined;
     const stat = statSync(real);
     if (stat.isDirectory()) return safeFile(root, join(relative, 'index.html'));
     return stat.isFile() ? real : undefined;
@@ -43,8 +46,9 @@ function treeClient(root: string): () => LookupClient {
     return { ok: text !== undefined, text: async () => text ?? '' };
   };
   return () => {
+    // A rebuild swaps the generation the root links to, or rewrites lookup.json in place.
     const file = safeFile(root, MANIFEST);
-    const now = file ? String(statSync(file).mtimeMs) : '';
+    const now = file ? `${file}@${statSync(file).mtimeMs}` : '';
     if (!client || now !== stamp) [client, stamp] = [createLookupClient({ baseUrl: 'reflist:/', fetch, cacheSize: 256 }), now];
     return client;
   };
@@ -55,7 +59,7 @@ export interface ServeOptions {
 }
 
 export function createCompatServer({ dir }: ServeOptions): Server {
-  const root = realpathSync(resolve(dir));
+  const root = resolve(dir);
   const client = treeClient(root);
   return createServer(async (req, res) => {
     const send = (status: number, body: string, type = TYPES['.json']!) => {

@@ -1,0 +1,88 @@
+// Incremental builds: only changed files are written, unchanged ones keep
+// their mtime, and every tree equals a clean build of the same sources.
+import { describe, expect, test } from 'vitest';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from '../src/build.js';
+import { writeTree } from '../src/write.js';
+import { VALID } from './fixtures/valid.js';
+import { snapshotTree, tempDir, writeSources } from './helpers.js';
+
+function mtimes(root: string): Map<string, number> {
+  return new Map([...snapshotTree(root).keys()].map((path) => [path, statSync(join(root, path)).mtimeMs]));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const EDITS = [
+  { ...VALID, 'author.csv': VALID['author.csv']!.replace('Smith, John', 'Smith, Johnny') },
+  { ...VALID, 'author.csv': VALID['author.csv']!.replace('Smith, John', 'Smith, Johnny'), 'descriptor.csv': 'id,text\n1,Colour\n2,Shape\n3,Size\n' },
+  { ...VALID, 'descriptor.csv': 'id,text\n1,Colour\n2,Shape\n3,Size\n' },
+  VALID,
+];
+
+describe('an incremental build', () => {
+  test('writes nothing when nothing changed', async () => {
+    const sources = writeSources(tempDir(), VALID);
+    const out = join(tempDir(), 'dist');
+    await build({ sources, out, pageSize: 2 });
+    const [before, link] = [mtimes(out), readlinkSync(out)];
+    await sleep(20);
+    const report = await build({ sources, out, pageSize: 2 });
+    expect(report).toMatchObject({ unchanged: true, written: 0, copied: 0, removed: 0 });
+    expect(mtimes(out)).toEqual(before);
+    expect(readlinkSync(out)).toBe(link);
+  });
+
+  test('rewrites exactly the files whose content changed, and equals a clean build', async () => {
+    const sources = tempDir();
+    const out = join(tempDir(), 'dist');
+    writeSources(sources, VALID);
+    await build({ sources, out, pageSize: 2 });
+    for (const edit of EDITS) {
+      const [beforeFiles, beforeTimes] = [snapshotTree(out), mtimes(out)];
+      await sleep(20);
+      writeSources(sources, edit);
+      const report = await build({ sources, out, pageSize: 2 });
+      const clean = join(tempDir(), 'clean');
+      await build({ sources, out: clean, pageSize: 2 });
+      const after = snapshotTree(out);
+      expect(after).toEqual(snapshotTree(clean));
+      const changed = [...after].filter(([path, bytes]) => beforeFiles.get(path) !== bytes).map(([path]) => path);
+      const touched = [...mtimes(out)].filter(([path, t]) => beforeTimes.get(path) !== t).map(([path]) => path);
+      expect(touched.sort()).toEqual(changed.sort());
+      expect(report.written).toBe(changed.length);
+      expect(report.removed).toBe([...beforeFiles.keys()].filter((path) => !after.has(path)).length);
+      expect(changed.length).toBeGreaterThan(0);
+      expect(changed.length).toBeLessThan(after.size / 2);
+    }
+  });
+
+  test('a build that stops half-way leaves the served tree as it was, and the next build recovers', async () => {
+    const sources = writeSources(tempDir(), VALID);
+    const out = join(tempDir(), 'dist');
+    await build({ sources, out, pageSize: 2 });
+    const before = snapshotTree(out);
+    function* broken(): Generator<[string, string]> {
+      yield ['author.json', '{"total":0,"items":[]}'];
+      yield ['new/file.json', '{}'];
+      throw new Error('disk full');
+    }
+    expect(() => writeTree(out, broken())).toThrow('disk full');
+    expect(snapshotTree(out)).toEqual(before);
+    writeSources(sources, EDITS[0]!);
+    await build({ sources, out, pageSize: 2 });
+    const clean = join(tempDir(), 'clean');
+    await build({ sources, out: clean, pageSize: 2 });
+    expect(snapshotTree(out)).toEqual(snapshotTree(clean));
+  });
+
+  test('turns a plain output folder from an older build into a generation', async () => {
+    const sources = writeSources(tempDir(), VALID);
+    const out = join(tempDir(), 'dist');
+    writeSources(out, { 'lookup.json': '{}', 'stale.json': '{}' });
+    await build({ sources, out, pageSize: 2 });
+    expect(lstatSync(out).isSymbolicLink()).toBe(true);
+    expect(snapshotTree(out).has('stale.json')).toBe(false);
+  });
+});

@@ -43,7 +43,7 @@ export async function readSources(dir: string): Promise<{ tables: Partial<Record
       absent.push(file);
       continue;
     }
-    const read = await readTable(file, readFileSync(path));
+    const read = readTable(file, readFileSync(path));
     tables[name] = read.table;
     errors.push(...read.errors);
   }

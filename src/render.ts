@@ -4,6 +4,7 @@ import { bucketPath, childBucketPath, firstPagePaths, resultPagesPath, MANIFEST,
 import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
 import type { Entry, Model } from './model.js';
 import { buildSearchIndex, type SearchIndexOptions } from './search-index.js';
+import { hostFiles } from './hosts.js';
 
 export type TreeFile = [path: string, text: string];
 
@@ -29,18 +30,23 @@ export function encodeRecord(e: Entry, withChildren: boolean): string {
   return `[${e.id},${json(e.text)}${counts}${children}]`;
 }
 
-function encodeItem(e: Entry, list: PagedList, system: number | undefined): string {
-  const count = system === undefined ? '' : `,"count":${e.counts[system] ?? 0}`;
+/** Each item's JSON split around where a System's count goes, so every page variant reuses it. */
+function itemParts(e: Entry, list: PagedList): [head: string, tail: string] {
   const children =
     list === 'division' ? `,"children":[${(e.children ?? []).map((c) => `{"id":${c.id},"text":${json(c.text)}}`).join(',')}]` : '';
-  return `{"id":${e.id},"text":${json(e.text)}${count}${children}}`;
+  return [`{"id":${e.id},"text":${json(e.text)}`, `${children}}`];
 }
 
-function* renderPages(list: PagedList, entries: Entry[], pageSize: number, system?: { id: string; index: number }) {
+function* renderPages(list: PagedList, entries: Entry[], parts: [string, string][], pageSize: number, system?: { id: string; index: number }) {
   const pages = Math.max(1, Math.ceil(entries.length / pageSize));
   for (let p = 1; p <= pages; p++) {
-    const items = entries.slice((p - 1) * pageSize, p * pageSize).map((e) => encodeItem(e, list, system?.index));
-    const text = `{"total":${entries.length},"items":[${items.join(',')}]}`;
+    let items = '';
+    for (let i = (p - 1) * pageSize; i < Math.min(p * pageSize, entries.length); i++) {
+      const [head, tail] = parts[i]!;
+      const count = system === undefined ? '' : `,"count":${entries[i]!.counts[system.index] ?? 0}`;
+      items += (items ? ',' : '') + head + count + tail;
+    }
+    const text = `{"total":${entries.length},"items":[${items}]}`;
     const paths = p === 1 ? firstPagePaths(list, system?.id) : [pagePath(list, p, system?.id)];
     for (const path of paths) yield [path, text] as TreeFile;
   }
@@ -57,19 +63,21 @@ const bucketsFor = (n: number) => Math.max(1, Math.ceil(n / BUCKET_SIZE));
 function* renderList(list: PagedList, model: Model, options: RenderOptions, info: ListInfo): Generator<TreeFile> {
   const { pageSize } = options;
   const entries = model[list];
-  yield* renderPages(list, entries, pageSize);
+  const parts = entries.map((e) => itemParts(e, list));
+  yield* renderPages(list, entries, parts, pageSize);
   if (list !== 'descriptor') {
-    for (const [index, s] of model.systems.entries()) yield* renderPages(list, entries, pageSize, { id: s.id, index });
+    for (const [index, s] of model.systems.entries()) yield* renderPages(list, entries, parts, pageSize, { id: s.id, index });
   }
-  const records = entries.map((e) => encodeRecord(e, list === 'division'));
-  const recordOf = new Map(entries.map((e, i) => [e, records[i]!]));
-  yield* renderBuckets(entries, info.buckets, (e) => e.id, (e) => recordOf.get(e)!, (b) => bucketPath(list, b));
+  const encode = (e: Entry) => encodeRecord(e, list === 'division');
+  const records = entries.map(encode);
+  const positions = entries.map((_, i) => i);
+  yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b));
   if (list === 'division') {
     const children = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
     yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
       (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
   }
-  const index = buildSearchIndex(entries, (e) => encodeRecord(e, list === 'division'), { ...options.search, pageSize });
+  const index = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
   info.search = index.starts;
   for (const [n, text] of index.searchFiles.entries()) yield [searchPath(list, n), text];
   for (const [n, text] of index.pageFiles.entries()) yield [resultPagesPath(list, n), text];
@@ -114,5 +122,6 @@ export function* renderTree(model: Model, options: RenderOptions): Generator<Tre
   yield ['lookup-client.js', options.client];
   yield ['404.html', NOT_FOUND_PAGE];
   const manifest: Manifest = { format: FORMAT, pageSize, systems: model.systems, lists: { ...lists, country: { total: model.countries.length } } };
+  yield* hostFiles(manifest);
   yield [MANIFEST, json(manifest)];
 }

@@ -59,10 +59,18 @@ const commonPrefixLength = (a: string, b: string): number => {
   return i;
 };
 
-export function buildSearchIndex(entries: Entry[], encode: (e: Entry) => string, options: SearchIndexOptions): SearchIndex {
+/**
+ * The index of a list's entries (in list order), given their encoded records
+ * and the encoder, which also encodes a division with only some children.
+ */
+export function buildSearchIndex(
+  entries: Entry[],
+  records: string[],
+  encode: (e: Entry) => string,
+  options: SearchIndexOptions,
+): SearchIndex {
   const { pageSize, leafBytes = 6000, fileBytes = 6000, pagesBytes = 14000 } = options;
   const labels = entries.map((e) => [e.key, ...(e.children ?? []).map((c) => c.key)]);
-  const records = entries.map(encode);
   const recordBytes = records.map((r) => Buffer.byteLength(r) + 1);
 
   // All (key, entry) pairs, sorted by key then entry.

@@ -7,7 +7,7 @@ import { ReflistError, ReflistErrors } from './errors.js';
 import { readTable, type RawTable } from './read.js';
 import { renderTree, type RenderOptions } from './render.js';
 import { SOURCES, validate, type SourceName } from './validate.js';
-import { writeTree, type WriteReport } from './write.js';
+import { writeTreeThreaded, type WriteReport } from './write.js';
 
 export interface BuildOptions {
   sources: string;
@@ -71,6 +71,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     state: model.countries.reduce((n, c) => n + c.states.length, 0),
     county: model.countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0),
   };
-  const written = writeTree(options.out, renderTree(model, { pageSize: options.pageSize, search: options.search, client: clientSource() }));
+  const written = await writeTreeThreaded(options.out, renderTree(model, { pageSize: options.pageSize, search: options.search, client: clientSource() }));
   return { rows, absent, ...written, ms: performance.now() - started };
 }

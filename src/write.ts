@@ -13,11 +13,15 @@ import {
   closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync,
   renameSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync,
 } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import fse from 'fs-extra';
-import { ReflistError } from './errors.js';
+import { ReflistError, type ErrorCode } from './errors.js';
 import { MANIFEST } from './client/paths.js';
 import type { TreeFile } from './render.js';
+import type { WorkerReply, WorkerRequest } from './write-worker.js';
 
 export interface WriteReport {
   /** Files and bytes of the new tree. */
@@ -130,72 +134,163 @@ function removeFile(root: string, path: string): void {
   }
 }
 
-export function writeTree(outDir: string, files: Iterable<TreeFile>, onFile?: (count: number) => void): WriteReport {
-  mkdirSync(dirname(resolve(outDir)), { recursive: true });
-  const unlock = lock(resolve(outDir));
-  try {
-    return update(layout(outDir), files, onFile);
-  } finally {
-    unlock();
-  }
-}
+/**
+ * Writes one tree: `add` each file, then `finish`. Holds the output's lock
+ * from construction to `finish` or `abort`.
+ */
+export class TreeWriter {
+  readonly report: WriteReport = { files: 0, bytes: 0, written: 0, copied: 0, removed: 0, unchanged: false };
+  private readonly layout: Layout;
+  private readonly unlock: () => void;
+  private readonly served: Index | undefined;
+  private readonly current: Index;
+  private readonly next: Index = new Map();
+  private readonly pending: string[] = [];
+  private readonly made = new Set<string>();
+  private dirty = false;
 
-function update({ out, active, spare }: Layout, files: Iterable<TreeFile>, onFile?: (count: number) => void): WriteReport {
-  const served = active ? readIndex(active) : undefined;
-  let current = readIndex(spare);
-  if (!current) {
-    // An unknown spare (none yet, or a build that stopped half-way) starts empty.
-    fse.removeSync(spare);
-    current = new Map();
+  constructor(outDir: string) {
+    mkdirSync(dirname(resolve(outDir)), { recursive: true });
+    this.unlock = lock(resolve(outDir));
+    try {
+      this.layout = layout(outDir);
+    } catch (err) {
+      this.unlock();
+      throw err;
+    }
+    const { active, spare } = this.layout;
+    this.served = active ? readIndex(active) : undefined;
+    const current = readIndex(spare);
+    if (!current) fse.removeSync(spare); // none yet, or a build that stopped half-way: start empty
+    this.current = current ?? new Map();
   }
-  const report: WriteReport = { files: 0, bytes: 0, written: 0, copied: 0, removed: 0, unchanged: false };
-  const next: Index = new Map();
-  const pending: string[] = [];
-  const made = new Set<string>();
-  let dirty = false;
-  const ensureDir = (dir: string) => {
-    if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
-  };
-  const touchSpare = () => {
-    // From the first change on, the spare's index no longer describes it.
-    if (!dirty) fse.removeSync(indexFile(spare)), (dirty = true);
-  };
 
-  for (const [path, text] of files) {
+  add(path: string, text: string): void {
     if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
     const data = Buffer.from(text);
     const h = hash('sha1', data, 'base64');
-    next.set(path, h);
-    report.files++;
-    report.bytes += data.length;
-    onFile?.(report.files);
-    if (served?.get(path) === h) {
-      if (current.get(path) !== h) pending.push(path);
-      continue;
+    this.next.set(path, h);
+    this.report.files++;
+    this.report.bytes += data.length;
+    if (this.served?.get(path) === h) {
+      if (this.current.get(path) !== h) this.pending.push(path);
+      return;
     }
-    touchSpare();
-    const file = join(spare, path);
-    ensureDir(dirname(file));
-    // The old file may be a hard link shared with the served tree: replace it, never write into it.
-    if (current.has(path)) unlinkSync(file);
+    const file = this.prepare(path);
     writeFileSync(file, data);
-    report.written++;
+    this.report.written++;
   }
-  if (served) for (const path of served.keys()) if (!next.has(path)) report.removed++;
-  if (served && report.written === 0 && report.removed === 0) return { ...report, unchanged: true };
 
-  touchSpare();
-  for (const path of pending) {
-    // Unchanged since the served tree: a hard link gives the same bytes and
-    // the same mtime without copying them.
-    const to = join(spare, path);
-    ensureDir(dirname(to));
-    if (current.has(path)) unlinkSync(to);
-    linkSync(join(active!, path), to);
-    report.copied++;
+  finish(): WriteReport {
+    try {
+      const { out, active, spare } = this.layout;
+      const { served, current, next, report } = this;
+      if (served) for (const path of served.keys()) if (!next.has(path)) report.removed++;
+      if (served && report.written === 0 && report.removed === 0) return { ...report, unchanged: true };
+      for (const path of this.pending) {
+        // Unchanged since the served tree: a hard link gives the same bytes
+        // and the same mtime without copying them.
+        linkSync(join(active!, path), this.prepare(path));
+        report.copied++;
+      }
+      for (const path of current.keys()) if (!next.has(path)) removeFile(spare, path);
+      writeIndex(spare, next);
+      swapLink(out, spare);
+      return report;
+    } finally {
+      this.unlock();
+    }
   }
-  for (const path of current.keys()) if (!next.has(path)) removeFile(spare, path);
-  writeIndex(spare, next);
-  swapLink(out, spare);
-  return report;
+
+  /** Leaves the served tree as it is; the spare is left marked unknown. */
+  abort(): void {
+    this.unlock();
+  }
+
+  /** The spare's path for a file about to be replaced. */
+  private prepare(path: string): string {
+    // From the first change on, the spare's index no longer describes it.
+    if (!this.dirty) fse.removeSync(indexFile(this.layout.spare)), (this.dirty = true);
+    const file = join(this.layout.spare, path);
+    const dir = dirname(file);
+    if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
+    // The old file may be a hard link shared with the served tree: replace it, never write into it.
+    if (this.current.has(path)) unlinkSync(file);
+    return file;
+  }
+}
+
+/** Writes a tree in this thread. */
+export function writeTree(outDir: string, files: Iterable<TreeFile>, onFile?: (count: number) => void): WriteReport {
+  const writer = new TreeWriter(outDir);
+  try {
+    for (const [path, text] of files) writer.add(path, text), onFile?.(writer.report.files);
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
+  return writer.finish();
+}
+
+/** lib/write-worker.js, made by `npm run compile`, found from src/ (tests) and lib/ alike. */
+const WORKER = fileURLToPath(new URL('../lib/write-worker.js', import.meta.url));
+
+/** Files a batch sent to the writer's thread; a few batches in flight keep both threads busy. */
+const BATCH = 512;
+const IN_FLIGHT = 4;
+
+/**
+ * Writes a tree from a writer thread while this one renders, falling back to
+ * this thread on a single core or when the worker bundle is missing.
+ */
+export async function writeTreeThreaded(
+  outDir: string,
+  files: Iterable<TreeFile>,
+  onFile?: (count: number) => void,
+): Promise<WriteReport> {
+  if (availableParallelism() < 2 || !existsSync(WORKER)) return writeTree(outDir, files, onFile);
+  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir) } });
+  const replies: WorkerReply[] = [];
+  let wake: (() => void) | undefined;
+  worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
+  worker.on('error', (err) => (replies.push({ error: { message: err.message } }), wake?.()));
+  const next = async (): Promise<WorkerReply> => {
+    while (replies.length === 0) await new Promise<void>((r) => (wake = r));
+    const reply = replies.shift()!;
+    if ('error' in reply) {
+      throw new ReflistError((reply.error.code as ErrorCode | undefined) ?? 'UNSAFE_OUTPUT', reply.error.message);
+    }
+    return reply;
+  };
+  try {
+    await next(); // ready, or the lock or layout error
+    let batch: TreeFile[] = [];
+    let inFlight = 0;
+    let count = 0;
+    const send = async () => {
+      worker.postMessage({ files: batch } satisfies WorkerRequest);
+      batch = [];
+      if (++inFlight >= IN_FLIGHT) await next(), inFlight--;
+    };
+    try {
+      for (const file of files) {
+        batch.push(file);
+        onFile?.(++count);
+        if (batch.length >= BATCH) await send();
+      }
+    } catch (err) {
+      // The lock is released by the writer thread, so wait for it to let go.
+      worker.postMessage({ abort: true } satisfies WorkerRequest);
+      while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
+      throw err;
+    }
+    if (batch.length > 0) await send();
+    worker.postMessage({ finish: true } satisfies WorkerRequest);
+    for (;;) {
+      const reply = await next();
+      if ('report' in reply) return reply.report;
+    }
+  } finally {
+    await worker.terminate();
+  }
 }

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from '../src/build.js';
-import { writeTree } from '../src/write.js';
+import { writeTree, writeTreeThreaded } from '../src/write.js';
 import { VALID } from './fixtures/valid.js';
 import { snapshotTree, tempDir, writeSources } from './helpers.js';
 
@@ -58,7 +58,10 @@ describe('an incremental build', () => {
     }
   });
 
-  test('a build that stops half-way leaves the served tree as it was, and the next build recovers', async () => {
+  test.each([
+    ['in this thread', async (out: string, files: Iterable<[string, string]>) => writeTree(out, files)],
+    ['in a writer thread', writeTreeThreaded],
+  ])('a build that stops half-way (%s) leaves the served tree as it was, and the next build recovers', async (_how, write) => {
     const sources = writeSources(tempDir(), VALID);
     const out = join(tempDir(), 'dist');
     await build({ sources, out, pageSize: 2 });
@@ -68,7 +71,7 @@ describe('an incremental build', () => {
       yield ['new/file.json', '{}'];
       throw new Error('disk full');
     }
-    expect(() => writeTree(out, broken())).toThrow('disk full');
+    await expect(write(out, broken())).rejects.toThrow('disk full');
     expect(snapshotTree(out)).toEqual(before);
     writeSources(sources, EDITS[0]!);
     await build({ sources, out, pageSize: 2 });

@@ -1,0 +1,47 @@
+// The writer's thread: hashing and file system calls run here while the main
+// thread renders, so a build uses both cores. Messages: {files} batches, each
+// acknowledged; then {finish} or {abort}.
+import { parentPort, workerData } from 'node:worker_threads';
+import { ReflistError } from './errors.js';
+import { TreeWriter } from './write.js';
+import type { TreeFile } from './render.js';
+
+export type WorkerRequest = { files: TreeFile[] } | { finish: true } | { abort: true };
+export type WorkerReply =
+  | { ready: true }
+  | { ack: number }
+  | { report: TreeWriter['report'] }
+  | { aborted: true }
+  | { error: { message: string; code?: string } };
+
+const port = parentPort!;
+const reply = (message: WorkerReply) => port.postMessage(message);
+const failure = (err: unknown): WorkerReply => ({
+  error: { message: err instanceof Error ? err.message : String(err), code: err instanceof ReflistError ? err.code : undefined },
+});
+
+let writer: TreeWriter | undefined;
+try {
+  writer = new TreeWriter((workerData as { out: string }).out);
+  reply({ ready: true });
+} catch (err) {
+  reply(failure(err));
+}
+
+port.on('message', (message: WorkerRequest) => {
+  if (!writer) {
+    if ('abort' in message) reply({ aborted: true });
+    return;
+  }
+  try {
+    if ('files' in message) {
+      for (const [path, text] of message.files) writer.add(path, text);
+      reply({ ack: message.files.length });
+    } else if ('finish' in message) reply({ report: writer.finish() });
+    else writer.abort(), reply({ aborted: true });
+  } catch (err) {
+    writer.abort();
+    writer = undefined;
+    reply(failure(err));
+  }
+});

@@ -1,0 +1,228 @@
+// Load test on loopback: what a server costs per request of each kind.
+//
+//   npm run load [-- --authors N --duration S --connections C]
+//
+// Builds a tree from a synthetic corpus (100,000 authors by default) and starts,
+// each in its own process on a free 127.0.0.1 port: the compat server
+// (`reflist serve`), `serve` on the plain files, json-server 0.17 on a db.json
+// of the same authors, and nginx with the tree's nginx.conf when
+// /usr/sbin/nginx exists. autocannon then drives each target for S seconds
+// with C connections, one target at a time, and the table gives requests/s,
+// p99 latency, errors and non-2xx answers, and the server's resident memory
+// before and after. Load generator and servers share this machine's cores, so
+// the figures compare targets; they are not a capacity plan.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import { build } from '../src/build.js';
+import { fold } from '../src/client/fold.js';
+import { bucketOf, bucketPath, MANIFEST, searchFileFor, searchPath } from '../src/client/paths.js';
+import type { Manifest } from '../src/client/types.js';
+import { freePort, tempDir } from '../test/helpers.js';
+import { writeSynthetic } from './sources.js';
+
+/** The part of autocannon's API used here (it ships no types). */
+interface Result {
+  requests: { average: number };
+  latency: { p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { setupRequest: (req: Record<string, unknown>) => Record<string, unknown> }[];
+}) => Promise<Result>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const NGINX = '/usr/sbin/nginx';
+const ROOT = process.cwd();
+
+interface Server {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+/** Resident memory of a process and its descendants (nginx answers from its workers), in bytes. */
+function rss(pid: number): number {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+  let total = 0;
+  for (const p of tree) {
+    try {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      total += Number(kb?.[1] ?? 0) * 1024;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+async function start(name: string, command: string, args: string[], port: number, probe = '/'): Promise<Server> {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}`);
+    try {
+      await fetch(url + probe);
+      return { name, url, child };
+    } catch {
+      if (i > 300) throw new Error(`${name} did not answer on ${url} within 30 s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+function stop(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.child.once('exit', () => resolve());
+    server.child.kill('SIGTERM');
+  });
+}
+
+function nginxConf(prefix: string, tree: string, port: number): string {
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(prefix, t)};`).join('\n');
+  return `${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
+worker_processes 1;
+pid ${join(prefix, 'nginx.pid')};
+error_log ${join(prefix, 'error.log')};
+events { worker_connections 1024; }
+http {
+  access_log off;
+${temps}
+  server { listen 127.0.0.1:${port}; root ${tree}; include ${join(tree, 'nginx.conf')}; }
+}
+`;
+}
+
+/** Cycles through paths, one per request. */
+function cycle(paths: string[]): () => string {
+  let i = 0;
+  return () => paths[i++ % paths.length]!;
+}
+
+function mulberry32(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      authors: { type: 'string', default: '100000' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '50' },
+    },
+  });
+  const [authors, duration, connections] = [Number(values.authors), Number(values.duration), Number(values.connections)];
+  const started = performance.now();
+
+  execFileSync(process.execPath, ['scripts/compile.mjs'], { stdio: 'inherit' });
+  const work = tempDir('reflist-load-');
+  const sources = join(work, 'sources');
+  const tree = join(work, 'dist');
+  await writeSynthetic(sources, { authors });
+  const report = await build({ sources, out: tree, pageSize: 30 });
+  console.log(`tree: ${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB from ${authors} authors (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+  const rows = parse(readFileSync(join(sources, 'author.csv')), { columns: true, bom: true }) as { id: string; text: string }[];
+  const items = rows.map((r) => ({ id: Number(r.id), text: r.text }));
+  writeFileSync(join(work, 'db.json'), JSON.stringify({ author: items }));
+  const manifest = JSON.parse(readFileSync(join(tree, MANIFEST), 'utf8')) as Manifest;
+
+  // Real ids and realistic Terms: the first 2 to 6 letters of a word start of a real name.
+  const random = mulberry32(7);
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+  const ids = Array.from({ length: 2000 }, () => pick(items).id);
+  const terms = Array.from({ length: 2000 }, () => {
+    const words = fold(pick(items).text).split(' ');
+    const start = random() < 0.8 ? 0 : Math.floor(random() * words.length);
+    return words.slice(start).join(' ').slice(0, 2 + Math.floor(random() * 5)).trim();
+  }).filter((t) => t !== '');
+  const { buckets, search } = manifest.lists.author;
+  const enc = encodeURIComponent;
+
+  const servers: Server[] = [];
+  const stopAll = () => Promise.all(servers.map(stop));
+  process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  try {
+    const [pc, ps, pj, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const compat = await start('compat', process.execPath, ['lib/cli.js', 'serve', '--dir', tree, '--port', String(pc), '--host', '127.0.0.1'], pc, '/lookup.json');
+    servers.push(compat);
+    const serve = await start('serve', process.execPath, [join(ROOT, 'node_modules/serve/build/main.js'), '-L', '-n', '--no-port-switching', '-l', `tcp://127.0.0.1:${ps}`, tree], ps, '/lookup.json');
+    servers.push(serve);
+    const json = await start('json-server', process.execPath, [join(ROOT, 'node_modules/json-server/lib/cli/bin.js'), join(work, 'db.json'), '--port', String(pj), '--host', '127.0.0.1', '--quiet'], pj, '/author/1');
+    servers.push(json);
+    let nginx: Server | undefined;
+    if (existsSync(NGINX)) {
+      const prefix = join(work, 'nginx');
+      mkdirSync(prefix);
+      writeFileSync(join(prefix, 'nginx.conf'), nginxConf(prefix, tree, pn));
+      nginx = await start('nginx', NGINX, ['-c', join(prefix, 'nginx.conf'), '-p', prefix, '-e', join(prefix, 'error.log')], pn, '/lookup.json');
+      servers.push(nginx);
+    } else console.log(`${NGINX} is missing: no nginx rows`);
+
+    const targets: [string, Server, () => string][] = [
+      ['compat  /author.json?Page=7', compat, () => '/author.json?Page=7'],
+      ['compat  /author.json?Id=…', compat, cycle(ids.map((id) => `/author.json?Id=${id}`))],
+      ['compat  /author.json?Term=…', compat, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
+      ['serve   /author/page/7.json', serve, () => '/author/page/7.json'],
+      ['serve   id bucket of Id=…', serve, cycle(ids.map((id) => '/' + bucketPath('author', bucketOf(String(id), buckets))))],
+      ['serve   search file of Term=…', serve, cycle(terms.map((t) => '/' + searchPath('author', searchFileFor(t, search))))],
+      ['json-server /author?_page=7&_limit=30', json, () => '/author?_page=7&_limit=30'],
+      ['json-server /author/ID', json, cycle(ids.map((id) => `/author/${id}`))],
+      ['json-server /author?q=…&_page=1&_limit=30', json, cycle(terms.map((t) => `/author?q=${enc(t)}&_page=1&_limit=30`))],
+      ...(nginx
+        ? ([
+            ['nginx   /author.json?Page=7', nginx, () => '/author.json?Page=7'],
+            ['nginx   /author/page/7.json', nginx, () => '/author/page/7.json'],
+          ] as [string, Server, () => string][])
+        : []),
+    ];
+
+    const table: string[][] = [];
+    for (const [name, server, next] of targets) {
+      const before = rss(server.child.pid!);
+      const result = await autocannon({ url: server.url, connections, duration, requests: [{ setupRequest: (req) => ({ ...req, path: next() }) }] });
+      const after = rss(server.child.pid!);
+      const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
+      table.push([name, Math.round(result.requests.average).toLocaleString('en-US'), `${result.latency.p99} ms`, `${result.errors + result.timeouts}/${result.non2xx}`, mib(before), mib(after)]);
+      console.log(`  ${name}: ${Math.round(result.requests.average)} req/s`);
+    }
+    const head = ['target', 'req/s', 'p99', 'errors/non-2xx', 'RSS before', 'RSS after'];
+    const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+    const line = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
+    console.log(`\n${connections} connections, ${duration} s a target, 127.0.0.1, ${authors} authors\n`);
+    console.log(line(head));
+    console.log('|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|');
+    for (const row of table) console.log(line(row));
+  } finally {
+    await stopAll();
+    rmSync(work, { recursive: true, force: true });
+  }
+  console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+await main();

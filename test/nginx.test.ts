@@ -1,0 +1,231 @@
+// A real nginx serving built trees through the generated nginx.conf: the
+// client over it agrees with the reference, and the legacy query URLs answer
+// through the config's rewrites exactly as the reference does (or 501 where
+// only the client can answer: Term and Id).
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseQuery, parseRequest, splitUrl } from '../src/client/request.js';
+import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
+import { buildFrom, freePort, tempDir, treeClient, type Running } from './helpers.js';
+import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
+
+const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
+const haveNginx = existsSync(NGINX);
+if (!haveNginx) console.warn(`test/nginx.test.ts skipped: ${NGINX} is missing (apt-get install nginx, or set NGINX=/path/to/nginx)`);
+
+/**
+ * nginx on a free loopback port serving `tree` with the tree's own nginx.conf,
+ * as the README tells users to include it. Everything it writes stays in a temp dir.
+ */
+async function startNginx(tree: string): Promise<Running> {
+  const prefix = tempDir('reflist-nginx-');
+  const port = await freePort();
+  const conf = join(prefix, 'nginx.conf');
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${join(prefix, t)};`).join('\n');
+  writeFileSync(
+    conf,
+    `${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
+worker_processes 1;
+pid ${join(prefix, 'nginx.pid')};
+error_log ${join(prefix, 'error.log')};
+events { worker_connections 256; }
+http {
+    access_log off;
+${temps}
+    server {
+        listen 127.0.0.1:${port};
+        root ${tree};
+        include ${join(tree, 'nginx.conf')};
+    }
+}
+`,
+  );
+  const child = spawn(NGINX, ['-c', conf, '-p', prefix, '-e', join(prefix, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
+    try {
+      await fetch(url);
+      break;
+    } catch {
+      if (i > 100) throw new Error(`nginx did not answer on ${url}: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+      rmSync(prefix, { recursive: true, force: true });
+    },
+  };
+}
+
+async function get(base: string, url: string): Promise<RefResponse & { headers: Headers }> {
+  const res = await fetch(base + url.slice(1));
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // left as text: the expectation below says what was wanted
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+/** Requests nginx leaves to the client: a Term or an Id on a path that takes it (SPEC §1). */
+function needsClient(url: string): boolean {
+  const { path, search } = splitUrl(url);
+  const params = parseQuery(search);
+  if (/^\/(author|division|descriptor)\.json$/.test(path)) return params.has('id') || params.has('term');
+  return (path === '/country.json' || /^\/country\/\d+\/state\.json$/.test(path)) && params.has('term');
+}
+
+/** Whether `url` is no path of the service but a file of the tree, which a static host serves (`//` merged, as nginx does). */
+function isTreeFile(root: string, url: string): boolean {
+  const route = parseRequest(url);
+  if (!('status' in route && route.status === 404)) return false;
+  // Not splitUrl: new URL() would read `//author.json` as a host name.
+  const file = join(root, decodeURIComponent(url.replace(/[?#].*$/s, '')).replace(/\/{2,}/g, '/'));
+  return existsSync(file) && statSync(file).isFile();
+}
+
+function expectLike(url: string, actual: RefResponse, expected: RefResponse) {
+  if (expected.status === 200) expect({ url, status: actual.status, body: actual.body }).toEqual({ url, ...expected });
+  else {
+    expect({ url, status: actual.status }).toEqual({ url, status: expected.status });
+    expect(typeof (actual.body as { error?: unknown }).error, url).toBe('string');
+  }
+}
+
+/** What nginx should answer for a request of the original service. */
+function expectNginx(root: string, url: string, actual: RefResponse, expected: RefResponse) {
+  if (isTreeFile(root, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
+  else if (expected.status === 200 && needsClient(url)) {
+    expect({ url, status: actual.status }).toEqual({ url, status: 501 });
+    expect((actual.body as { error: string }).error, url).toMatch(/lookup-client\.js/);
+  } else expectLike(url, actual, expected);
+}
+
+// Three author pages of 30, two systems (counts on some items), divisions with
+// children, and a country with a state and a county to reach through zero-padded ids.
+const authors = Array.from({ length: 65 }, (_, i) => ({ id: i + 1, text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}` }));
+const FIXED: RefSources = {
+  author: authors,
+  country: [{ id: 840, text: 'United States' }, { id: 124, text: 'Canada' }],
+  state: [{ id: 6, country_id: 840, text: 'California' }],
+  county: [{ country_id: 840, state_id: 6, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3207, LongitudeCenter: -118.2243 }],
+  division: [{ id: 1, text: 'Zoology' }, { id: 2, text: 'Botany' }],
+  category: [{ id: 10, division_id: 1, text: 'Mammals' }, { id: 20, division_id: 2, text: 'Ferns' }],
+  descriptor: Array.from({ length: 40 }, (_, i) => ({ id: i, text: `Descriptor ${i}` })),
+  system: [{ id: 'gbif', text: 'GBIF' }, { id: 'col-2', text: 'Catalogue of Life' }],
+  author_count: [{ system: 'gbif', id: 31, count: 4 }, { system: 'col-2', id: 61, count: 9 }],
+  division_count: [{ system: 'col-2', id: 2, count: 3 }],
+};
+
+describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
+  const root = tempDir('reflist-nginx-tree-');
+  const tree = join(root, 'fixed');
+  let nginx: Running;
+  beforeAll(async () => {
+    mkdirSync(root, { recursive: true });
+    await buildFrom(toCsvFiles(FIXED), tree, 30);
+    nginx = await startNginx(tree);
+  });
+  afterAll(() => nginx?.stop());
+
+  test.each([
+    ['/author.json?Page=2', 'a page by the original casing'],
+    ['/author.json?page=2', 'a page by select2 casing'],
+    ['/author.json?PAGE=3', 'any casing of the name'],
+    ['/author.json?Page=03', 'a page number with leading zeros'],
+    ['/author.json?System=gbif', 'a system, page 1'],
+    ['/author.json?page=2&system=gbif', 'a system page, lower case'],
+    ['/author.json?System=col-2&Page=3', 'a system page, parameters in any order'],
+    ['/author.json?Page=4', 'a page past the end: the true total and no items'],
+    ['/author.json?Page=99999999999999999999&System=gbif', 'a huge page past the end'],
+    ['/author.json?Page=&page=2', 'the first occurrence wins, and empty counts as absent'],
+    ['/author.json?q=au&_type=query', 'select2 parameters ignored'],
+    ['/author.json?Page=x', 'a non-integer Page: 400'],
+    ['/author.json?Page=0', 'Page 0: 400'],
+    ['/author.json?Page=1.5&System=nope', 'Page is checked before System: 400'],
+    ['/author.json?System=nope', 'an unknown System: 404'],
+    ['/author.json?System=GBIF', 'System ids match case-sensitively: 404'],
+    ['/author.json?Id=x1', 'an Id that is not digits: 400'],
+    ['/division.json?Page=1&System=col-2', 'divisions with children and counts'],
+    ['/division.json?child=maybe', 'a bad child: 400'],
+    ['/division.json?child=TRUE', 'child without Id: no effect'],
+    ['/descriptor.json?page=2&System=nope', 'System ignored on descriptor'],
+    ['/country/0840/state/006/county/06037.json', 'zero-padded path ids'],
+    ['/country/840/state/6/county.json', 'the county grid'],
+    ['/country/124/state.json', 'a country without states: an empty list'],
+    ['/country/999/state.json?Term=x', 'states of an unknown country: 404 before Term'],
+    ['/country/840/state/7.json', 'an unknown state: 404'],
+  ])('%s answers like the reference (%s)', async (url) => {
+    expectLike(url, await get(nginx.url, url), referenceRequest(FIXED, 30, url));
+  });
+
+  test.each([
+    '/author.json?Term=au',
+    '/author.json?term=au&page=2',
+    '/author.json?Id=5',
+    '/division.json?Id=10&child=true',
+    '/descriptor.json?id=3',
+    '/country.json?Term=can',
+    '/country/840/state.json?term=ca',
+  ])('%s answers 501 with a JSON error: only the client answers Term and Id', async (url) => {
+    const { status, body } = await get(nginx.url, url);
+    expect(status).toBe(501);
+    expect((body as { error: string }).error).toMatch(/lookup-client\.js/);
+  });
+
+  test('answers JSON with CORS, gzip and a short Cache-Control, and a JSON 404', async () => {
+    const page = await fetch(nginx.url + 'author.json?Page=2', { headers: { 'accept-encoding': 'gzip' } });
+    expect(page.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(page.headers.get('access-control-allow-origin')).toBe('*');
+    expect(page.headers.get('content-encoding')).toBe('gzip');
+    expect(page.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const js = await fetch(nginx.url + 'lookup-client.js');
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const missing = await get(nginx.url, '/nope/x.json');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'not found: /nope/x.json' });
+    expect(missing.headers.get('access-control-allow-origin')).toBe('*');
+    for (const hidden of ['/nginx.conf', '/_headers', '/_redirects']) expect((await get(nginx.url, hidden)).status).toBe(404);
+    expect((await fetch(nginx.url + 'author.json', { method: 'POST' })).status).toBe(405);
+  });
+
+  test('the client over nginx and the legacy URLs straight to nginx both agree with the reference on random sources', async () => {
+    let sample = 0;
+    const arbCase = arbSources().chain((src) =>
+      arbPageSize.chain((pageSize) =>
+        fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), { minLength: 30, maxLength: 60 }) }),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(arbCase, async ({ src, pageSize, urls }) => {
+        const dir = join(root, `s${sample++}`);
+        await buildFrom(toCsvFiles(src), dir, pageSize);
+        const server = await startNginx(dir);
+        try {
+          const client = await treeClient(dir, { baseUrl: server.url });
+          for (const url of urls) {
+            const expected = referenceRequest(src, pageSize, url);
+            expectLike(url, await client.request(url), expected);
+            expectNginx(dir, url, await get(server.url, url), expected);
+          }
+        } finally {
+          await server.stop();
+        }
+      }),
+      { numRuns: Math.ceil(Number(process.env['PROPERTY_RUNS'] ?? 60) / 4) },
+    );
+  }, 300_000);
+});

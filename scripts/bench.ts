@@ -4,8 +4,14 @@
 //       files and bytes of the index and of the whole tree, build time, the
 //       per-visit load (lookup.json), requests and bytes per keystroke, the
 //       worst response for a pasted term.
-import { readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+//   npm run bench -- build [--authors N,N]  full builds (wall time, peak RSS,
+//       files, bytes, files/s) against the floor: plain fs writing the same
+//       files into the same folders; then incremental rebuilds after one
+//       author's text changes, and with no change.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
@@ -113,7 +119,89 @@ async function searchBench(authors: number): Promise<void> {
   console.log(`tree at ${relative(process.cwd(), out)}`);
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string', default: '100000' } } });
+interface Run {
+  seconds: number;
+  rssMb: number;
+  summary: string;
+}
+
+/** One CLI build in its own process, as a user runs it. */
+function cliBuild(sources: string, out: string): Run {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], { encoding: 'utf8' });
+  const seconds = (performance.now() - started) / 1000;
+  if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+  const summary = result.stdout.trim().split('\n').at(-1)!;
+  const rss = /peak memory ([\d.]+) MB/.exec(summary);
+  return { seconds, rssMb: Number(rss?.[1] ?? NaN), summary };
+}
+
+/** The floor: the same files, of the same sizes, in the same folders, written by plain fs in a loop. */
+function floor(tree: string, target: string): number {
+  const files = fg.sync('**/*', { cwd: tree }).map((path) => [path, statSync(join(tree, path)).size] as const);
+  rmSync(target, { recursive: true, force: true });
+  const started = performance.now();
+  const made = new Set<string>();
+  for (const [path, size] of files) {
+    const file = join(target, path);
+    const dir = dirname(file);
+    if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
+    writeFileSync(file, Buffer.alloc(size, 32));
+  }
+  return (performance.now() - started) / 1000;
+}
+
+function editAuthor(sources: string, line: number): void {
+  const path = join(sources, 'author.csv');
+  const lines = readFileSync(path, 'utf8').split('\n');
+  lines[line] = lines[line]!.replace(/,(.*)$/, (_, text: string) => `,"${text.replace(/^"|"$/g, '')} (edited)"`);
+  writeFileSync(path, lines.join('\n'));
+}
+
+async function buildBench(sizes: number[]): Promise<void> {
+  execFileSync(process.execPath, ['scripts/compile.mjs']);
+  console.log(`machine: ${availableParallelism()} cores, node ${process.version}`);
+  const rows: string[][] = [];
+  for (const authors of sizes) {
+    const sources = tempDir('reflist-bench-src-');
+    await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
+    const work = tempDir('reflist-bench-');
+    const out = join(work, 'dist');
+    const floors: number[] = [];
+    const builds: Run[] = [];
+    for (let round = 0; round < (authors > 200_000 ? 1 : 2); round++) {
+      rmSync(work, { recursive: true, force: true });
+      const first = cliBuild(sources, out);
+      builds.push(first);
+      floors.push(floor(out, join(work, 'floor')));
+      rmSync(join(work, 'floor'), { recursive: true, force: true });
+    }
+    const full = builds.reduce((a, b) => (a.seconds < b.seconds ? a : b));
+    const floorSeconds = Math.min(...floors);
+    const tree = treeStats(out, () => true);
+    editAuthor(sources, 10);
+    const first = cliBuild(sources, out);
+    editAuthor(sources, 20);
+    const steady = cliBuild(sources, out);
+    const none = cliBuild(sources, out);
+    console.log(`\n${int(authors)} authors: ${int(tree.files)} files, ${mb(tree.bytes)}`);
+    console.log(`  full build     ${full.seconds.toFixed(2)} s, peak RSS ${full.rssMb.toFixed(0)} MB, ${int(Math.round(tree.files / full.seconds))} files/s`);
+    console.log(`  floor          ${floorSeconds.toFixed(2)} s (plain fs, same files and folders): build / floor = ${(full.seconds / floorSeconds).toFixed(2)}`);
+    for (const [name, run] of [['1 author edited', first], ['another edited', steady], ['no change', none]] as const) {
+      console.log(`  ${name.padEnd(15)}${run.seconds.toFixed(2)} s = ${((100 * run.seconds) / full.seconds).toFixed(0)}% of full: ${run.summary}`);
+    }
+    rows.push([int(authors), full.seconds.toFixed(2), full.rssMb.toFixed(0), int(tree.files), mb(tree.bytes), floorSeconds.toFixed(2), (full.seconds / floorSeconds).toFixed(2), first.seconds.toFixed(2), steady.seconds.toFixed(2), none.seconds.toFixed(2)]);
+    rmSync(work, { recursive: true, force: true });
+    rmSync(sources, { recursive: true, force: true });
+  }
+  console.log('\n| authors | full s | peak RSS MB | files | bytes | floor s | build/floor | 1 edit s | next edit s | no change s |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  if (rows.length === 2) console.log(`\n${rows[1]![0]} / ${rows[0]![0]} authors: full build ${(Number(rows[1]![1]) / Number(rows[0]![1])).toFixed(1)}× the time`);
+}
+
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' } } });
 const which = positionals[0] ?? 'search';
-if (which === 'search') await searchBench(Number(values.authors));
-else throw new Error(`unknown benchmark "${which}": expected search`);
+if (which === 'search') await searchBench(Number(values.authors ?? 100_000));
+else if (which === 'build') await buildBench((values.authors ?? '100000,1000000').split(',').map(Number));
+else throw new Error(`unknown benchmark "${which}": expected search or build`);

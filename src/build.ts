@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { compareStrings } from './client/fold.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import { readTable, type RawTable } from './read.js';
-import { renderTree, type RenderOptions } from './render.js';
+import { createProgress, type Progress } from './progress.js';
+import { estimateFiles, renderTree, type RenderOptions } from './render.js';
 import { SOURCES, validate, type SourceName } from './validate.js';
 import { writeTreeThreaded, type WriteReport } from './write.js';
 
@@ -15,6 +16,7 @@ export interface BuildOptions {
   pageSize: number;
   search?: RenderOptions['search'];
   log?: (line: string) => void;
+  progress?: Progress;
 }
 
 export interface BuildReport extends WriteReport {
@@ -56,7 +58,10 @@ const byLocation = (a: ReflistError, b: ReflistError) =>
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const log = options.log ?? (() => {});
+  const progress = options.progress ?? createProgress(undefined);
+  progress.phase('reading sources');
   const { tables, absent, errors } = await readSources(options.sources);
+  progress.phase('checking sources');
   for (const file of absent) log(`${file}: absent, built as an empty list`);
   const { model, errors: invalid } = validate(tables);
   errors.push(...invalid);
@@ -71,6 +76,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     state: model.countries.reduce((n, c) => n + c.states.length, 0),
     county: model.countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0),
   };
-  const written = await writeTreeThreaded(options.out, renderTree(model, { pageSize: options.pageSize, search: options.search, client: clientSource() }));
+  progress.phase('writing files', estimateFiles(model, options.pageSize));
+  const files = renderTree(model, { pageSize: options.pageSize, search: options.search, client: clientSource() });
+  const written = await writeTreeThreaded(options.out, files, (n) => progress.tick(n));
+  progress.end();
   return { rows, absent, ...written, ms: performance.now() - started };
 }

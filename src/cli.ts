@@ -3,11 +3,14 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build } from './build.js';
 import { ReflistError, ReflistErrors } from './errors.js';
+import { createProgress, type ProgressSink } from './progress.js';
 import { createCompatServer } from './serve.js';
 
 export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Where build progress goes (a terminal gets a bar); none in tests. */
+  progress?: ProgressSink;
 }
 
 /** Errors printed at most; the rest are counted. */
@@ -38,16 +41,20 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .option('--sources <dir>', 'folder of the source CSV files', 'sources')
     .option('--out <dir>', 'output folder, replaced whole when the build succeeds', 'dist')
     .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), 30)
-    .action(async (opts: { sources: string; out: string; pageSize: number }) => {
-      const report = await build({ ...opts, log: (line) => io.stdout(line + '\n') });
+    .option('-q, --quiet', 'print nothing but errors')
+    .action(async (opts: { sources: string; out: string; pageSize: number; quiet?: boolean }) => {
+      const say = opts.quiet ? () => {} : io.stdout;
+      const progress = createProgress(opts.quiet ? undefined : io.progress);
+      const report = await build({ ...opts, log: (line) => say(line + '\n'), progress });
       const rows = Object.entries(report.rows).map(([k, v]) => `${k} ${v}`).join(', ');
-      io.stdout(`rows: ${rows}\n`);
       const seconds = (report.ms / 1000).toFixed(2);
-      io.stdout(`tree: ${report.files} files, ${mb(report.bytes)} at ${opts.out}\n`);
-      io.stdout(
+      const peak = mb(process.resourceUsage().maxRSS * 1024);
+      say(`rows: ${rows}\n`);
+      say(`tree: ${report.files} files, ${mb(report.bytes)} at ${opts.out}\n`);
+      say(
         report.unchanged
-          ? `unchanged: nothing written (${seconds} s)\n`
-          : `wrote ${report.written} changed files, linked ${report.copied} unchanged, removed ${report.removed} in ${seconds} s\n`,
+          ? `unchanged: nothing written in ${seconds} s (peak memory ${peak})\n`
+          : `wrote ${report.written} changed files, linked ${report.copied} unchanged, removed ${report.removed} in ${seconds} s (peak memory ${peak})\n`,
       );
     });
 

@@ -100,6 +100,23 @@ function* renderLocations(model: Model): Generator<TreeFile> {
   }
 }
 
+/** About how many files renderTree yields (the search files are guessed), for a progress bar. */
+export function estimateFiles(model: Model, pageSize: number): number {
+  const pages = (n: number) => Math.max(1, Math.ceil(n / pageSize)) + 1;
+  let files = 10;
+  for (const list of PAGED_LISTS) {
+    const entries = model[list];
+    const variants = list === 'descriptor' ? 1 : 1 + model.systems.length;
+    files += pages(entries.length) * variants + bucketsFor(entries.length) * (list === 'division' ? 2 : 1);
+    files += Math.ceil(entries.length / 40);
+  }
+  for (const c of model.countries) {
+    files += 2;
+    for (const s of c.states) files += 2 + s.counties.length;
+  }
+  return files + 1;
+}
+
 const NOT_FOUND_PAGE = `<!doctype html><meta charset="utf-8"><title>404 Not Found</title><h1>404 Not Found</h1>\n`;
 
 /** Every file of the tree, lookup.json last (the search index starts are known only then). */

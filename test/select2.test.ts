@@ -1,0 +1,271 @@
+// The select2 wiring without a browser: URLs, paging, the division flattening,
+// ids, preselection and the cascade's queries, against a fixture tree served by `serve`.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { LookupClient } from '../src/client/client.js';
+import {
+  cascadeAjax,
+  countyResults,
+  divisionValue,
+  flattenDivisions,
+  listUrl,
+  parseDivisionValue,
+  preselect,
+  select2Ajax,
+  templateResult,
+  toSelect2Page,
+  type JQuerySelect,
+  type Select2Ajax,
+  type Select2Page,
+} from '../src/client/select2.js';
+import type { Grid } from '../src/client/types.js';
+import { VALID } from './fixtures/valid.js';
+import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
+
+let server: Running;
+let client: LookupClient;
+let tree: string;
+
+beforeAll(async () => {
+  tree = join(tempDir(), 'tree');
+  await buildFrom(VALID, tree, 2); // 4 authors make 2 pages
+  server = await startServe(tree);
+  client = await treeClient(tree, { baseUrl: server.url });
+});
+afterAll(() => server?.stop());
+
+/** One select2 query through the transport, as select2 makes it. */
+function ask<T>(ajax: Select2Ajax<T>, params: { term?: string; page?: number } = {}): Promise<Select2Page<T>> {
+  return new Promise((resolve, reject) => {
+    ajax.transport({ data: ajax.data(params) }, resolve, () => reject(new Error('select2 would show "could not be loaded"')));
+  });
+}
+
+/** A stand-in for a jQuery-wrapped select: a value, and a record of select2 calls. */
+function fakeSelect(value: string | null = null) {
+  const calls: unknown[][] = [];
+  const select: JQuerySelect = {
+    val: () => value,
+    on: () => select,
+    empty: () => select,
+    prop: () => select,
+    trigger: () => select,
+    select2: (...args: unknown[]) => calls.push(args),
+  };
+  return { select, calls };
+}
+
+test('the tree\'s lookup-client.js exports the select2 wiring', async () => {
+  const mod = (await import(pathToFileURL(join(tree, 'lookup-client.js')).href)) as Record<string, unknown>;
+  for (const name of ['select2Ajax', 'templateResult', 'preselect', 'countyCascade', 'flattenDivisions', 'parseDivisionValue']) {
+    expect(typeof mod[name], name).toBe('function');
+  }
+});
+
+describe('listUrl', () => {
+  test.each([
+    ['author', '', 1, undefined, '/author.json'],
+    ['author', 'smi', 2, 'gbif', '/author.json?Term=smi&Page=2&System=gbif'],
+    ['author', 'smith j', 1, undefined, '/author.json?Term=smith+j'],
+    ['division', 'a&b', 1, 'col', '/division.json?Term=a%26b&System=col'],
+    ['descriptor', 'col', 3, 'gbif', '/descriptor.json?Term=col&Page=3'],
+  ] as const)('%s, term "%s", page %s, system %s asks %s', (list, term, page, system, url) => {
+    expect(listUrl(list, term, page, system)).toBe(url);
+  });
+});
+
+describe('division values', () => {
+  test('a division and a category with the same number get different values', () => {
+    expect(divisionValue('parent', 10)).toBe('d:10');
+    expect(divisionValue('child', 10)).toBe('c:10');
+  });
+
+  test.each([
+    ['d:12', { kind: 'parent', id: 12 }],
+    ['c:105', { kind: 'child', id: 105 }],
+    ['12', undefined],
+    ['x:1', undefined],
+    ['d:', undefined],
+    ['c:1a', undefined],
+  ])('parseDivisionValue("%s")', (value, expected) => {
+    expect(parseDivisionValue(value)).toEqual(expected);
+  });
+});
+
+describe('flattening divisions', () => {
+  const items = [
+    { id: 10, text: 'Botany', count: 3, children: [{ id: 10, text: 'Ferns' }, { id: 11, text: 'Mosses' }] },
+    { id: 2, text: 'Zoology' },
+  ];
+
+  test('each division is an option followed by its categories, all selectable, ids apart', () => {
+    expect(flattenDivisions(items)).toEqual([
+      { id: 'd:10', text: 'Botany', itemId: 10, count: 3, kind: 'parent' },
+      { id: 'c:10', text: 'Ferns', itemId: 10, kind: 'child', parentId: 10 },
+      { id: 'c:11', text: 'Mosses', itemId: 11, kind: 'child', parentId: 10 },
+      { id: 'd:2', text: 'Zoology', itemId: 2, kind: 'parent' },
+    ]);
+  });
+
+  test('"more" follows the divisions\' paging, not the number of flattened options', () => {
+    expect(toSelect2Page('division', { total: 2, items: items.slice(0, 1) }, 1, 1).pagination.more).toBe(true);
+    expect(toSelect2Page('division', { total: 2, items: items.slice(1) }, 2, 1).pagination.more).toBe(false);
+  });
+
+  test('no result carries `children`, which select2 would render as an unselectable group', () => {
+    expect(toSelect2Page('division', { total: 2, items }, 1, 30).results.some((r) => 'children' in r)).toBe(false);
+  });
+});
+
+describe('select2Ajax', () => {
+  test('opening with no term lists page 1, and page 2 is the last', async () => {
+    const ajax = select2Ajax(client, 'author');
+    expect(await ask(ajax)).toEqual({
+      results: [
+        { id: '2', text: 'Müller, Jürgen', itemId: 2 },
+        { id: '3', text: 'Ørsted, Hans\nChristian', itemId: 3 },
+      ],
+      pagination: { more: true },
+    });
+    const page2 = await ask(ajax, { term: '', page: 2 });
+    expect(page2.results.map((r) => r.text)).toEqual(['Smith, John', '王 伟']);
+    expect(page2.pagination.more).toBe(false);
+  });
+
+  test('a term asks the service\'s Term and maps its items in order', async () => {
+    const page = await ask(select2Ajax(client, 'author'), { term: 'john' });
+    expect(page).toEqual({ results: [{ id: '1', text: 'Smith, John', itemId: 1 }], pagination: { more: false } });
+  });
+
+  test('the System function is read at every request, so switching it changes the counts', async () => {
+    let system: string | undefined = 'gbif';
+    const ajax = select2Ajax(client, 'author', { system: () => system });
+    expect((await ask(ajax, { term: 'smith' })).results[0]!.count).toBe(10);
+    system = 'col';
+    expect((await ask(ajax, { term: 'smith' })).results[0]!.count).toBe(0);
+    system = undefined;
+    expect((await ask(ajax, { term: 'smith' })).results[0]).not.toHaveProperty('count');
+  });
+
+  test('division results are flattened with the parent\'s count and no count on categories', async () => {
+    const page = await ask(select2Ajax(client, 'division', { system: 'gbif' }), { term: 'birds' });
+    expect(page.results).toEqual([
+      { id: 'd:1', text: 'Zoology', itemId: 1, count: 7, kind: 'parent' },
+      { id: 'c:11', text: 'Birds', itemId: 11, kind: 'child', parentId: 1 },
+    ]);
+  });
+
+  test('descriptor ignores the System', async () => {
+    const page = await ask(select2Ajax(client, 'descriptor', { system: 'nope' }));
+    expect(page.results.map((r) => r.text)).toEqual(['Colour', 'Shape']);
+  });
+
+  test('an unknown System makes select2 report that results could not be loaded', async () => {
+    await expect(ask(select2Ajax(client, 'author', { system: 'nope' }))).rejects.toThrow(/could not be loaded/);
+  });
+
+  test('an aborted request (the person typed on) never reaches select2', async () => {
+    const ajax = select2Ajax(client, 'author');
+    let called = false;
+    const request = ajax.transport({ data: ajax.data({ term: 'smi' }) }, () => (called = true), () => (called = true));
+    request.abort();
+    await ask(ajax, { term: 'smi' }); // a later request has come back, so the aborted one has too
+    expect(called).toBe(false);
+  });
+
+  test('debounces 250 ms unless told otherwise', () => {
+    expect(select2Ajax(client, 'author').delay).toBe(250);
+    expect(select2Ajax(client, 'author', { delay: 0 }).delay).toBe(0);
+  });
+});
+
+describe('templateResult', () => {
+  test.each([
+    [{ text: 'Smith, John' }, 'Smith, John', []],
+    [{ text: 'Smith, John', count: 12 }, 'Smith, John (12)', []],
+    [{ text: 'Zoology', count: 0, kind: 'parent' as const }, 'Zoology (0)', ['reflist-parent']],
+    [{ text: 'Birds', kind: 'child' as const }, 'Birds', ['reflist-child']],
+  ])('%o shows "%s" with classes %o', (data, text, classes) => {
+    const added: string[] = [];
+    const container = { classList: { add: (c: string) => added.push(c) } } as unknown as Element;
+    expect(templateResult(data, container)).toBe(text);
+    expect(added).toEqual(classes);
+  });
+
+  test('works without a container (select2\'s "Searching…" row has none to style)', () => {
+    expect(templateResult({ text: 'Searching…' })).toBe('Searching…');
+  });
+});
+
+describe('preselect', () => {
+  test.each([
+    ['author', 3, {}, { id: '3', text: 'Ørsted, Hans\nChristian', itemId: 3 }],
+    ['author', '003', { system: 'gbif' }, { id: '3', text: 'Ørsted, Hans\nChristian', itemId: 3, count: 0 }],
+    ['division', 1, {}, { id: 'd:1', text: 'Zoology', itemId: 1, kind: 'parent' }],
+    ['division', 'd:2', {}, { id: 'd:2', text: 'Botany', itemId: 2, kind: 'parent' }],
+    ['division', 'c:11', {}, { id: 'c:11', text: 'Birds', itemId: 11, kind: 'child', parentId: 1 }],
+    ['division', 20, { child: true }, { id: 'c:20', text: 'Ferns', itemId: 20, kind: 'child', parentId: 2 }],
+    ['descriptor', 2, { system: 'gbif' }, { id: '2', text: 'Shape', itemId: 2 }],
+  ] as const)('%s %s %o selects %o through select2', async (list, id, options, option) => {
+    const { select, calls } = fakeSelect();
+    expect(await preselect(select, client, list, id, options)).toEqual(option);
+    expect(calls).toEqual([['trigger', 'select', { data: option }]]);
+  });
+
+  test('an id that no item has selects nothing', async () => {
+    const { select, calls } = fakeSelect();
+    expect(await preselect(select, client, 'author', 99, {})).toBeUndefined();
+    expect(await preselect(select, client, 'division', 'c:99', {})).toBeUndefined();
+    expect(calls).toEqual([]);
+  });
+
+  test('a malformed id is the service\'s 400', async () => {
+    await expect(preselect(fakeSelect().select, client, 'author', 'x', {})).rejects.toThrow(/400/);
+  });
+});
+
+describe('the county cascade', () => {
+  const grid: Grid = {
+    total: 1,
+    page: 1,
+    records: 3,
+    rows: [
+      { FIPS: 6001, LongitudeCenter: -121.9, county: 'Alameda', latitudeCenter: 37.6 },
+      { FIPS: 6037, LongitudeCenter: -118.2, county: 'Los Angeles', latitudeCenter: 34.3 },
+      { FIPS: 6075, LongitudeCenter: -122.4, county: 'San Francisco', latitudeCenter: 37.8 },
+    ],
+  };
+
+  test.each([
+    ['', ['Alameda', 'Los Angeles', 'San Francisco']],
+    ['an', ['Los Angeles']],
+    ['a', ['Alameda', 'Los Angeles']], // "Alameda" starts with it, "Los Angeles" has a word that does
+    ['SAN fr', ['San Francisco']],
+    ['x', []],
+  ])('counties for term "%s": %o', (term, names) => {
+    expect(countyResults(grid, term, 840, 6).map((c) => c.text)).toEqual(names);
+  });
+
+  test('a county option keeps its FIPS and center under their own keys', () => {
+    expect(countyResults(grid, 'los', 840, 6)).toEqual([
+      { id: '6037', text: 'Los Angeles', itemId: 6037, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3, LongitudeCenter: -118.2, countryId: 840, stateId: 6 },
+    ]);
+  });
+
+  test('each level asks under what is chosen above it, and nothing while that is empty', async () => {
+    const country = fakeSelect();
+    const state = fakeSelect();
+    const county = fakeSelect();
+    const empty = cascadeAjax(client, { country: country.select, state: state.select, county: county.select });
+    expect((await ask(empty.country, { term: 'united' })).results).toEqual([{ id: '840', text: 'United States', itemId: 840 }]);
+    expect((await ask(empty.state)).results).toEqual([]);
+    expect((await ask(empty.county)).results).toEqual([]);
+
+    const chosen = cascadeAjax(client, { country: fakeSelect('840').select, state: fakeSelect('6').select, county: county.select });
+    expect((await ask(chosen.state)).results.map((s) => s.text)).toEqual(['California', 'New York']);
+    expect((await ask(chosen.state, { term: 'york' })).results).toEqual([{ id: '36', text: 'New York', itemId: 36, countryId: 840 }]);
+    const [la] = (await ask(chosen.county, { term: 'los' })).results;
+    expect(la).toMatchObject({ id: '6037', FIPS: 6037, latitudeCenter: 34.3207, LongitudeCenter: -118.2243 });
+  });
+});

@@ -8,8 +8,9 @@ import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from '../src/build.js';
 import type { LookupClient, LookupClientOptions } from '../src/client/client.js';
 
+/** A fresh folder under this test run's root (removed when the run ends). */
 export function tempDir(name = 'reflist-'): string {
-  return mkdtempSync(join(tmpdir(), name));
+  return mkdtempSync(join(process.env['REFLIST_TEST_TMP'] ?? tmpdir(), name));
 }
 
 export function writeSources(dir: string, files: Record<string, string | Buffer>): string {

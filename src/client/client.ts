@@ -10,7 +10,7 @@ export interface LookupClientOptions {
   /** Where the tree is served; defaults to the folder this file was loaded from. */
   baseUrl?: string | URL;
   /** A fetch implementation; defaults to globalThis.fetch. */
-  fetch?: (url: string) => Promise<{ ok: boolean; text(): Promise<string> }>;
+  fetch?: (url: string) => Promise<{ ok: boolean; status?: number; text(): Promise<string> }>;
   /** How many parsed files to keep for later requests (a scroll, a retyped term). */
   cacheSize?: number;
 }
@@ -32,37 +32,55 @@ const ok = (body: unknown): Answer => ({ status: 200, body });
 const fail = (status: number, error: string): Answer => ({ status, body: { error } });
 
 export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
-  const baseUrl = String(options.baseUrl ?? new URL('.', import.meta.url)).replace(/\/?$/, '/');
+  const base = new URL(String(options.baseUrl ?? new URL('.', import.meta.url)));
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  const baseUrl = base.href;
   const fetchImpl = options.fetch ?? ((url: string) => globalThis.fetch(url));
   const cacheSize = options.cacheSize ?? 64;
   const cache = new Map<string, Promise<unknown>>();
+  let manifestEntry: Promise<unknown> | undefined;
 
-  /** A file's JSON, or undefined when it is missing or not JSON (an app-shell fallback page). */
+  /**
+   * A file's JSON, or undefined when it is missing (404, 410) or not JSON (an
+   * app-shell fallback page). Any other failure (a 503, a dropped connection)
+   * rejects, so it is never mistaken for an absent file, and is not cached.
+   */
+  async function fetchJson(path: string): Promise<unknown> {
+    const url = new URL(path, base).href;
+    // One retry on a network failure (a keep-alive socket the server just closed); GETs are idempotent.
+    const res = await fetchImpl(url).catch(() => fetchImpl(url));
+    if (!res.ok) {
+      if (res.status === undefined || res.status === 404 || res.status === 410) return undefined;
+      throw new Error(`GET ${url}: HTTP ${res.status}`);
+    }
+    try {
+      return JSON.parse(await res.text()) as unknown;
+    } catch {
+      return undefined;
+    }
+  }
+
   function load<T>(path: string): Promise<T | undefined> {
     let entry = cache.get(path);
     if (entry) {
       cache.delete(path); // re-insert: the Map's order is the LRU order
     } else {
-      // One retry on a network failure (a keep-alive socket the server just closed); GETs are idempotent.
-      const get = () => fetchImpl(baseUrl + path).catch(() => fetchImpl(baseUrl + path));
-      entry = get().then(async (res) => {
-        if (!res.ok) return undefined;
-        try {
-          return JSON.parse(await res.text()) as unknown;
-        } catch {
-          return undefined;
-        }
-      });
-      entry.catch(() => cache.delete(path));
+      entry = fetchJson(path);
+      entry.catch(() => cache.get(path) === entry && cache.delete(path));
       if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
     }
     cache.set(path, entry);
     return entry as Promise<T | undefined>;
   }
 
+  /** lookup.json is read once a page visit, outside the LRU that long scrolls churn. */
   async function manifest(): Promise<Manifest> {
-    const m = await load<Manifest>(MANIFEST);
-    if (!m || typeof m.pageSize !== 'number') throw new Error(`no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
+    manifestEntry ??= fetchJson(MANIFEST);
+    const m = (await manifestEntry.catch((err: unknown) => ((manifestEntry = undefined), Promise.reject(err)))) as Manifest | undefined;
+    if (!m || typeof m.pageSize !== 'number') {
+      manifestEntry = undefined;
+      throw new Error(`no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
+    }
     return m;
   }
 

@@ -1,0 +1,54 @@
+// The client's file loading: what counts as absent, what is cached, and what is fetched once.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { VALID } from './fixtures/valid.js';
+import { buildFrom, tempDir, treeClient } from './helpers.js';
+
+const out = join(tempDir(), 'dist');
+beforeAll(() => buildFrom(VALID, out, 1));
+
+/** The tree's files over a fetch that records its URLs and can be told to fail. */
+function filesFetch(fail: (path: string) => number | undefined = () => undefined) {
+  const requested: string[] = [];
+  const fetch = async (url: string) => {
+    const path = new URL(url).pathname.replace(/^\/lookup\//, '');
+    requested.push(path);
+    const status = fail(path);
+    if (status) return { ok: false, status, text: async () => 'Service Unavailable' };
+    try {
+      const text = readFileSync(join(out, path), 'utf8');
+      return { ok: true, status: 200, text: async () => text };
+    } catch {
+      return { ok: false, status: 404, text: async () => '<html>app shell</html>' };
+    }
+  };
+  return { requested, fetch };
+}
+
+describe('the client', () => {
+  test('reads lookup.json once a visit, however many files it loads after', async () => {
+    const { requested, fetch } = filesFetch();
+    const client = await treeClient(out, { baseUrl: 'https://example.org/lookup', fetch, cacheSize: 2 });
+    for (let page = 1; page <= 4; page++) await client.request(`/author.json?Page=${page}`);
+    for (const id of [1, 2, 3, 4]) await client.request(`/author.json?Id=${id}`);
+    expect(requested.filter((p) => p === 'lookup.json')).toHaveLength(1);
+  });
+
+  test('answers a 503 with an error, not a false 404, and asks again next time', async () => {
+    let down = true;
+    const { requested, fetch } = filesFetch((path) => (down && path.startsWith('author/page/') ? 503 : undefined));
+    const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch });
+    await expect(client.request('/author.json?Page=2')).rejects.toThrow('HTTP 503');
+    down = false;
+    expect((await client.request('/author.json?Page=2')).status).toBe(200);
+    expect(requested.filter((p) => p === 'author/page/2.json')).toHaveLength(2); // the failure was not cached
+  });
+
+  test('counts a missing file or an app-shell page as absent', async () => {
+    const { fetch } = filesFetch();
+    const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/?v=2', fetch });
+    expect(await client.request('/country/999.json')).toEqual({ status: 404, body: { error: 'not found: /country/999.json' } });
+    expect((await client.request('/country/840.json')).body).toEqual({ id: 840, text: 'United States' });
+  });
+});

@@ -1,6 +1,7 @@
 // Stage 2, validate: raw tables → typed rows → the model, checking every rule
 // of SPEC §5 and collecting every error with its file and line.
 import { ReflistError, suggest } from './errors.js';
+import { fold } from './client/fold.js';
 import { labelled, sortCounties, sortLabels, type CountryNode, type Entry, type Model } from './model.js';
 import type { RawTable } from './read.js';
 
@@ -144,8 +145,11 @@ export function validate(tables: Partial<Record<SourceName, RawTable>>): { model
     }
   }
 
-  const entries = (name: 'author' | 'division' | 'descriptor') =>
-    new Map([...byId(name)].map(([k, r]) => [k, { ...labelled({ id: r.id, text: r.text }), counts: [] } as Entry]));
+  const entries = (name: 'author' | 'division' | 'descriptor') => {
+    const list = new Map<string, Entry>();
+    for (const [k, r] of byId(name)) list.set(k, { id: r.id, text: r.text, key: fold(r.text), counts: [] });
+    return list;
+  };
   const author = entries('author');
   const division = entries('division');
   const descriptor = entries('descriptor');
@@ -178,13 +182,14 @@ export function validate(tables: Partial<Record<SourceName, RawTable>>): { model
     stateNodes.get(`${c.country_id}/${c.state_id}`)?.counties.push({ FIPS, county, latitudeCenter, LongitudeCenter });
   }
 
-  const finish = (list: Map<string, Entry>, withChildren = false) =>
-    sortLabels(
-      [...list.values()].map((e) => {
-        const counts = Array.from({ length: e.counts.length }, (_, i) => e.counts[i] ?? 0);
-        return withChildren ? { ...e, counts, children: sortLabels(e.children ?? []) } : { ...e, counts };
-      }),
-    );
+  const finish = (list: Map<string, Entry>, withChildren = false) => {
+    const sorted = sortLabels([...list.values()]);
+    for (const e of sorted) {
+      for (let i = 0; i < e.counts.length; i++) e.counts[i] ??= 0; // counts were set sparsely
+      if (withChildren) e.children = sortLabels(e.children ?? []);
+    }
+    return sorted;
+  };
   const model: Model = {
     systems: systemIds.map((id) => ({ id, text: folded.get(id.toLowerCase())!.text })),
     author: finish(author),

@@ -15,6 +15,8 @@ export interface BuildOptions {
   out: string;
   pageSize: number;
   search?: RenderOptions['search'];
+  /** Also write `.gz` and `.br` siblings (see WriteOptions). */
+  compress?: boolean;
   log?: (line: string) => void;
   progress?: Progress;
 }
@@ -78,7 +80,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   };
   progress.phase('writing files', estimateFiles(model, options.pageSize));
   const files = renderTree(model, { pageSize: options.pageSize, search: options.search, client: clientSource() });
-  const written = await writeTreeThreaded(options.out, files, (n) => progress.tick(n));
+  const written = await writeTreeThreaded(options.out, files, (n) => progress.tick(n), { compress: options.compress });
   progress.end();
   return { rows, absent, ...written, ms: performance.now() - started };
 }

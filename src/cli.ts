@@ -41,8 +41,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .option('--sources <dir>', 'folder of the source CSV files', 'sources')
     .option('--out <dir>', 'output folder, replaced whole when the build succeeds', 'dist')
     .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), 30)
+    .option('--compress', 'also write .gz and .br copies of JSON, JS and HTML files, for hosts that serve them')
     .option('-q, --quiet', 'print nothing but errors')
-    .action(async (opts: { sources: string; out: string; pageSize: number; quiet?: boolean }) => {
+    .action(async (opts: { sources: string; out: string; pageSize: number; compress?: boolean; quiet?: boolean }) => {
       const say = opts.quiet ? () => {} : io.stdout;
       const progress = createProgress(opts.quiet ? undefined : io.progress);
       const report = await build({ ...opts, log: (line) => say(line + '\n'), progress });

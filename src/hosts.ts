@@ -143,6 +143,8 @@ gzip on;
 gzip_types application/json text/javascript text/css image/svg+xml;
 gzip_min_length 256;
 gzip_vary on;
+# a tree built with --compress carries .gz siblings: serve them instead of compressing again
+gzip_static on;
 add_header Access-Control-Allow-Origin * always;
 add_header Cache-Control "${CACHE_CONTROL}";
 

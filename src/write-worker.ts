@@ -3,7 +3,7 @@
 // acknowledged; then {finish} or {abort}.
 import { parentPort, workerData } from 'node:worker_threads';
 import { ReflistError } from './errors.js';
-import { TreeWriter } from './write.js';
+import { TreeWriter, type WriteOptions } from './write.js';
 import type { TreeFile } from './render.js';
 
 export type WorkerRequest = { files: TreeFile[] } | { finish: true } | { abort: true };
@@ -22,7 +22,8 @@ const failure = (err: unknown): WorkerReply => ({
 
 let writer: TreeWriter | undefined;
 try {
-  writer = new TreeWriter((workerData as { out: string }).out);
+  const { out, options } = workerData as { out: string; options: WriteOptions };
+  writer = new TreeWriter(out, options);
   reply({ ready: true });
 } catch (err) {
   reply(failure(err));

@@ -9,6 +9,7 @@
 // from the served tree when the spare lags behind), which lets rsync or an S3 sync
 // upload only what changed; a build that changes nothing writes nothing.
 import { hash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import {
   closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync,
   renameSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync,
@@ -36,6 +37,15 @@ export interface WriteReport {
   /** True when the new tree equals the served one: nothing was written or swapped. */
   unchanged: boolean;
 }
+
+export interface WriteOptions {
+  /** Also write `.gz` and `.br` siblings of JSON, JS and HTML files, for hosts that serve them. */
+  compress?: boolean;
+}
+
+const COMPRESSIBLE = /\.(json|js|html)$/;
+/** Below this a compressed copy saves less than a packet. */
+const MIN_COMPRESS = 256;
 
 /** Tree paths are made from digits and checked system ids; anything else is a bug, never a path. */
 const SAFE_PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_\-./]+$/;
@@ -149,7 +159,10 @@ export class TreeWriter {
   private readonly made = new Set<string>();
   private dirty = false;
 
-  constructor(outDir: string) {
+  private readonly compress: boolean;
+
+  constructor(outDir: string, options: WriteOptions = {}) {
+    this.compress = options.compress ?? false;
     mkdirSync(dirname(resolve(outDir)), { recursive: true });
     this.unlock = lock(resolve(outDir));
     try {
@@ -169,15 +182,24 @@ export class TreeWriter {
     if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
     const data = Buffer.from(text);
     const h = hash('sha1', data, 'base64');
+    this.report.bytes += data.length;
+    this.put(path, h, () => data);
+    if (this.compress && COMPRESSIBLE.test(path) && data.length >= MIN_COMPRESS) {
+      // A sibling is named by its source's hash, so it is compressed only when its source changed.
+      this.put(`${path}.gz`, `${h}.gz`, () => gzipSync(data, { level: 9 }));
+      this.put(`${path}.br`, `${h}.br`, () => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
+    }
+  }
+
+  /** Records a file of the new tree, writing it only when the served tree does not hold the same. */
+  private put(path: string, h: string, data: () => Uint8Array): void {
     this.next.set(path, h);
     this.report.files++;
-    this.report.bytes += data.length;
     if (this.served?.get(path) === h) {
       if (this.current.get(path) !== h) this.pending.push(path);
       return;
     }
-    const file = this.prepare(path);
-    writeFileSync(file, data);
+    writeFileSync(this.prepare(path), data());
     this.report.written++;
   }
 
@@ -221,8 +243,13 @@ export class TreeWriter {
 }
 
 /** Writes a tree in this thread. */
-export function writeTree(outDir: string, files: Iterable<TreeFile>, onFile?: (count: number) => void): WriteReport {
-  const writer = new TreeWriter(outDir);
+export function writeTree(
+  outDir: string,
+  files: Iterable<TreeFile>,
+  onFile?: (count: number) => void,
+  options: WriteOptions = {},
+): WriteReport {
+  const writer = new TreeWriter(outDir, options);
   try {
     for (const [path, text] of files) writer.add(path, text), onFile?.(writer.report.files);
   } catch (err) {
@@ -247,9 +274,10 @@ export async function writeTreeThreaded(
   outDir: string,
   files: Iterable<TreeFile>,
   onFile?: (count: number) => void,
+  options: WriteOptions = {},
 ): Promise<WriteReport> {
-  if (availableParallelism() < 2 || !existsSync(WORKER)) return writeTree(outDir, files, onFile);
-  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir) } });
+  if (availableParallelism() < 2 || !existsSync(WORKER)) return writeTree(outDir, files, onFile, options);
+  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options } });
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
   worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));

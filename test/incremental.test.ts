@@ -1,7 +1,8 @@
 // Incremental builds: only changed files are written, unchanged ones keep
 // their mtime, and every tree equals a clean build of the same sources.
 import { describe, expect, test } from 'vitest';
-import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { build } from '../src/build.js';
 import { writeTree, writeTreeThreaded } from '../src/write.js';
@@ -87,5 +88,27 @@ describe('an incremental build', () => {
     await build({ sources, out, pageSize: 2 });
     expect(lstatSync(out).isSymbolicLink()).toBe(true);
     expect(snapshotTree(out).has('stale.json')).toBe(false);
+  });
+});
+
+describe('--compress', () => {
+  test('writes .gz and .br siblings that decompress to the file, compressed again only when it changed', async () => {
+    const sources = writeSources(tempDir(), VALID);
+    const out = join(tempDir(), 'dist');
+    await build({ sources, out, pageSize: 2, compress: true });
+    const file = (p: string) => readFileSync(join(out, p));
+    expect(gunzipSync(file('lookup-client.js.gz'))).toEqual(file('lookup-client.js'));
+    expect(brotliDecompressSync(file('lookup-client.js.br'))).toEqual(file('lookup-client.js'));
+    const siblings = [...snapshotTree(out).keys()].filter((p) => p.endsWith('.gz'));
+    for (const gz of siblings) expect(gunzipSync(file(gz))).toEqual(file(gz.slice(0, -3)));
+    const before = mtimes(out);
+    await sleep(20);
+    writeSources(sources, EDITS[0]!);
+    const report = await build({ sources, out, pageSize: 2, compress: true });
+    const touched = [...mtimes(out)].filter(([p, t]) => before.get(p) !== t).map(([p]) => p);
+    expect(touched.filter((p) => p.endsWith('.gz')).map((p) => p.slice(0, -3))).toEqual(
+      touched.filter((p) => !/\.(gz|br)$/.test(p) && siblings.includes(`${p}.gz`)),
+    );
+    expect(report.written).toBe(touched.length);
   });
 });

@@ -20,19 +20,12 @@ import { createLookupClient } from '../src/client/client.js';
 import { fold } from '../src/client/fold.js';
 import { tempDir } from '../test/helpers.js';
 import { writeSynthetic } from './sources.js';
+import { mulberry32 } from './sources/prng.js';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const int = (n: number) => n.toLocaleString('en-US');
 
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function treeStats(out: string, filter: (path: string) => boolean) {
   let files = 0;
@@ -125,8 +118,12 @@ interface Run {
   summary: string;
 }
 
+/** Flushes dirty pages (and the discards of deleted trees) so one run's writes do not slow the next. */
+const settle = () => execFileSync('sync');
+
 /** One CLI build in its own process, as a user runs it. */
 function cliBuild(sources: string, out: string): Run {
+  settle();
   const started = performance.now();
   const result = spawnSync(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], { encoding: 'utf8' });
   const seconds = (performance.now() - started) / 1000;
@@ -140,6 +137,7 @@ function cliBuild(sources: string, out: string): Run {
 function floor(tree: string, target: string): number {
   const files = fg.sync('**/*', { cwd: tree }).map((path) => [path, statSync(join(tree, path)).size] as const);
   rmSync(target, { recursive: true, force: true });
+  settle();
   const started = performance.now();
   const made = new Set<string>();
   for (const [path, size] of files) {

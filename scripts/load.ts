@@ -21,7 +21,8 @@ import { build } from '../src/build.js';
 import { fold } from '../src/client/fold.js';
 import { bucketOf, bucketPath, MANIFEST, searchFileFor, searchPath } from '../src/client/paths.js';
 import type { Manifest } from '../src/client/types.js';
-import { freePort, tempDir } from '../test/helpers.js';
+import { freePort, nginxMainConf, tempDir } from '../test/helpers.js';
+import { mulberry32 } from './sources/prng.js';
 import { writeSynthetic } from './sources.js';
 
 /** The part of autocannon's API used here (it ships no types). */
@@ -98,35 +99,12 @@ function stop(server: Server): Promise<void> {
   });
 }
 
-function nginxConf(prefix: string, tree: string, port: number): string {
-  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(prefix, t)};`).join('\n');
-  return `${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
-worker_processes 1;
-pid ${join(prefix, 'nginx.pid')};
-error_log ${join(prefix, 'error.log')};
-events { worker_connections 1024; }
-http {
-  access_log off;
-${temps}
-  server { listen 127.0.0.1:${port}; root ${tree}; include ${join(tree, 'nginx.conf')}; }
-}
-`;
-}
-
 /** Cycles through paths, one per request. */
 function cycle(paths: string[]): () => string {
   let i = 0;
   return () => paths[i++ % paths.length]!;
 }
 
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function main() {
   const { values } = parseArgs({
@@ -179,7 +157,7 @@ async function main() {
     if (existsSync(NGINX)) {
       const prefix = join(work, 'nginx');
       mkdirSync(prefix);
-      writeFileSync(join(prefix, 'nginx.conf'), nginxConf(prefix, tree, pn));
+      writeFileSync(join(prefix, 'nginx.conf'), nginxMainConf(prefix, tree, pn));
       nginx = await start('nginx', NGINX, ['-c', join(prefix, 'nginx.conf'), '-p', prefix, '-e', join(prefix, 'error.log')], pn, '/lookup.json');
       servers.push(nginx);
     } else console.log(`${NGINX} is missing: no nginx rows`);

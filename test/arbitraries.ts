@@ -1,6 +1,7 @@
 // fast-check arbitraries for property tests: nasty but valid sources (SPEC §5),
 // requests of the original service against them (SPEC §1), and their CSV files.
 import fc from 'fast-check';
+import { mulberry32 } from '../scripts/sources/prng.js';
 import type { RefSources } from './reference.js';
 
 type Label = { id: number; text: string };
@@ -503,16 +504,6 @@ const PLAIN_STYLE: CsvStyle = {
   finalNewline: true,
 };
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'int' | 'text' | 'float';
 type FileSpec = { file: string; rows: readonly Record<string, unknown>[]; columns: readonly (readonly [string, Kind])[] };

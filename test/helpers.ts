@@ -86,3 +86,26 @@ export async function treeClient(root: string, options: LookupClientOptions): Pr
   };
   return mod.createLookupClient(options);
 }
+
+/**
+ * A whole nginx configuration that serves `tree` on a loopback port with the
+ * tree's own nginx.conf included as the README says, everything nginx writes under `prefix`.
+ */
+export function nginxMainConf(prefix: string, tree: string, port: number): string {
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${join(prefix, t)};`).join('\n');
+  return `${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
+worker_processes 1;
+pid ${join(prefix, 'nginx.pid')};
+error_log ${join(prefix, 'error.log')};
+events { worker_connections 1024; }
+http {
+    access_log off;
+${temps}
+    server {
+        listen 127.0.0.1:${port};
+        root ${tree};
+        include ${join(tree, 'nginx.conf')};
+    }
+}
+`;
+}

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { parseQuery, parseRequest, splitUrl } from '../src/client/request.js';
 import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
-import { buildFrom, freePort, tempDir, treeClient, type Running } from './helpers.js';
+import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, type Running } from './helpers.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
@@ -24,25 +24,7 @@ async function startNginx(tree: string): Promise<Running> {
   const prefix = tempDir('reflist-nginx-');
   const port = await freePort();
   const conf = join(prefix, 'nginx.conf');
-  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${join(prefix, t)};`).join('\n');
-  writeFileSync(
-    conf,
-    `${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
-worker_processes 1;
-pid ${join(prefix, 'nginx.pid')};
-error_log ${join(prefix, 'error.log')};
-events { worker_connections 256; }
-http {
-    access_log off;
-${temps}
-    server {
-        listen 127.0.0.1:${port};
-        root ${tree};
-        include ${join(tree, 'nginx.conf')};
-    }
-}
-`,
-  );
+  writeFileSync(conf, nginxMainConf(prefix, tree, port));
   const child = spawn(NGINX, ['-c', conf, '-p', prefix, '-e', join(prefix, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));

@@ -8,7 +8,8 @@ import { readTable, type RawTable } from './read.js';
 import { createProgress, type Progress } from './progress.js';
 import { estimateFiles, renderTree, type RenderOptions } from './render.js';
 import { SOURCES, validate, type SourceName } from './validate.js';
-import { writeTreeThreaded, type WriteReport } from './write.js';
+import { writeTreeThreaded } from './write-threaded.js';
+import type { WriteReport } from './write.js';
 
 export interface BuildOptions {
   sources: string;

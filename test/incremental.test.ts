@@ -5,7 +5,8 @@ import { lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { build } from '../src/build.js';
-import { writeTree, writeTreeThreaded } from '../src/write.js';
+import { writeTree } from '../src/write.js';
+import { writeTreeThreaded } from '../src/write-threaded.js';
 import { VALID } from './fixtures/valid.js';
 import { snapshotTree, tempDir, writeSources } from './helpers.js';
 

@@ -168,7 +168,7 @@ async function main() {
       ['compat  /author.json?Term=…', compat, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
       ['serve   /author/page/7.json', serve, () => '/author/page/7.json'],
       ['serve   id bucket of Id=…', serve, cycle(ids.map((id) => '/' + bucketPath('author', bucketOf(String(id), buckets))))],
-      ['serve   search file of Term=…', serve, cycle(terms.map((t) => '/' + searchPath('author', searchFileFor(t, search))))],
+      ['serve   search file of Term=…', serve, cycle(terms.map((t) => '/' + searchPath('author', search[searchFileFor(t, search)]!)))],
       ['json-server /author?_page=7&_limit=30', json, () => '/author?_page=7&_limit=30'],
       ['json-server /author/ID', json, cycle(ids.map((id) => `/author/${id}`))],
       ['json-server /author?q=…&_page=1&_limit=30', json, cycle(terms.map((t) => `/author?q=${enc(t)}&_page=1&_limit=30`))],

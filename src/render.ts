@@ -2,6 +2,7 @@
 // Pure: the writer alone touches the disk.
 import { bucketPath, childBucketPath, firstPagePaths, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
 import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
+import { ReflistError } from './errors.js';
 import type { Entry, Model } from './model.js';
 import { buildSearchIndex, type SearchIndexOptions } from './search-index.js';
 import { hostFiles } from './hosts.js';
@@ -58,7 +59,8 @@ function* renderBuckets<T>(rows: T[], buckets: number, idOf: (row: T) => number,
   for (let b = 0; b < buckets; b++) yield [path(b), `[${files[b]!.join(',')}]`] as TreeFile;
 }
 
-const bucketsFor = (n: number) => Math.max(1, Math.ceil(n / BUCKET_SIZE));
+/** A power of two, so the buckets (and their files) stay put until a list doubles. */
+const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(n / BUCKET_SIZE))));
 
 function* renderList(list: PagedList, model: Model, options: RenderOptions, info: ListInfo): Generator<TreeFile> {
   const { pageSize } = options;
@@ -79,8 +81,13 @@ function* renderList(list: PagedList, model: Model, options: RenderOptions, info
   }
   const index = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
   info.search = index.starts;
-  for (const [n, text] of index.searchFiles.entries()) yield [searchPath(list, n), text];
-  for (const [n, text] of index.pageFiles.entries()) yield [resultPagesPath(list, n), text];
+  const names = new Set<string>();
+  for (const file of index.files()) {
+    const path = file.kind === 'search' ? searchPath(list, file.start) : resultPagesPath(list, file.set, file.file);
+    if (names.has(path)) throw new ReflistError('UNSAFE_OUTPUT', `two search files hash to ${path}: please report this`);
+    names.add(path);
+    yield [path, file.text];
+  }
 }
 
 function* renderLocations(model: Model): Generator<TreeFile> {

@@ -8,7 +8,7 @@
 // file the client looks in, pages 2… in page files.
 import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
-import { searchFileFor } from './client/paths.js';
+import { fnv1a, searchFileFor } from './client/paths.js';
 import type { Entry } from './model.js';
 
 export interface SearchIndexOptions {
@@ -24,14 +24,23 @@ export interface SearchIndexOptions {
 export interface SearchIndex {
   /** First key of each search file. */
   starts: string[];
-  /** JSON text of each search file (SearchChunk). */
-  searchFiles: string[];
-  /** JSON text of each result page file (SearchPages). */
-  pageFiles: string[];
+  /** The search files (SearchChunk), then the result page files (SearchPages), as JSON text. */
+  files(): Generator<SearchFile>;
 }
 
+export type SearchFile =
+  | { kind: 'search'; start: string; text: string }
+  | { kind: 'pages'; set: string; file: number; text: string };
+
 interface ResultSet {
-  /** `[total, first page file, pages a file, page 1]` as JSON. */
+  /** Hex digest of the results: the stable name of its page files. */
+  name: string;
+  /** Pages a page file holds. */
+  per: number;
+  source: LargePrefix;
+  /** Rendered pages, kept only for divisions (whose text depends on the prefix). */
+  pages: string[] | undefined;
+  /** `[total, name, pages a file, page 1]` as JSON. */
   text: string;
   /** The search file being cut that already counts this set's bytes. */
   stamp: number;
@@ -95,10 +104,11 @@ export function buildSearchIndex(
   // Distinct entries of a key range, in list order, stopping early once clearly large.
   const stamp = new Int32Array(entries.length).fill(-1);
   let generation = 0;
-  function distinct(lo: number, hi: number): number[] {
+  function distinct(lo: number, hi: number, skip?: Uint8Array): number[] {
     generation++;
     const found: number[] = [];
     for (let i = lo; i < hi; i++) {
+      if (skip?.[i]) continue;
       const e = entryAt(i);
       if (stamp[e] !== generation) (stamp[e] = generation), found.push(e);
     }
@@ -142,7 +152,6 @@ export function buildSearchIndex(
   // Result sets: identical answers (a chain of one-child prefixes) are stored once.
   // A division is stored with only the children a prefix keeps, which is exact
   // because the client filters them by the same query again.
-  const pageFiles: string[] = [];
   const setOf = new Map<string, ResultSet>();
   const recordFor = (e: number, prefix: string) => {
     const entry = entries[e]!;
@@ -150,69 +159,99 @@ export function buildSearchIndex(
     return encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
   };
   const filtered = entries.some((e) => e.children);
-  for (const l of large) {
+  const pagesOf = (l: LargePrefix, from = 0): string[] => {
     const pages: string[] = [];
-    const render = () => {
-      for (let p = 0; p < l.results.length; p += pageSize) {
-        pages.push(`[${Array.from(l.results.subarray(p, p + pageSize), (e) => recordFor(e, l.prefix)).join(',')}]`);
-      }
-      return pages.join('\n');
-    };
+    for (let p = from * pageSize; p < l.results.length; p += pageSize) {
+      pages.push(`[${Array.from(l.results.subarray(p, p + pageSize), (e) => recordFor(e, l.prefix)).join(',')}]`);
+    }
+    return pages;
+  };
+  for (const l of large) {
     // Without children a result's text depends only on its entries, so they
-    // identify it and pages are rendered only for a set not seen before.
-    const digest = createHash('sha1').update(filtered ? render() : new Uint8Array(l.results.buffer)).digest('base64');
-    let set = setOf.get(digest);
+    // name it, and its pages are rendered once, when the files are written.
+    const pages = filtered ? pagesOf(l) : undefined;
+    const digest = createHash('sha1').update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer)).digest('hex');
+    const name = digest.slice(0, 16);
+    let set = setOf.get(name);
     if (!set) {
-      if (!filtered) render();
-      const largest = pages.reduce((n, page) => Math.max(n, Buffer.byteLength(page)), 0);
+      let largest = 0;
+      if (pages) for (const page of pages) largest = Math.max(largest, Buffer.byteLength(page));
+      else {
+        for (let p = 0; p < l.results.length; p += pageSize) {
+          let bytes = 2;
+          for (const e of l.results.subarray(p, p + pageSize)) bytes += recordBytes[e]!;
+          largest = Math.max(largest, bytes);
+        }
+      }
       const per = Math.max(1, Math.floor(pagesBytes / largest));
-      set = { text: `[${l.results.length},${pageFiles.length},${per},${pages[0]}]`, stamp: -1 };
-      for (let p = 1; p < pages.length; p += per) pageFiles.push(`{"pages":[${pages.slice(p, p + per).join(',')}]}`);
-      setOf.set(digest, set);
+      const page1 = pages?.[0] ?? pagesOf({ ...l, results: l.results.subarray(0, pageSize) })[0]!;
+      set = { name, per, source: l, pages, text: `[${l.results.length},"${name}",${per},${page1}]`, stamp: -1 };
+      setOf.set(name, set);
     }
     l.set = set;
   }
 
-  // Cut the sorted keys into search files, counting the records and the result sets each will hold.
+  // Cut the sorted keys into search files, counting the records and the result
+  // sets each will hold. Cuts are content-defined (past a minimum size, at a
+  // boundary key whose hash ends in five zero bits; at the maximum size, at the
+  // next allowed boundary), so an edit moves only the cuts near it and a
+  // rebuild rewrites a few search files, not every one after the edit.
   const largeAt = new Map<number, LargePrefix[]>();
   for (const l of large) largeAt.set(l.lo, [...(largeAt.get(l.lo) ?? []), l]);
+  // A key that is itself a large prefix can never match a small query (every
+  // prefix of it is large too), so search files leave it out. That also keeps
+  // starts unique: files are never cut between two equal keys.
+  const skip = new Uint8Array(keys.length);
+  for (let i = 0; i < keys.length; i++) if (largeSet.has(key(i))) skip[i] = 1;
   const starts: string[] = [''];
   const bounds: number[] = [0];
   let bytes = 0;
+  let previous = -1;
   generation++;
   for (let i = 0; i < keys.length; i++) {
-    if (i > 0 && bytes >= fileBytes) {
-      const lcp = commonPrefixLength(key(i - 1), key(i));
-      if (largeSet.has(key(i).slice(0, lcp))) {
-        starts.push(key(i).slice(0, lcp + 1));
+    if (!skip[i] && previous >= 0 && bytes >= fileBytes / 3) {
+      const lcp = commonPrefixLength(key(previous), key(i));
+      const start = key(i).slice(0, lcp + 1);
+      if (largeSet.has(key(i).slice(0, lcp)) && (bytes >= fileBytes || (fnv1a(start) & 31) === 0)) {
+        starts.push(start);
         bounds.push(i);
         bytes = 0;
         generation++;
       }
     }
-    const e = entryAt(i);
-    if (stamp[e] !== generation) (stamp[e] = generation), (bytes += recordBytes[e]!);
     for (const l of largeAt.get(i) ?? []) {
       if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += Buffer.byteLength(l.set!.text));
     }
+    if (skip[i]) continue;
+    previous = i;
+    const e = entryAt(i);
+    if (stamp[e] !== generation) (stamp[e] = generation), (bytes += recordBytes[e]!);
   }
   bounds.push(keys.length);
 
   const placed: LargePrefix[][] = starts.map(() => []);
   for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
-  const searchFiles = starts.map((_, f) => {
-    const members = distinct(bounds[f]!, bounds[f + 1]!);
-    let text = `{"records":[${members.map((e) => records[e]).join(',')}]`;
-    if (placed[f]!.length > 0) {
-      const sets: string[] = [];
-      const index = new Map<ResultSet, number>();
-      const names = placed[f]!.map((l) => {
-        if (!index.has(l.set!)) index.set(l.set!, sets.push(l.set!.text) - 1);
-        return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
-      });
-      text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
+  function* files(): Generator<SearchFile> {
+    for (const [f, start] of starts.entries()) {
+      const members = distinct(bounds[f]!, bounds[f + 1]!, skip);
+      let text = `{"records":[${members.map((e) => records[e]).join(',')}]`;
+      if (placed[f]!.length > 0) {
+        const sets: string[] = [];
+        const index = new Map<ResultSet, number>();
+        const names = placed[f]!.map((l) => {
+          if (!index.has(l.set!)) index.set(l.set!, sets.push(l.set!.text) - 1);
+          return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
+        });
+        text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
+      }
+      yield { kind: 'search', start, text: text + '}' };
     }
-    return text + '}';
-  });
-  return { starts, searchFiles, pageFiles };
+    for (const set of [...setOf.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const pages = set.pages?.slice(1) ?? pagesOf(set.source, 1);
+      for (let p = 0, k = 0; p < pages.length; p += set.per, k++) {
+        yield { kind: 'pages', set: set.name, file: k, text: `{"pages":[${pages.slice(p, p + set.per).join(',')}]}` };
+      }
+    }
+  }
+  return { starts, files };
 }

@@ -113,19 +113,20 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   async function answerSearch(m: Manifest, r: Extract<Route, { kind: 'list' }>, system: number | undefined) {
     const { q, page } = r;
     const size = m.pageSize;
-    const file = searchFileFor(q, m.lists[r.list].search);
-    const chunk = await load<SearchChunk>(searchPath(r.list, file));
-    if (!chunk) return fail(404, `missing search file ${searchPath(r.list, file)}`);
+    const starts = m.lists[r.list].search;
+    const path = searchPath(r.list, starts[searchFileFor(q, starts)]!);
+    const chunk = await load<SearchChunk>(path);
+    if (!chunk) return fail(404, `missing search file ${path}`);
     let total: number;
     let records: EntryRecord[];
     const large = chunk.large && Object.hasOwn(chunk.large, q) ? chunk.sets?.[chunk.large[q]!] : undefined;
     if (large) {
-      const [count, first, per, page1] = large;
+      const [count, name, per, page1] = large;
       total = count;
       if (page === 1) records = page1;
       else if ((page - 1) * size >= total) records = [];
       else {
-        const pagesFile = await load<SearchPages>(resultPagesPath(r.list, first + Math.floor((page - 2) / per)));
+        const pagesFile = await load<SearchPages>(resultPagesPath(r.list, name, Math.floor((page - 2) / per)));
         records = pagesFile?.pages[(page - 2) % per] ?? [];
       }
     } else {

@@ -25,25 +25,40 @@ function numbered(dir: string, n: number): string {
 
 export const bucketPath = (list: PagedList, bucket: number): string => numbered(`${list}/id`, bucket);
 export const childBucketPath = (bucket: number): string => numbered('division/child', bucket);
-export const searchPath = (list: PagedList, file: number): string => numbered(`${list}/search`, file);
-export const resultPagesPath = (list: PagedList, file: number): string => numbered(`${list}/pages`, file);
+
+/** A search file is named after its first key, so its name survives edits elsewhere in the list. */
+export function searchPath(list: PagedList, start: string): string {
+  const name = hex(fnv1a(start)) + hex(fnv1a(start, 0x01000193));
+  return `${list}/search/${name.slice(0, 2)}/${name.slice(2)}.json`;
+}
+
+/** Page files of a result set are named after its digest. */
+export const resultPagesPath = (list: PagedList, set: string, file: number): string =>
+  `${list}/pages/${set.slice(0, 2)}/${set.slice(2)}-${file}.json`;
+
+const hex = (n: number) => n.toString(16).padStart(8, '0');
 
 /** Strips leading zeros from a digit string: `0840` → `840`. */
 export function canonicalDigits(digits: string): string {
   return digits.replace(/^0+(?=\d)/, '');
 }
 
-/**
- * The bucket of an id (FNV-1a over its canonical decimal digits): spreads any
- * id pattern evenly and works for ids beyond 2^53, which simply find nothing.
- */
-export function bucketOf(id: string, buckets: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < id.length; i++) {
-    h ^= id.charCodeAt(i);
+/** FNV-1a over UTF-16 code units: small, fast, the same in every JavaScript engine. */
+export function fnv1a(s: string, basis = 0x811c9dc5): number {
+  let h = basis;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return h % buckets;
+  return h;
+}
+
+/**
+ * The bucket of an id (by its canonical decimal digits): spreads any id
+ * pattern evenly and works for ids beyond 2^53, which simply find nothing.
+ */
+export function bucketOf(id: string, buckets: number): number {
+  return fnv1a(id) % buckets;
 }
 
 /**

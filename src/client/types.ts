@@ -48,10 +48,10 @@ export type ChildRecord = [number, string, EntryRecord];
 
 /**
  * The results of a prefix with more matches than one search file may hold:
- * their total, where pages 2… live (`first` file number, `per` pages a file)
+ * their total, where pages 2… live (the set's name and `per` pages a file)
  * and page 1 inline.
  */
-export type ResultSet = [total: number, first: number, per: number, page1: EntryRecord[]];
+export type ResultSet = [total: number, name: string, per: number, page1: EntryRecord[]];
 
 /**
  * A search file: the records of a key range in list order, and the large

@@ -78,7 +78,7 @@ export function buildSearchIndex(
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
 ): SearchIndex {
-  const { pageSize, leafBytes = 6000, fileBytes = 6000, pagesBytes = 14000 } = options;
+  const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
   const labels = entries.map((e) => [e.key, ...(e.children ?? []).map((c) => c.key)]);
   const recordBytes = records.map((r) => Buffer.byteLength(r) + 1);
 

@@ -58,16 +58,20 @@ export async function readSources(dir: string): Promise<{ tables: Partial<Record
 const byLocation = (a: ReflistError, b: ReflistError) =>
   compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
 
+/** The validated model; the raw rows go out of scope here, so their memory is freed before rendering. */
+async function load(sources: string) {
+  const { tables, absent, errors } = await readSources(sources);
+  const { model, errors: invalid } = validate(tables);
+  return { model, absent, errors: errors.concat(invalid) };
+}
+
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const progress = options.progress ?? createProgress(undefined);
-  progress.phase('reading sources');
-  const { tables, absent, errors } = await readSources(options.sources);
-  progress.phase('checking sources');
+  progress.phase('reading and checking sources');
+  const { model, absent, errors } = await load(options.sources);
   for (const file of absent) log(`${file}: absent, built as an empty list`);
-  const { model, errors: invalid } = validate(tables);
-  errors.push(...invalid);
   if (errors.length > 0) throw new ReflistErrors(errors.sort(byLocation));
   const rows: Record<string, number> = {
     author: model.author.length,

@@ -31,21 +31,30 @@ export function encodeRecord(e: Entry, withChildren: boolean): string {
   return `[${e.id},${json(e.text)}${counts}${children}]`;
 }
 
-/** Each item's JSON split around where a System's count goes, so every page variant reuses it. */
-function itemParts(e: Entry, list: PagedList): [head: string, tail: string] {
-  const children =
-    list === 'division' ? `,"children":[${(e.children ?? []).map((c) => `{"id":${c.id},"text":${json(c.text)}}`).join(',')}]` : '';
-  return [`{"id":${e.id},"text":${json(e.text)}`, `${children}}`];
+/**
+ * Each item's JSON split around where a System's count goes, so every page
+ * variant reuses it: `heads[i] + count + tails[i]`.
+ */
+interface ItemParts {
+  heads: string[];
+  tails: string[];
 }
 
-function* renderPages(list: PagedList, entries: Entry[], parts: [string, string][], pageSize: number, system?: { id: string; index: number }) {
+function itemParts(entries: Entry[], list: PagedList): ItemParts {
+  const heads = entries.map((e) => `{"id":${e.id},"text":${json(e.text)}`);
+  const tails = entries.map((e) =>
+    list === 'division' ? `,"children":[${(e.children ?? []).map((c) => `{"id":${c.id},"text":${json(c.text)}}`).join(',')}]}` : '}',
+  );
+  return { heads, tails };
+}
+
+function* renderPages(list: PagedList, entries: Entry[], parts: ItemParts, pageSize: number, system?: { id: string; index: number }) {
   const pages = Math.max(1, Math.ceil(entries.length / pageSize));
   for (let p = 1; p <= pages; p++) {
     let items = '';
     for (let i = (p - 1) * pageSize; i < Math.min(p * pageSize, entries.length); i++) {
-      const [head, tail] = parts[i]!;
       const count = system === undefined ? '' : `,"count":${entries[i]!.counts[system.index] ?? 0}`;
-      items += (items ? ',' : '') + head + count + tail;
+      items += (items ? ',' : '') + parts.heads[i] + count + parts.tails[i];
     }
     const text = `{"total":${entries.length},"items":[${items}]}`;
     const paths = p === 1 ? firstPagePaths(list, system?.id) : [pagePath(list, p, system?.id)];
@@ -65,7 +74,7 @@ const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil
 function* renderList(list: PagedList, model: Model, options: RenderOptions, info: ListInfo): Generator<TreeFile> {
   const { pageSize } = options;
   const entries = model[list];
-  const parts = entries.map((e) => itemParts(e, list));
+  const parts = itemParts(entries, list);
   yield* renderPages(list, entries, parts, pageSize);
   if (list !== 'descriptor') {
     for (const [index, s] of model.systems.entries()) yield* renderPages(list, entries, parts, pageSize, { id: s.id, index });

@@ -79,8 +79,12 @@ export function buildSearchIndex(
   options: SearchIndexOptions,
 ): SearchIndex {
   const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
-  const labels = entries.map((e) => [e.key, ...(e.children ?? []).map((c) => c.key)]);
-  const recordBytes = records.map((r) => Buffer.byteLength(r) + 1);
+  // Tier 1 for a prefix: the label or one of a division's categories starts with it.
+  const startsWith = (e: number, prefix: string) => {
+    const entry = entries[e]!;
+    return entry.key.startsWith(prefix) || (entry.children?.some((c) => c.key.startsWith(prefix)) ?? false);
+  };
+  const recordBytes = Int32Array.from(records, (r) => Buffer.byteLength(r) + 1);
 
   // All (key, entry) pairs, sorted by key then entry. Each pair is one string,
   // the key, a NUL (below any folded character) and the entry as two UTF-16
@@ -90,7 +94,8 @@ export function buildSearchIndex(
   const suffixes = new Set<string>();
   entries.forEach((_, i) => {
     suffixes.clear();
-    for (const label of labels[i]!) wordStartSuffixes(label, suffixes);
+    wordStartSuffixes(entries[i]!.key, suffixes);
+    for (const child of entries[i]!.children ?? []) wordStartSuffixes(child.key, suffixes);
     const tag = '\0' + String.fromCharCode(i >>> 16, i & 0xffff);
     for (const s of suffixes) pairs.push(s + tag);
   });
@@ -129,9 +134,11 @@ export function buildSearchIndex(
       const matches = distinct(lo, hi);
       if (isSmall(matches)) continue;
       const prefix = key(lo).slice(0, depth);
-      const first = matches.filter((e) => labels[e]!.some((l) => l.startsWith(prefix)));
-      const second = matches.filter((e) => !labels[e]!.some((l) => l.startsWith(prefix)));
-      large.push({ prefix, lo, results: Int32Array.from(first.concat(second)) });
+      const results = new Int32Array(matches.length);
+      let [first, second] = [0, matches.length];
+      for (const e of matches) if (startsWith(e, prefix)) results[first++] = e;
+      for (let k = matches.length - 1; k >= 0; k--) if (!startsWith(matches[k]!, prefix)) results[--second] = matches[k]!;
+      large.push({ prefix, lo, results });
       largeSet.add(prefix);
     }
     // Children by the next code unit; keys that end here belong to no child.

@@ -8,7 +8,7 @@
 // file the client looks in, pages 2… in page files.
 import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
-import { fnv1a, searchFileFor } from './client/paths.js';
+import { fnv1a, nameOf, searchFileFor } from './client/paths.js';
 import type { Entry } from './model.js';
 
 export interface SearchIndexOptions {
@@ -33,7 +33,7 @@ export type SearchFile =
   | { kind: 'pages'; set: string; file: number; text: string };
 
 interface ResultSet {
-  /** Hex digest of the results: the stable name of its page files. */
+  /** The name of its page files: nameOf(the first prefix it answers). */
   name: string;
   /** Pages a page file holds. */
   per: number;
@@ -178,9 +178,11 @@ export function buildSearchIndex(
     // name it, and its pages are rendered once, when the files are written.
     const pages = filtered ? pagesOf(l) : undefined;
     const digest = createHash('sha1').update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer)).digest('hex');
-    const name = digest.slice(0, 16);
-    let set = setOf.get(name);
+    let set = setOf.get(digest);
     if (!set) {
+      // Named after its first prefix, not its content: an edit inside a large
+      // result rewrites the pages that changed, not every page file of the set.
+      const name = nameOf(l.prefix);
       let largest = 0;
       if (pages) for (const page of pages) largest = Math.max(largest, Buffer.byteLength(page));
       else {
@@ -193,7 +195,7 @@ export function buildSearchIndex(
       const per = Math.max(1, Math.floor(pagesBytes / largest));
       const page1 = pages?.[0] ?? pagesOf({ ...l, results: l.results.subarray(0, pageSize) })[0]!;
       set = { name, per, source: l, pages, text: `[${l.results.length},"${name}",${per},${page1}]`, stamp: -1 };
-      setOf.set(name, set);
+      setOf.set(digest, set);
     }
     l.set = set;
   }

@@ -26,13 +26,16 @@ function numbered(dir: string, n: number): string {
 export const bucketPath = (list: PagedList, bucket: number): string => numbered(`${list}/id`, bucket);
 export const childBucketPath = (bucket: number): string => numbered('division/child', bucket);
 
+/** A 64-bit hex name for a key, the same in the builder and every client. */
+export const nameOf = (key: string): string => hex(fnv1a(key)) + hex(fnv1a(key, 0x01000193));
+
 /** A search file is named after its first key, so its name survives edits elsewhere in the list. */
 export function searchPath(list: PagedList, start: string): string {
-  const name = hex(fnv1a(start)) + hex(fnv1a(start, 0x01000193));
+  const name = nameOf(start);
   return `${list}/search/${name.slice(0, 2)}/${name.slice(2)}.json`;
 }
 
-/** Page files of a result set are named after its digest. */
+/** Page files of a result set are named after the first prefix it answers (see ResultSet). */
 export const resultPagesPath = (list: PagedList, set: string, file: number): string =>
   `${list}/pages/${set.slice(0, 2)}/${set.slice(2)}-${file}.json`;
 

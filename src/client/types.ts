@@ -48,7 +48,8 @@ export type ChildRecord = [number, string, EntryRecord];
 
 /**
  * The results of a prefix with more matches than one search file may hold:
- * their total, where pages 2… live (the set's name and `per` pages a file)
+ * their total, where pages 2… live (the set's name: see resultPagesPath, and
+ * `per` pages a file)
  * and page 1 inline.
  */
 export type ResultSet = [total: number, name: string, per: number, page1: EntryRecord[]];

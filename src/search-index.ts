@@ -92,10 +92,10 @@ export function buildSearchIndex(
   // orders by key and then entry.
   const pairs: string[] = [];
   const suffixes = new Set<string>();
-  entries.forEach((_, i) => {
+  entries.forEach((entry, i) => {
     suffixes.clear();
-    wordStartSuffixes(entries[i]!.key, suffixes);
-    for (const child of entries[i]!.children ?? []) wordStartSuffixes(child.key, suffixes);
+    wordStartSuffixes(entry.key, suffixes);
+    for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes);
     const tag = '\0' + String.fromCharCode(i >>> 16, i & 0xffff);
     for (const s of suffixes) pairs.push(s + tag);
   });
@@ -106,7 +106,7 @@ export function buildSearchIndex(
   const key = (i: number) => keys[i]!;
   const entryAt = (i: number) => owners[i]!;
 
-  // Distinct entries of a key range, in list order, stopping early once clearly large.
+  // Distinct entries of a key range (leaving out skipped keys), in list order.
   const stamp = new Int32Array(entries.length).fill(-1);
   let generation = 0;
   function distinct(lo: number, hi: number, skip?: Uint8Array): number[] {

@@ -28,6 +28,9 @@ type Row<S extends SourceName> = {
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 
+/** Shared by every entry without counts: most have none, and an array each costs more than its entry. */
+const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
+
 function parseValue(kind: Kind, value: string): string | number | { error: string } {
   switch (kind) {
     case 'text':
@@ -72,7 +75,8 @@ function typeRows<S extends SourceName>(name: S, table: RawTable | undefined, er
     return [];
   }
   const rows: Row<S>[] = [];
-  for (const { line, values } of table.rows) {
+  for (const [i, values] of table.rows.entries()) {
+    const line = table.lines[i]!;
     if (values.length !== table.header.length) {
       const message = `expected ${table.header.length} fields, got ${values.length}`;
       errors.push(new ReflistError('CSV_MALFORMED', message, { file, line }));
@@ -98,14 +102,14 @@ function typeRows<S extends SourceName>(name: S, table: RawTable | undefined, er
 }
 
 /** Keeps the first row of each key; later ones are duplicate-key errors. */
-function unique<T extends { line: number }>(
+function unique<T extends { line: number }, K extends string | number>(
   rows: T[],
   file: string,
-  key: (row: T) => string,
+  key: (row: T) => K,
   describe: (row: T) => string,
   errors: ReflistError[],
-): Map<string, T> {
-  const seen = new Map<string, T>();
+): Map<K, T> {
+  const seen = new Map<K, T>();
   for (const row of rows) {
     const k = key(row);
     const first = seen.get(k);
@@ -122,7 +126,7 @@ export function validate(tables: Partial<Record<SourceName, RawTable>>): { model
   const file = (name: SourceName) => tables[name]?.file ?? `${name}.csv`;
   const rows = <S extends SourceName>(name: S) => typeRows(name, tables[name], errors);
   const byId = <S extends 'author' | 'country' | 'division' | 'category' | 'descriptor'>(name: S) =>
-    unique(rows(name), file(name), (r) => String(r.id), (r) => `id ${r.id}`, errors);
+    unique(rows(name), file(name), (r) => r.id, (r) => `id ${r.id}`, errors);
   const missing = (name: SourceName, line: number, what: string) =>
     errors.push(new ReflistError('UNKNOWN_REFERENCE', `unknown ${what}`, { file: file(name), line }));
 
@@ -136,7 +140,7 @@ export function validate(tables: Partial<Record<SourceName, RawTable>>): { model
   const countries = byId('country');
   const states = unique(rows('state'), file('state'), (r) => `${r.country_id}/${r.id}`,
     (r) => `state ${r.id} of country ${r.country_id}`, errors);
-  for (const s of states.values()) if (!countries.has(String(s.country_id))) missing('state', s.line, `country_id ${s.country_id}`);
+  for (const s of states.values()) if (!countries.has(s.country_id)) missing('state', s.line, `country_id ${s.country_id}`);
   const counties = unique(rows('county'), file('county'), (r) => `${r.country_id}/${r.state_id}/${r.FIPS}`,
     (r) => `county FIPS ${r.FIPS} in state ${r.state_id} of country ${r.country_id}`, errors);
   for (const c of counties.values()) {
@@ -146,15 +150,15 @@ export function validate(tables: Partial<Record<SourceName, RawTable>>): { model
   }
 
   const entries = (name: 'author' | 'division' | 'descriptor') => {
-    const list = new Map<string, Entry>();
-    for (const [k, r] of byId(name)) list.set(k, { id: r.id, text: r.text, key: fold(r.text), counts: [] });
+    const list = new Map<number, Entry>();
+    for (const [k, r] of byId(name)) list.set(k, { id: r.id, text: r.text, key: fold(r.text), counts: NO_COUNTS });
     return list;
   };
   const author = entries('author');
   const division = entries('division');
   const descriptor = entries('descriptor');
   for (const c of byId('category').values()) {
-    const parent = division.get(String(c.division_id));
+    const parent = division.get(c.division_id);
     if (!parent) missing('category', c.line, `division_id ${c.division_id}`);
     else (parent.children ??= []).push(labelled({ id: c.id, text: c.text }));
   }
@@ -163,31 +167,31 @@ export function validate(tables: Partial<Record<SourceName, RawTable>>): { model
       (r) => `count of system "${r.system}" for id ${r.id}`, errors);
     for (const r of counted.values()) {
       const s = systemIndex.get(r.system);
-      const entry = list.get(String(r.id));
+      const entry = list.get(r.id);
       if (s === undefined) missing(name, r.line, `system "${r.system}"`);
       if (!entry) missing(name, r.line, `${name.replace('_count', '')} id ${r.id}`);
-      if (s !== undefined && entry) entry.counts[s] = r.count;
+      if (s !== undefined && entry) {
+        if (entry.counts === NO_COUNTS) entry.counts = systemIds.map(() => 0);
+        entry.counts[s] = r.count;
+      }
     }
   }
 
-  const countryNodes = new Map<string, CountryNode>(
+  const countryNodes = new Map<number, CountryNode>(
     [...countries].map(([k, c]) => [k, { ...labelled({ id: c.id, text: c.text }), states: [] }]),
   );
   const stateNodes = new Map(
     [...states.values()].map((s) => [`${s.country_id}/${s.id}`, { ...labelled({ id: s.id, text: s.text }), counties: [] as Model['countries'][number]['states'][number]['counties'] }]),
   );
-  for (const [k, s] of stateNodes) countryNodes.get(k.split('/')[0]!)?.states.push(s);
+  for (const [k, s] of stateNodes) countryNodes.get(Number(k.split('/')[0]))?.states.push(s);
   for (const c of counties.values()) {
     const { FIPS, county, latitudeCenter, LongitudeCenter } = c;
     stateNodes.get(`${c.country_id}/${c.state_id}`)?.counties.push({ FIPS, county, latitudeCenter, LongitudeCenter });
   }
 
-  const finish = (list: Map<string, Entry>, withChildren = false) => {
+  const finish = (list: Map<number, Entry>, withChildren = false) => {
     const sorted = sortLabels([...list.values()]);
-    for (const e of sorted) {
-      for (let i = 0; i < e.counts.length; i++) e.counts[i] ??= 0; // counts were set sparsely
-      if (withChildren) e.children = sortLabels(e.children ?? []);
-    }
+    if (withChildren) for (const e of sorted) e.children = sortLabels(e.children ?? []);
     return sorted;
   };
   const model: Model = {

@@ -43,8 +43,27 @@ export function labelled<T extends { id: number; text: string }>(row: T): T & { 
   return { ...row, key: fold(row.text) };
 }
 
+/**
+ * Sorts in list order, in place. The distinct keys go through the engine's
+ * own string sort, far faster than a comparator at a million items; only
+ * items that share a key are compared further.
+ */
 export function sortLabels<T extends Labelled>(items: T[]): T[] {
-  return items.sort(compareLabels);
+  if (items.length < 1000) return items.sort(compareLabels);
+  const groups = new Map<string, T | T[]>();
+  for (const item of items) {
+    const group = groups.get(item.key);
+    if (group === undefined) groups.set(item.key, item);
+    else if (Array.isArray(group)) group.push(item);
+    else groups.set(item.key, [group, item]);
+  }
+  let i = 0;
+  for (const key of [...groups.keys()].sort()) {
+    const group = groups.get(key)!;
+    if (Array.isArray(group)) for (const item of group.sort(compareLabels)) items[i++] = item;
+    else items[i++] = group;
+  }
+  return items;
 }
 
 export function sortCounties(rows: CountyRow[]): CountyRow[] {

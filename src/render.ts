@@ -32,40 +32,34 @@ export function encodeRecord(e: Entry, withChildren: boolean): string {
 }
 
 /**
- * Each item's JSON split around where a System's count goes, so every page
- * variant reuses it: `heads[i] + count + tails[i]`.
+ * The pages of a list, each rendered once per variant: without counts and
+ * with each System's. An item's JSON is built once per page and split around
+ * where the count goes, so the variants share it.
  */
-interface ItemParts {
-  heads: string[];
-  tails: string[];
-}
-
-function itemParts(entries: Entry[], list: PagedList): ItemParts {
-  const heads = entries.map((e) => `{"id":${e.id},"text":${json(e.text)}`);
-  const tails = entries.map((e) =>
-    list === 'division' ? `,"children":[${(e.children ?? []).map((c) => `{"id":${c.id},"text":${json(c.text)}}`).join(',')}]}` : '}',
-  );
-  return { heads, tails };
-}
-
-function* renderPages(list: PagedList, entries: Entry[], parts: ItemParts, pageSize: number, system?: { id: string; index: number }) {
+function* renderPages(list: PagedList, entries: Entry[], pageSize: number, systems: readonly string[]): Generator<TreeFile> {
   const pages = Math.max(1, Math.ceil(entries.length / pageSize));
+  const variants: (string | undefined)[] = [undefined, ...systems];
+  const tail = (e: Entry) =>
+    list === 'division' ? `,"children":[${(e.children ?? []).map((c) => `{"id":${c.id},"text":${json(c.text)}}`).join(',')}]}` : '}';
   for (let p = 1; p <= pages; p++) {
-    let items = '';
-    for (let i = (p - 1) * pageSize; i < Math.min(p * pageSize, entries.length); i++) {
-      const count = system === undefined ? '' : `,"count":${entries[i]!.counts[system.index] ?? 0}`;
-      items += (items ? ',' : '') + parts.heads[i] + count + parts.tails[i];
+    const page = entries.slice((p - 1) * pageSize, p * pageSize);
+    const heads = page.map((e) => `{"id":${e.id},"text":${json(e.text)}`);
+    const tails = page.map(tail);
+    for (const [v, system] of variants.entries()) {
+      const items = page.map((e, i) => heads[i] + (v === 0 ? '' : `,"count":${e.counts[v - 1] ?? 0}`) + tails[i]);
+      const text = `{"total":${entries.length},"items":[${items.join(',')}]}`;
+      const paths = p === 1 ? firstPagePaths(list, system) : [pagePath(list, p, system)];
+      for (const path of paths) yield [path, text];
     }
-    const text = `{"total":${entries.length},"items":[${items}]}`;
-    const paths = p === 1 ? firstPagePaths(list, system?.id) : [pagePath(list, p, system?.id)];
-    for (const path of paths) yield [path, text] as TreeFile;
   }
 }
 
 function* renderBuckets<T>(rows: T[], buckets: number, idOf: (row: T) => number, encode: (row: T) => string, path: (b: number) => string) {
-  const files: string[][] = Array.from({ length: buckets }, () => []);
-  for (const row of [...rows].sort((a, b) => idOf(a) - idOf(b))) files[bucketOf(String(idOf(row)), buckets)]!.push(encode(row));
-  for (let b = 0; b < buckets; b++) yield [path(b), `[${files[b]!.join(',')}]`] as TreeFile;
+  const files: T[][] = Array.from({ length: buckets }, () => []);
+  for (const row of rows) files[bucketOf(String(idOf(row)), buckets)]!.push(row);
+  for (let b = 0; b < buckets; b++) {
+    yield [path(b), `[${files[b]!.sort((x, y) => idOf(x) - idOf(y)).map(encode).join(',')}]`] as TreeFile;
+  }
 }
 
 /** A power of two, so the buckets (and their files) stay put until a list doubles. */
@@ -74,11 +68,7 @@ const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil
 function* renderList(list: PagedList, model: Model, options: RenderOptions, info: ListInfo): Generator<TreeFile> {
   const { pageSize } = options;
   const entries = model[list];
-  const parts = itemParts(entries, list);
-  yield* renderPages(list, entries, parts, pageSize);
-  if (list !== 'descriptor') {
-    for (const [index, s] of model.systems.entries()) yield* renderPages(list, entries, parts, pageSize, { id: s.id, index });
-  }
+  yield* renderPages(list, entries, pageSize, list === 'descriptor' ? [] : model.systems.map((s) => s.id));
   const encode = (e: Entry) => encodeRecord(e, list === 'division');
   const records = entries.map(encode);
   const positions = entries.map((_, i) => i);

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
 import { fnv1a, nameOf, searchFileFor } from './client/paths.js';
+import { ReflistError } from './errors.js';
 import type { Entry } from './model.js';
 
 export interface SearchIndexOptions {
@@ -87,21 +88,26 @@ export function buildSearchIndex(
   const recordBytes = Int32Array.from(records, (r) => Buffer.byteLength(r) + 1);
 
   // All (key, entry) pairs, sorted by key then entry. Each pair is one string,
-  // the key, a NUL (below any folded character) and the entry as two UTF-16
-  // units, so the engine's own string sort (far faster than a comparator)
-  // orders by key and then entry.
+  // the key, a NUL (below any folded character) and the entry in three
+  // 8-bit code units, so the engine's own string sort (far faster than a
+  // comparator) orders by key and then entry, and a Latin key stays a
+  // one-byte string, half the memory of a two-byte one.
+  if (entries.length > 2 ** 24) throw new ReflistError('INVALID_OPTION', `a list of ${entries.length} entries is over the search index's ${2 ** 24}`);
   const pairs: string[] = [];
   const suffixes = new Set<string>();
   entries.forEach((entry, i) => {
     suffixes.clear();
     wordStartSuffixes(entry.key, suffixes);
     for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes);
-    const tag = '\0' + String.fromCharCode(i >>> 16, i & 0xffff);
+    const tag = String.fromCharCode(0, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
     for (const s of suffixes) pairs.push(s + tag);
   });
   pairs.sort();
-  const keys = pairs.map((p) => p.slice(0, -3));
-  const owners = Int32Array.from(pairs, (p) => (p.charCodeAt(p.length - 2) << 16) | p.charCodeAt(p.length - 1));
+  const keys = pairs.map((p) => p.slice(0, -4));
+  const owners = Int32Array.from(pairs, (p) => {
+    const n = p.length;
+    return (p.charCodeAt(n - 3) << 16) | (p.charCodeAt(n - 2) << 8) | p.charCodeAt(n - 1);
+  });
   pairs.length = 0;
   const key = (i: number) => keys[i]!;
   const entryAt = (i: number) => owners[i]!;

@@ -176,19 +176,21 @@ export class TreeWriter {
 
   add(path: string, text: string): void {
     if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
-    const data = Buffer.from(text);
-    const h = hash('sha1', data, 'base64');
-    this.report.bytes += data.length;
-    this.put(path, h, () => data);
-    if (this.compress && COMPRESSIBLE.test(path) && data.length >= MIN_COMPRESS) {
+    // Hashed and measured as a string: most files of a rebuild are unchanged,
+    // and a buffer for each would be hundreds of MB of garbage at 1M rows.
+    const h = hash('sha1', text, 'base64');
+    const bytes = Buffer.byteLength(text);
+    this.report.bytes += bytes;
+    this.put(path, h, () => text);
+    if (this.compress && COMPRESSIBLE.test(path) && bytes >= MIN_COMPRESS) {
       // A sibling is named by its source's hash, so it is compressed only when its source changed.
-      this.put(`${path}.gz`, `${h}.gz`, () => gzipSync(data, { level: 9 }));
-      this.put(`${path}.br`, `${h}.br`, () => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
+      this.put(`${path}.gz`, `${h}.gz`, () => gzipSync(text, { level: 9 }));
+      this.put(`${path}.br`, `${h}.br`, () => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
     }
   }
 
   /** Records a file of the new tree, writing it only when the served tree does not hold the same. */
-  private put(path: string, h: string, data: () => Uint8Array): void {
+  private put(path: string, h: string, data: () => string | Uint8Array): void {
     this.next.set(path, h);
     this.report.files++;
     if (this.served?.get(path) === h) {

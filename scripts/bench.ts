@@ -140,7 +140,6 @@ function cliBuild(sources: string, out: string): Run {
  */
 function floor(tree: string, target: string): number {
   const files = fg.sync('**/*', { cwd: tree }).map((path) => [path, readFileSync(join(tree, path))] as const);
-  rmSync(target, { recursive: true, force: true });
   settle();
   const started = performance.now();
   const made = new Set<string>();
@@ -167,16 +166,18 @@ async function buildBench(sizes: number[]): Promise<void> {
   for (const authors of sizes) {
     const sources = tempDir('reflist-bench-src-');
     await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
+    // Every timed run writes into a new folder and nothing is deleted until
+    // the end: on ext4, creating files right after deleting many is several
+    // times slower (the inode allocator steps over recently freed inodes),
+    // which once made one of two otherwise equal runs 5x slower than the other.
     const work = tempDir('reflist-bench-');
-    const out = join(work, 'dist');
     const floors: number[] = [];
     const builds: Run[] = [];
-    for (let round = 0; round < (authors > 200_000 ? 1 : 2); round++) {
-      rmSync(work, { recursive: true, force: true });
-      const first = cliBuild(sources, out);
-      builds.push(first);
-      floors.push(floor(out, join(work, 'floor')));
-      rmSync(join(work, 'floor'), { recursive: true, force: true });
+    let out = '';
+    for (let round = 0; round < (authors > 200_000 ? 1 : 3); round++) {
+      out = join(work, `build-${round}`, 'dist');
+      builds.push(cliBuild(sources, out));
+      floors.push(floor(out, join(work, `floor-${round}`)));
     }
     const full = builds.reduce((a, b) => (a.seconds < b.seconds ? a : b));
     const floorSeconds = Math.min(...floors);
@@ -189,6 +190,7 @@ async function buildBench(sizes: number[]): Promise<void> {
     console.log(`\n${int(authors)} authors: ${int(tree.files)} files, ${mb(tree.bytes)}`);
     console.log(`  full build     ${full.seconds.toFixed(2)} s, peak RSS ${full.rssMb.toFixed(0)} MB, ${int(Math.round(tree.files / full.seconds))} files/s`);
     console.log(`  floor          ${floorSeconds.toFixed(2)} s (plain fs, the same files into the same folders): build / floor = ${(full.seconds / floorSeconds).toFixed(2)}`);
+    console.log(`  each round     build ${builds.map((b) => b.seconds.toFixed(2)).join(', ')} s; floor ${floors.map((f) => f.toFixed(2)).join(', ')} s`);
     for (const [name, run] of [['1 author edited', first], ['another edited', steady], ['no change', none]] as const) {
       console.log(`  ${name.padEnd(15)}${run.seconds.toFixed(2)} s = ${((100 * run.seconds) / full.seconds).toFixed(0)}% of full: ${run.summary}`);
     }

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareStrings } from './client/fold.js';
 import { ReflistError, ReflistErrors } from './errors.js';
+import type { Model } from './model.js';
 import { readTable, type RawTable } from './read.js';
 import { createProgress, type Progress } from './progress.js';
 import { estimateFiles, renderTree, type RenderOptions } from './render.js';
 import { SOURCES, validate, type SourceName } from './validate.js';
-import { writeTreeThreaded } from './write-threaded.js';
+import { openTree } from './write-threaded.js';
 import type { WriteReport } from './write.js';
 
 export interface BuildOptions {
@@ -69,10 +70,23 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const log = options.log ?? (() => {});
   const progress = options.progress ?? createProgress(undefined);
-  progress.phase('reading and checking sources');
-  const { model, absent, errors } = await load(options.sources);
-  for (const file of absent) log(`${file}: absent, built as an empty list`);
-  if (errors.length > 0) throw new ReflistErrors(errors.sort(byLocation));
+  // Opened first, so the writer thread starts while the sources are read; it
+  // writes nothing until the sources have passed every check.
+  const tree = openTree(options.out, { compress: options.compress });
+  let model: Model;
+  let absent: string[];
+  let client: string;
+  try {
+    progress.phase('reading and checking sources');
+    let errors: ReflistError[];
+    ({ model, absent, errors } = await load(options.sources));
+    for (const file of absent) log(`${file}: absent, built as an empty list`);
+    if (errors.length > 0) throw new ReflistErrors(errors.sort(byLocation));
+    client = clientSource();
+  } catch (err) {
+    await tree.abort();
+    throw err;
+  }
   const rows: Record<string, number> = {
     author: model.author.length,
     division: model.division.length,
@@ -84,8 +98,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     county: model.countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0),
   };
   progress.phase('writing files', estimateFiles(model, options.pageSize));
-  const files = renderTree(model, { pageSize: options.pageSize, search: options.search, client: clientSource() });
-  const written = await writeTreeThreaded(options.out, files, (n) => progress.tick(n), { compress: options.compress });
+  const files = renderTree(model, { pageSize: options.pageSize, search: options.search, client });
+  const written = await tree.write(files, (n) => progress.tick(n));
   progress.end();
   return { rows, absent, ...written, ms: performance.now() - started };
 }

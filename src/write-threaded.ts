@@ -7,27 +7,37 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReflistError, type ErrorCode } from './errors.js';
 import type { TreeFile } from './render.js';
-import { writeTree, type WriteOptions, type WriteReport } from './write.js';
+import { TreeWriter, writeFiles, type WriteOptions, type WriteReport } from './write.js';
 import type { WorkerReply, WorkerRequest } from './write-worker.js';
 
 /** lib/write-worker.js, made by `npm run compile`, found from src/ (tests) and lib/ alike. */
 const WORKER = fileURLToPath(new URL('../lib/write-worker.js', import.meta.url));
 
-/** Files a batch sent to the writer's thread; a few batches in flight keep both threads busy. */
+/** Files a batch sent to the writer's thread. */
 const BATCH = 512;
-const IN_FLIGHT = 4;
+/**
+ * Text (in UTF-16 units) posted but not yet written. Rendering comes in
+ * bursts (a list's pages are quick, its search index is long in coming), so
+ * the writer needs a backlog to work through meanwhile; 16 M is about a
+ * third of a second of writing.
+ */
+const IN_FLIGHT = 16 << 20;
+
+/** An output folder opened for one build: locked and its indexes read, nothing written yet. */
+export interface OpenTree {
+  /** Writes the files, then swaps the new tree in. */
+  write(files: Iterable<TreeFile>, onFile?: (count: number) => void): Promise<WriteReport>;
+  /** Writes nothing and lets go of the folder. */
+  abort(): Promise<void>;
+}
 
 /**
- * Writes a tree from a writer thread while this one renders, falling back to
- * this thread on a single core or when the worker bundle is missing.
+ * Opens an output folder in a writer thread, so that the thread starts, takes
+ * the lock and reads the indexes while this one reads the sources. Falls back
+ * to this thread on a single core or when the worker bundle is missing.
  */
-export async function writeTreeThreaded(
-  outDir: string,
-  files: Iterable<TreeFile>,
-  onFile?: (count: number) => void,
-  options: WriteOptions = {},
-): Promise<WriteReport> {
-  if (availableParallelism() < 2 || !existsSync(WORKER)) return writeTree(outDir, files, onFile, options);
+export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
+  if (availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
   const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options } });
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
@@ -41,35 +51,82 @@ export async function writeTreeThreaded(
     }
     return reply;
   };
-  try {
-    await next(); // ready, or the lock or layout error
-    let batch: TreeFile[] = [];
-    let inFlight = 0;
-    let count = 0;
-    const send = async () => {
-      worker.postMessage({ files: batch } satisfies WorkerRequest);
-      batch = [];
-      if (++inFlight >= IN_FLIGHT) await next(), inFlight--;
-    };
-    try {
-      for (const file of files) {
-        batch.push(file);
-        onFile?.(++count);
-        if (batch.length >= BATCH) await send();
+  const ready = next(); // ready, or the lock or layout error
+  ready.catch(() => {}); // reported by write; abort has nothing to undo
+  const abort = async () => {
+    // The lock is released by the writer thread, so wait for it to let go.
+    worker.postMessage({ abort: true } satisfies WorkerRequest);
+    while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
+  };
+  return {
+    async write(files, onFile) {
+      try {
+        await ready;
+        let batch: TreeFile[] = [];
+        let chars = 0;
+        const inFlight: number[] = []; // each posted batch's text, oldest first
+        let pending = 0;
+        const send = async () => {
+          worker.postMessage({ files: batch } satisfies WorkerRequest);
+          inFlight.push(chars);
+          pending += chars;
+          [batch, chars] = [[], 0];
+          while (pending > IN_FLIGHT) await next(), (pending -= inFlight.shift()!);
+        };
+        let count = 0;
+        try {
+          for (const file of files) {
+            batch.push(file);
+            chars += file[1].length;
+            onFile?.(++count);
+            if (batch.length >= BATCH) await send();
+          }
+        } catch (err) {
+          await abort();
+          throw err;
+        }
+        if (batch.length > 0) await send();
+        worker.postMessage({ finish: true } satisfies WorkerRequest);
+        for (;;) {
+          const reply = await next();
+          if ('report' in reply) return reply.report;
+        }
+      } finally {
+        await worker.terminate();
       }
-    } catch (err) {
-      // The lock is released by the writer thread, so wait for it to let go.
-      worker.postMessage({ abort: true } satisfies WorkerRequest);
-      while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
-      throw err;
-    }
-    if (batch.length > 0) await send();
-    worker.postMessage({ finish: true } satisfies WorkerRequest);
-    for (;;) {
-      const reply = await next();
-      if ('report' in reply) return reply.report;
-    }
-  } finally {
-    await worker.terminate();
+    },
+    async abort() {
+      await ready.then(abort, () => {});
+      await worker.terminate();
+    },
+  };
+}
+
+function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
+  let writer: TreeWriter | undefined;
+  let error: unknown;
+  try {
+    writer = new TreeWriter(outDir, options);
+  } catch (err) {
+    error = err;
   }
+  return {
+    async write(files, onFile) {
+      if (!writer) throw error;
+      return writeFiles(writer, files, onFile);
+    },
+    async abort() {
+      writer?.abort();
+    },
+  };
+}
+
+/** Writes a tree from a writer thread while this one renders. */
+export function writeTreeThreaded(
+  outDir: string,
+  files: Iterable<TreeFile>,
+  onFile?: (count: number) => void,
+  options: WriteOptions = {},
+): Promise<WriteReport> {
+  return openTree(outDir, options).write(files, onFile);
 }

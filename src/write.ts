@@ -247,7 +247,11 @@ export function writeTree(
   onFile?: (count: number) => void,
   options: WriteOptions = {},
 ): WriteReport {
-  const writer = new TreeWriter(outDir, options);
+  return writeFiles(new TreeWriter(outDir, options), files, onFile);
+}
+
+/** Adds every file and finishes, or lets go of the folder when the files fail. */
+export function writeFiles(writer: TreeWriter, files: Iterable<TreeFile>, onFile?: (count: number) => void): WriteReport {
   try {
     for (const [path, text] of files) writer.add(path, text), onFile?.(writer.report.files);
   } catch (err) {

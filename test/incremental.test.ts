@@ -1,9 +1,9 @@
 // Incremental builds: only changed files are written, unchanged ones keep
 // their mtime, and every tree equals a clean build of the same sources.
 import { describe, expect, test } from 'vitest';
-import { lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from '../src/build.js';
 import { writeTree } from '../src/write.js';
 import { writeTreeThreaded } from '../src/write-threaded.js';
@@ -80,6 +80,29 @@ describe('an incremental build', () => {
     const clean = join(tempDir(), 'clean');
     await build({ sources, out: clean, pageSize: 2 });
     expect(snapshotTree(out)).toEqual(snapshotTree(clean));
+  });
+
+  test('a build refuses a folder another build is writing, and leaves it as it was', async () => {
+    const sources = writeSources(tempDir(), VALID);
+    const out = join(tempDir(), 'dist');
+    await build({ sources, out, pageSize: 2 });
+    const before = snapshotTree(out);
+    const lock = join(dirname(out), '.dist.lock');
+    writeFileSync(lock, '');
+    await expect(build({ sources, out, pageSize: 3 })).rejects.toThrow(/another build is writing/);
+    expect(existsSync(lock)).toBe(true);
+    expect(snapshotTree(out)).toEqual(before);
+  });
+
+  test('a build whose sources fail lets go of the folder, so the next build runs', async () => {
+    const sources = writeSources(tempDir(), VALID);
+    const out = join(tempDir(), 'dist');
+    await build({ sources, out, pageSize: 2 });
+    writeSources(sources, { 'author.csv': 'id,text\nx,Nobody\n' });
+    await expect(build({ sources, out, pageSize: 3 })).rejects.toThrow();
+    expect(existsSync(join(dirname(out), '.dist.lock'))).toBe(false);
+    writeSources(sources, VALID);
+    await expect(build({ sources, out, pageSize: 3 })).resolves.toMatchObject({ unchanged: false });
   });
 
   test('turns a plain output folder from an older build into a generation', async () => {

@@ -98,7 +98,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     county: model.countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0),
   };
   progress.phase('writing files', estimateFiles(model, options.pageSize));
-  const files = renderTree(model, { pageSize: options.pageSize, search: options.search, client });
+  const files = renderTree(model, { pageSize: options.pageSize, search: options.search, client, busy: tree.busy });
   const written = await tree.write(files, (n) => progress.tick(n));
   progress.end();
   return { rows, absent, ...written, ms: performance.now() - started };

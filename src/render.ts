@@ -4,7 +4,7 @@ import { bucketPath, childBucketPath, firstPagePaths, resultPagesPath, MANIFEST,
 import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
 import { ReflistError } from './errors.js';
 import type { Entry, Model } from './model.js';
-import { buildSearchIndex, type SearchIndexOptions } from './search-index.js';
+import { buildSearchIndex, type SearchIndex, type SearchIndexOptions } from './search-index.js';
 import { hostFiles } from './hosts.js';
 
 export type TreeFile = [path: string, text: string];
@@ -15,6 +15,11 @@ export interface RenderOptions {
   search?: Omit<SearchIndexOptions, 'pageSize'>;
   /** The text of lookup-client.js. */
   client: string;
+  /**
+   * True while the consumer has files enough to be getting on with (a writer
+   * thread's backlog is full): then work that yields no file yet is done ahead.
+   */
+  busy?: () => boolean;
 }
 
 /** Entries per id bucket file: small files, and few enough of them. */
@@ -68,17 +73,29 @@ const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil
 function* renderList(list: PagedList, model: Model, options: RenderOptions, info: ListInfo): Generator<TreeFile> {
   const { pageSize } = options;
   const entries = model[list];
-  yield* renderPages(list, entries, pageSize, list === 'descriptor' ? [] : model.systems.map((s) => s.id));
   const encode = (e: Entry) => encodeRecord(e, list === 'division');
   const records = entries.map(encode);
-  const positions = entries.map((_, i) => i);
-  yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b));
-  if (list === 'division') {
-    const children = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
-    yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
-      (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
+  // The search index is computed a step at a time, whenever the writer has
+  // enough files to be getting on with, so the two threads overlap.
+  const indexing = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
+  let step: IteratorResult<undefined, SearchIndex> = { done: false, value: undefined };
+  const busy = options.busy ?? (() => false);
+  function* pagesAndBuckets(): Generator<TreeFile> {
+    yield* renderPages(list, entries, pageSize, list === 'descriptor' ? [] : model.systems.map((s) => s.id));
+    const positions = entries.map((_, i) => i);
+    yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b));
+    if (list === 'division') {
+      const children = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
+      yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
+        (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
+    }
   }
-  const index = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
+  for (const file of pagesAndBuckets()) {
+    while (!step.done && busy()) step = indexing.next();
+    yield file;
+  }
+  while (!step.done) step = indexing.next();
+  const index = step.value;
   info.search = index.starts;
   const names = new Set<string>();
   for (const file of index.files()) {
@@ -125,9 +142,15 @@ export function estimateFiles(model: Model, pageSize: number): number {
 
 const NOT_FOUND_PAGE = `<!doctype html><meta charset="utf-8"><title>404 Not Found</title><h1>404 Not Found</h1>\n`;
 
-/** Every file of the tree, lookup.json last (the search index starts are known only then). */
+/**
+ * Every file of the tree. The locations come first: many small files, quick
+ * to render and slow to write, they keep a writer busy while the lists'
+ * search indexes are computed. lookup.json comes last: the search index
+ * starts are known only then.
+ */
 export function* renderTree(model: Model, options: RenderOptions): Generator<TreeFile> {
   const { pageSize } = options;
+  yield* renderLocations(model);
   const lists = {} as Record<PagedList, ListInfo>;
   for (const list of PAGED_LISTS) {
     const entries = model[list];
@@ -141,7 +164,6 @@ export function* renderTree(model: Model, options: RenderOptions): Generator<Tre
     };
     yield* renderList(list, model, options, lists[list]);
   }
-  yield* renderLocations(model);
   yield ['lookup-client.js', options.client];
   yield ['404.html', NOT_FOUND_PAGE];
   const manifest: Manifest = { format: FORMAT, pageSize, systems: model.systems, lists: { ...lists, country: { total: model.countries.length } } };

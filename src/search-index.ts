@@ -72,13 +72,15 @@ const commonPrefixLength = (a: string, b: string): number => {
 /**
  * The index of a list's entries (in list order), given their encoded records
  * and the encoder, which also encodes a division with only some children.
+ * A generator of work steps, each a few milliseconds, returning the index:
+ * the caller fits the work in while another thread writes.
  */
-export function buildSearchIndex(
+export function* buildSearchIndex(
   entries: Entry[],
   records: string[],
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
-): SearchIndex {
+): Generator<undefined, SearchIndex> {
   const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
   // Tier 1 for a prefix: the label or one of a division's categories starts with it.
   const startsWith = (e: number, prefix: string) => {
@@ -95,20 +97,24 @@ export function buildSearchIndex(
   if (entries.length > 2 ** 24) throw new ReflistError('INVALID_OPTION', `a list of ${entries.length} entries is over the search index's ${2 ** 24}`);
   const pairs: string[] = [];
   const suffixes = new Set<string>();
-  entries.forEach((entry, i) => {
+  for (const [i, entry] of entries.entries()) {
+    if ((i & 4095) === 4095) yield;
     suffixes.clear();
     wordStartSuffixes(entry.key, suffixes);
     for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes);
     const tag = String.fromCharCode(0, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
     for (const s of suffixes) pairs.push(s + tag);
-  });
+  }
+  yield;
   pairs.sort();
+  yield;
   const keys = pairs.map((p) => p.slice(0, -4));
   const owners = Int32Array.from(pairs, (p) => {
     const n = p.length;
     return (p.charCodeAt(n - 3) << 16) | (p.charCodeAt(n - 2) << 8) | p.charCodeAt(n - 1);
   });
   pairs.length = 0;
+  yield;
   const key = (i: number) => keys[i]!;
   const entryAt = (i: number) => owners[i]!;
 
@@ -134,7 +140,8 @@ export function buildSearchIndex(
   const rootMatches = distinct(0, keys.length);
   if (!isSmall(rootMatches)) largeSet.add('');
   const stack: [number, number, number][] = largeSet.has('') ? [[0, keys.length, 0]] : [];
-  while (stack.length > 0) {
+  for (let n = 1; stack.length > 0; n++) {
+    if ((n & 1023) === 0) yield;
     const [lo, hi, depth] = stack.pop()!;
     if (depth > 0) {
       const matches = distinct(lo, hi);
@@ -179,7 +186,8 @@ export function buildSearchIndex(
     }
     return pages;
   };
-  for (const l of large) {
+  for (const [n, l] of large.entries()) {
+    if ((n & 63) === 63) yield;
     // Without children a result's text depends only on its entries, so they
     // name it, and its pages are rendered once, when the files are written.
     const pages = filtered ? pagesOf(l) : undefined;
@@ -224,6 +232,7 @@ export function buildSearchIndex(
   let previous = -1;
   generation++;
   for (let i = 0; i < keys.length; i++) {
+    if ((i & 16383) === 16383) yield;
     if (!skip[i] && previous >= 0 && bytes >= fileBytes / 3) {
       const lcp = commonPrefixLength(key(previous), key(i));
       const start = key(i).slice(0, lcp + 1);

@@ -25,6 +25,8 @@ const IN_FLIGHT = 16 << 20;
 
 /** An output folder opened for one build: locked and its indexes read, nothing written yet. */
 export interface OpenTree {
+  /** True while the writer has a full backlog, the time to compute ahead (RenderOptions.busy). */
+  busy(): boolean;
   /** Writes the files, then swaps the new tree in. */
   write(files: Iterable<TreeFile>, onFile?: (count: number) => void): Promise<WriteReport>;
   /** Writes nothing and lets go of the folder. */
@@ -38,7 +40,11 @@ export interface OpenTree {
  */
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   if (availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
-  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options } });
+  // The text posted and the text written (by the worker, in shared memory),
+  // both modulo 2^32: their difference is the backlog.
+  const written = new Int32Array(new SharedArrayBuffer(4));
+  let posted = 0;
+  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options, written: written.buffer } });
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
   worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
@@ -59,6 +65,8 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
   };
   return {
+    // Half the limit, so the renderer turns to other work before it has to wait.
+    busy: () => ((posted - Atomics.load(written, 0)) | 0) >= IN_FLIGHT / 2,
     async write(files, onFile) {
       try {
         await ready;
@@ -70,6 +78,7 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
           worker.postMessage({ files: batch } satisfies WorkerRequest);
           inFlight.push(chars);
           pending += chars;
+          posted = (posted + chars) | 0;
           [batch, chars] = [[], 0];
           while (pending > IN_FLIGHT) await next(), (pending -= inFlight.shift()!);
         };
@@ -111,6 +120,7 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
     error = err;
   }
   return {
+    busy: () => false,
     async write(files, onFile) {
       if (!writer) throw error;
       return writeFiles(writer, files, onFile);

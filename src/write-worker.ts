@@ -20,9 +20,12 @@ const failure = (err: unknown): WorkerReply => ({
   error: { message: err instanceof Error ? err.message : String(err), code: err instanceof ReflistError ? err.code : undefined },
 });
 
+const { out, options, written } = workerData as { out: string; options: WriteOptions; written: SharedArrayBuffer };
+/** Text written so far (UTF-16 units, modulo 2^32), read by the main thread without a message. */
+const progress = new Int32Array(written);
+
 let writer: TreeWriter | undefined;
 try {
-  const { out, options } = workerData as { out: string; options: WriteOptions };
   writer = new TreeWriter(out, options);
   reply({ ready: true });
 } catch (err) {
@@ -36,7 +39,7 @@ port.on('message', (message: WorkerRequest) => {
   }
   try {
     if ('files' in message) {
-      for (const [path, text] of message.files) writer.add(path, text);
+      for (const [path, text] of message.files) writer.add(path, text), Atomics.add(progress, 0, text.length);
       reply({ ack: message.files.length });
     } else if ('finish' in message) reply({ report: writer.finish() });
     else writer.abort(), reply({ aborted: true });

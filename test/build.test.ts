@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { VALID } from './fixtures/valid.js';
-import { build } from '../src/build.js';
+import { build, readSources } from '../src/build.js';
+import { renderTree } from '../src/render.js';
+import { validate } from '../src/validate.js';
+import { writeSynthetic } from '../scripts/sources.js';
 import { buildFrom, snapshotTree, tempDir, treeClient, writeSources } from './helpers.js';
 
 async function cli(args: string[]) {
@@ -20,6 +23,20 @@ describe('a build', () => {
     await buildFrom(VALID, a, 2);
     await buildFrom(VALID, b, 2);
     expect(snapshotTree(b)).toEqual(snapshotTree(a));
+  });
+
+  test('renders the same files in the same order however busy the writer is', async () => {
+    const sources = tempDir();
+    await writeSynthetic(sources, { authors: 12_000, systems: 3, seed: 3 });
+    const { model } = validate((await readSources(sources)).tables);
+    const render = (busy?: () => boolean) => [...renderTree(model, { pageSize: 30, client: '', busy })];
+    const plain = render();
+    for (const every of [2, 3, 7]) {
+      // The index is computed a step at a time between different files each time.
+      let calls = 0;
+      expect(render(() => calls++ % every !== 0)).toEqual(plain);
+      expect(calls).toBeGreaterThan(10);
+    }
   });
 
   test('writes every public path of SPEC §3', async () => {

@@ -56,10 +56,14 @@ interface LargePrefix {
   set?: ResultSet;
 }
 
-function wordStartSuffixes(label: string, into: Set<string>): void {
+/** Adds a label's word-start suffixes, each marked whether it is the whole label. */
+function wordStartSuffixes(label: string, into: Map<string, boolean>): void {
   if (label === '') return;
-  into.add(label);
-  for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) into.add(label.slice(i + 1));
+  into.set(label, true);
+  for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) {
+    const suffix = label.slice(i + 1);
+    if (!into.has(suffix)) into.set(suffix, false);
+  }
 }
 
 const commonPrefixLength = (a: string, b: string): number => {
@@ -82,11 +86,6 @@ export function* buildSearchIndex(
   options: SearchIndexOptions,
 ): Generator<undefined, SearchIndex> {
   const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
-  // Tier 1 for a prefix: the label or one of a division's categories starts with it.
-  const startsWith = (e: number, prefix: string) => {
-    const entry = entries[e]!;
-    return entry.key.startsWith(prefix) || (entry.children?.some((c) => c.key.startsWith(prefix)) ?? false);
-  };
   const recordBytes = Int32Array.from(records, (r) => Buffer.byteLength(r) + 1);
 
   // All (key, entry) pairs, sorted by key then entry. Each pair is one string,
@@ -96,14 +95,16 @@ export function* buildSearchIndex(
   // one-byte string, half the memory of a two-byte one.
   if (entries.length > 2 ** 24) throw new ReflistError('INVALID_OPTION', `a list of ${entries.length} entries is over the search index's ${2 ** 24}`);
   const pairs: string[] = [];
-  const suffixes = new Set<string>();
+  const suffixes = new Map<string, boolean>();
   for (const [i, entry] of entries.entries()) {
     if ((i & 4095) === 4095) yield;
     suffixes.clear();
     wordStartSuffixes(entry.key, suffixes);
     for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes);
     const tag = String.fromCharCode(0, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
-    for (const s of suffixes) pairs.push(s + tag);
+    const wholeTag = String.fromCharCode(1, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
+    // A whole label (or category) is marked by the tag's first unit: it still sorts below any folded character.
+    for (const [s, whole] of suffixes) pairs.push(s + (whole ? wholeTag : tag));
   }
   yield;
   pairs.sort();
@@ -113,26 +114,31 @@ export function* buildSearchIndex(
     const n = p.length;
     return (p.charCodeAt(n - 3) << 16) | (p.charCodeAt(n - 2) << 8) | p.charCodeAt(n - 1);
   });
+  const whole = Uint8Array.from(pairs, (p) => p.charCodeAt(p.length - 4));
   pairs.length = 0;
   yield;
   const key = (i: number) => keys[i]!;
   const entryAt = (i: number) => owners[i]!;
 
   // Distinct entries of a key range (leaving out skipped keys), in list order.
+  // An entry whose whole label (or a category's) is in the range gets
+  // wholeStamp = generation too: for a prefix's range, those rank first (tier 1).
   const stamp = new Int32Array(entries.length).fill(-1);
+  const wholeStamp = new Int32Array(entries.length).fill(-1);
   let generation = 0;
-  function distinct(lo: number, hi: number, skip?: Uint8Array): number[] {
+  function distinct(lo: number, hi: number, skip?: Uint8Array): Int32Array {
     generation++;
     const found: number[] = [];
     for (let i = lo; i < hi; i++) {
       if (skip?.[i]) continue;
       const e = entryAt(i);
+      if (whole[i]) wholeStamp[e] = generation;
       if (stamp[e] !== generation) (stamp[e] = generation), found.push(e);
     }
-    return found.sort((a, b) => a - b);
+    return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
   }
-  const bytesOf = (list: number[]) => list.reduce((n, e) => n + recordBytes[e]!, 0);
-  const isSmall = (list: number[]) => list.length <= pageSize || bytesOf(list) <= leafBytes;
+  const bytesOf = (list: Int32Array) => list.reduce((n, e) => n + recordBytes[e]!, 0);
+  const isSmall = (list: Int32Array) => list.length <= pageSize || bytesOf(list) <= leafBytes;
 
   // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
   const large: LargePrefix[] = [];
@@ -147,10 +153,12 @@ export function* buildSearchIndex(
       const matches = distinct(lo, hi);
       if (isSmall(matches)) continue;
       const prefix = key(lo).slice(0, depth);
+      // Tier 1 (a label or category starts with the prefix), then the rest, each in list order.
       const results = new Int32Array(matches.length);
-      let [first, second] = [0, matches.length];
-      for (const e of matches) if (startsWith(e, prefix)) results[first++] = e;
-      for (let k = matches.length - 1; k >= 0; k--) if (!startsWith(matches[k]!, prefix)) results[--second] = matches[k]!;
+      let second = 0;
+      for (const e of matches) if (wholeStamp[e] === generation) second++;
+      let first = 0;
+      for (const e of matches) results[wholeStamp[e] === generation ? first++ : second++] = e;
       large.push({ prefix, lo, results });
       largeSet.add(prefix);
     }
@@ -173,16 +181,21 @@ export function* buildSearchIndex(
   // A division is stored with only the children a prefix keeps, which is exact
   // because the client filters them by the same query again.
   const setOf = new Map<string, ResultSet>();
+  const filtered = entries.some((e) => e.children);
   const recordFor = (e: number, prefix: string) => {
     const entry = entries[e]!;
     if (!entry.children || tierOf(entry.key, prefix) !== 0) return records[e]!;
     return encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
   };
-  const filtered = entries.some((e) => e.children);
   const pagesOf = (l: LargePrefix, from = 0): string[] => {
     const pages: string[] = [];
-    for (let p = from * pageSize; p < l.results.length; p += pageSize) {
-      pages.push(`[${Array.from(l.results.subarray(p, p + pageSize), (e) => recordFor(e, l.prefix)).join(',')}]`);
+    const { results, prefix } = l;
+    for (let p = from * pageSize; p < results.length; p += pageSize) {
+      let page = '[';
+      for (let k = p; k < Math.min(p + pageSize, results.length); k++) {
+        page += (k > p ? ',' : '') + (filtered ? recordFor(results[k]!, prefix) : records[results[k]!]);
+      }
+      pages.push(page + ']');
     }
     return pages;
   };
@@ -258,7 +271,7 @@ export function* buildSearchIndex(
   function* files(): Generator<SearchFile> {
     for (const [f, start] of starts.entries()) {
       const members = distinct(bounds[f]!, bounds[f + 1]!, skip);
-      let text = `{"records":[${members.map((e) => records[e]).join(',')}]`;
+      let text = `{"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
       if (placed[f]!.length > 0) {
         const sets: string[] = [];
         const index = new Map<ResultSet, number>();

@@ -66,8 +66,8 @@ function wordStartSuffixes(label: string, into: Map<string, boolean>): void {
   }
 }
 
-const commonPrefixLength = (a: string, b: string): number => {
-  const n = Math.min(a.length, b.length);
+/** The length of the common prefix of a and b's first n units. */
+const commonPrefixLength = (a: string, b: string, n: number): number => {
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
@@ -109,15 +109,17 @@ export function* buildSearchIndex(
   yield;
   pairs.sort();
   yield;
-  const keys = pairs.map((p) => p.slice(0, -4));
   const owners = Int32Array.from(pairs, (p) => {
     const n = p.length;
     return (p.charCodeAt(n - 3) << 16) | (p.charCodeAt(n - 2) << 8) | p.charCodeAt(n - 1);
   });
   const whole = Uint8Array.from(pairs, (p) => p.charCodeAt(p.length - 4));
-  pairs.length = 0;
   yield;
-  const key = (i: number) => keys[i]!;
+  // Key i is pairs[i] less its tag, read in place (pairAt(i) up to
+  // keyLength(i)): a copy of every key would be another 3 million strings at
+  // a million rows.
+  const pairAt = (i: number) => pairs[i]!;
+  const keyLength = (i: number) => pairs[i]!.length - 4;
   const entryAt = (i: number) => owners[i]!;
 
   // Distinct entries of a key range (leaving out skipped keys), in list order.
@@ -143,16 +145,16 @@ export function* buildSearchIndex(
   // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
   const large: LargePrefix[] = [];
   const largeSet = new Set<string>();
-  const rootMatches = distinct(0, keys.length);
+  const rootMatches = distinct(0, pairs.length);
   if (!isSmall(rootMatches)) largeSet.add('');
-  const stack: [number, number, number][] = largeSet.has('') ? [[0, keys.length, 0]] : [];
+  const stack: [number, number, number][] = largeSet.has('') ? [[0, pairs.length, 0]] : [];
   for (let n = 1; stack.length > 0; n++) {
     if ((n & 1023) === 0) yield;
     const [lo, hi, depth] = stack.pop()!;
     if (depth > 0) {
       const matches = distinct(lo, hi);
       if (isSmall(matches)) continue;
-      const prefix = key(lo).slice(0, depth);
+      const prefix = pairAt(lo).slice(0, depth);
       // Tier 1 (a label or category starts with the prefix), then the rest, each in list order.
       const results = new Int32Array(matches.length);
       let second = 0;
@@ -164,12 +166,12 @@ export function* buildSearchIndex(
     }
     // Children by the next code unit; keys that end here belong to no child.
     let i = lo;
-    while (i < hi && key(i).length === depth) i++;
+    while (i < hi && keyLength(i) === depth) i++;
     const children: [number, number, number][] = [];
     while (i < hi) {
-      const c = key(i).charCodeAt(depth);
+      const c = pairAt(i).charCodeAt(depth);
       let j = i + 1;
-      while (j < hi && key(j).charCodeAt(depth) === c) j++;
+      while (j < hi && pairAt(j).charCodeAt(depth) === c) j++;
       children.push([i, j, depth + 1]);
       i = j;
     }
@@ -237,19 +239,19 @@ export function* buildSearchIndex(
   // A key that is itself a large prefix can never match a small query (every
   // prefix of it is large too), so search files leave it out. That also keeps
   // starts unique: files are never cut between two equal keys.
-  const skip = new Uint8Array(keys.length);
-  for (let i = 0; i < keys.length; i++) if (largeSet.has(key(i))) skip[i] = 1;
+  const skip = new Uint8Array(pairs.length);
+  for (let i = 0; i < pairs.length; i++) if (largeSet.has(pairAt(i).slice(0, -4))) skip[i] = 1;
   const starts: string[] = [''];
   const bounds: number[] = [0];
   let bytes = 0;
   let previous = -1;
   generation++;
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = 0; i < pairs.length; i++) {
     if ((i & 16383) === 16383) yield;
     if (!skip[i] && previous >= 0 && bytes >= fileBytes / 3) {
-      const lcp = commonPrefixLength(key(previous), key(i));
-      const start = key(i).slice(0, lcp + 1);
-      if (largeSet.has(key(i).slice(0, lcp)) && (bytes >= fileBytes || (fnv1a(start) & 31) === 0)) {
+      const lcp = commonPrefixLength(pairAt(previous), pairAt(i), Math.min(keyLength(previous), keyLength(i)));
+      const start = pairAt(i).slice(0, Math.min(lcp + 1, keyLength(i)));
+      if (largeSet.has(pairAt(i).slice(0, lcp)) && (bytes >= fileBytes || (fnv1a(start) & 31) === 0)) {
         starts.push(start);
         bounds.push(i);
         bytes = 0;
@@ -264,7 +266,7 @@ export function* buildSearchIndex(
     const e = entryAt(i);
     if (stamp[e] !== generation) (stamp[e] = generation), (bytes += recordBytes[e]!);
   }
-  bounds.push(keys.length);
+  bounds.push(pairs.length);
 
   const placed: LargePrefix[][] = starts.map(() => []);
   for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);

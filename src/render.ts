@@ -96,9 +96,9 @@ function* renderList(list: PagedList, model: Model, options: RenderOptions, info
   }
   while (!step.done) step = indexing.next();
   const index = step.value;
-  info.search = index.starts;
+  info.search = index.metas.flatMap((m) => m.starts);
   const names = new Set<string>();
-  for (const file of index.files()) {
+  for (const file of index.fresh.flatMap((p) => [...p.files()])) {
     const path = file.kind === 'search' ? searchPath(list, file.start) : resultPagesPath(list, file.set, file.file);
     if (names.has(path)) throw new ReflistError('UNSAFE_OUTPUT', `two search files hash to ${path}: please report this`);
     names.add(path);

@@ -6,6 +6,12 @@
 // whose common prefix is large, so a small prefix never straddles two files.
 // Every large prefix gets its full result pages: page 1 inline in the search
 // file the client looks in, pages 2… in page files.
+//
+// The keys are split into partitions that are indexed independently: by their
+// first two code units when their first one is a large prefix (whose own
+// results then sit alone in a "head" part), by their first unit otherwise.
+// An edit touches the few partitions its keys fall in, so a rebuild indexes
+// those again and keeps every other part's files (updateSearchIndex).
 import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
 import { fnv1a, nameOf, searchFileFor } from './client/paths.js';
@@ -22,16 +28,45 @@ export interface SearchIndexOptions {
   pagesBytes?: number;
 }
 
-export interface SearchIndex {
-  /** First key of each search file. */
+/** How the keys are partitioned: it changes only when a one-unit prefix turns large or small. */
+export interface IndexLayout {
+  /** The whole list's matches do not fit one file (otherwise it is one part, ""). */
+  rootLarge: boolean;
+  /** The one-unit prefixes that are large, each the name of a head part. */
+  heads: string[];
+}
+
+/** What a later build needs of one part to keep it: its files' first keys and its page files. */
+export interface PartMeta {
+  name: string;
   starts: string[];
-  /** The search files (SearchChunk), then the result page files (SearchPages), as JSON text. */
+  /** [result set name, page files] */
+  pages: [string, number][];
+}
+
+export interface IndexPart {
+  meta: PartMeta;
+  /** The search files, then the result page files, as JSON text. */
   files(): Generator<SearchFile>;
+}
+
+export interface SearchIndex {
+  layout: IndexLayout;
+  /** Every part, in key order: their starts, concatenated, are the list's search starts. */
+  metas: PartMeta[];
+  /** The parts indexed by this build (all of them, or the ones an edit touched). */
+  fresh: IndexPart[];
 }
 
 export type SearchFile =
   | { kind: 'search'; start: string; text: string }
   | { kind: 'pages'; set: string; file: number; text: string };
+
+/** The part a key belongs to. */
+export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<string>): string {
+  if (!layout.rootLarge) return '';
+  return heads.has(key[0]!) ? key.slice(0, 2) : key[0]!;
+}
 
 interface ResultSet {
   /** The name of its page files: nameOf(the first prefix it answers). */
@@ -74,6 +109,325 @@ const commonPrefixLength = (a: string, b: string, n: number): number => {
 };
 
 /**
+ * One list's entries (in list order) with their encoded records, and the
+ * bookkeeping every part shares: parts are indexed one after another.
+ */
+class Indexer {
+  readonly recordBytes: Int32Array;
+  readonly pageSize: number;
+  readonly leafBytes: number;
+  readonly fileBytes: number;
+  readonly pagesBytes: number;
+  /** Sorted pairs: key, then a 4-unit tag (whole-label mark, entry index); see collect. */
+  pairs: string[] = [];
+  owners = new Int32Array(0);
+  whole = new Uint8Array(0);
+  private readonly stamp: Int32Array;
+  private readonly wholeStamp: Int32Array;
+  private generation = 0;
+  private readonly filtered: boolean;
+
+  constructor(
+    readonly entries: Entry[],
+    readonly records: string[],
+    readonly encode: (e: Entry) => string,
+    options: SearchIndexOptions,
+  ) {
+    ({ pageSize: this.pageSize, leafBytes: this.leafBytes = 6000, fileBytes: this.fileBytes = 5000, pagesBytes: this.pagesBytes = 14000 } = options);
+    if (entries.length > 2 ** 24) throw new ReflistError('INVALID_OPTION', `a list of ${entries.length} entries is over the search index's ${2 ** 24}`);
+    this.recordBytes = Int32Array.from(records, (r) => Buffer.byteLength(r) + 1);
+    this.stamp = new Int32Array(entries.length).fill(-1);
+    this.wholeStamp = new Int32Array(entries.length).fill(-1);
+    this.filtered = entries.some((e) => e.children);
+  }
+
+  /**
+   * Collects and sorts the (key, entry) pairs whose key `keep` accepts. Each
+   * pair is one string: the key, a unit below any folded character (1 marks a
+   * whole label or category: tier 1) and the entry in three 8-bit units, so
+   * the engine's own string sort (far faster than a comparator) orders by key
+   * and then entry, and a Latin key stays a one-byte string.
+   */
+  *collect(keep?: (key: string) => boolean): Generator<undefined> {
+    const pairs: string[] = [];
+    const suffixes = new Map<string, boolean>();
+    for (const [i, entry] of this.entries.entries()) {
+      if ((i & 4095) === 4095) yield;
+      suffixes.clear();
+      wordStartSuffixes(entry.key, suffixes);
+      for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes);
+      const tag = String.fromCharCode(0, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
+      const wholeTag = String.fromCharCode(1, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
+      for (const [s, whole] of suffixes) if (!keep || keep(s)) pairs.push(s + (whole ? wholeTag : tag));
+    }
+    yield;
+    pairs.sort();
+    yield;
+    this.pairs = pairs;
+    this.owners = Int32Array.from(pairs, (p) => {
+      const n = p.length;
+      return (p.charCodeAt(n - 3) << 16) | (p.charCodeAt(n - 2) << 8) | p.charCodeAt(n - 1);
+    });
+    this.whole = Uint8Array.from(pairs, (p) => p.charCodeAt(p.length - 4));
+  }
+
+  // Key i is pairs[i] less its tag, read in place: a copy of every key would
+  // be another 3 million strings at a million rows.
+  keyLength(i: number): number {
+    return this.pairs[i]!.length - 4;
+  }
+
+  /** The end of the run of pairs from lo whose keys share the first `depth` units with pair lo. */
+  runEnd(lo: number, hi: number, depth: number): number {
+    const p = this.pairs[lo]!;
+    let i = lo + 1;
+    while (i < hi && this.keyLength(i) >= depth && commonPrefixLength(p, this.pairs[i]!, depth) === depth) i++;
+    return i;
+  }
+
+  /**
+   * Distinct entries of a pair range (leaving out skipped pairs), in list
+   * order. An entry with a whole label in the range gets wholeStamp =
+   * generation too: for a prefix's range, those rank first (tier 1).
+   */
+  distinct(lo: number, hi: number, skip?: Uint8Array, offset = 0): Int32Array {
+    const generation = ++this.generation;
+    const found: number[] = [];
+    for (let i = lo; i < hi; i++) {
+      if (skip?.[i - offset]) continue;
+      const e = this.owners[i]!;
+      if (this.whole[i]) this.wholeStamp[e] = generation;
+      if (this.stamp[e] !== generation) (this.stamp[e] = generation), found.push(e);
+    }
+    return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
+  }
+
+  /** The matches of the last distinct() call in result order: tier 1, then the rest, each in list order. */
+  rankLast(matches: Int32Array): Int32Array {
+    const results = new Int32Array(matches.length);
+    let second = 0;
+    for (const e of matches) if (this.wholeStamp[e] === this.generation) second++;
+    let first = 0;
+    for (const e of matches) results[this.wholeStamp[e] === this.generation ? first++ : second++] = e;
+    return results;
+  }
+
+  isSmall(list: Int32Array): boolean {
+    if (list.length <= this.pageSize) return true;
+    let bytes = 0;
+    for (const e of list) bytes += this.recordBytes[e]!;
+    return bytes <= this.leafBytes;
+  }
+
+  /**
+   * The results of a one-unit prefix by scanning the entries (no pairs
+   * needed): whether they are small, and their ranking. Lists without
+   * children only.
+   */
+  scanHead(c: string): { small: boolean; results: Int32Array } {
+    const first: number[] = [];
+    const second: number[] = [];
+    const word = ' ' + c;
+    for (const [e, entry] of this.entries.entries()) {
+      if (entry.key.startsWith(c)) first.push(e);
+      else if (entry.key.includes(word)) second.push(e);
+    }
+    const results = Int32Array.from(first.concat(second));
+    return { small: this.isSmall(results), results };
+  }
+
+  /** The search file text of some records and the large prefixes located there. */
+  private chunkText(members: Int32Array, located: LargePrefix[]): string {
+    let text = `{"records":[${Array.from(members, (e) => this.records[e]).join(',')}]`;
+    if (located.length > 0) {
+      const sets: string[] = [];
+      const index = new Map<ResultSet, number>();
+      const names = located.map((l) => {
+        if (!index.has(l.set!)) index.set(l.set!, sets.push(l.set!.text) - 1);
+        return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
+      });
+      text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
+    }
+    return text + '}';
+  }
+
+  private recordFor(e: number, prefix: string): string {
+    const entry = this.entries[e]!;
+    if (!entry.children || tierOf(entry.key, prefix) !== 0) return this.records[e]!;
+    return this.encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
+  }
+
+  private pagesOf(l: LargePrefix, from = 0): string[] {
+    const pages: string[] = [];
+    const { results, prefix } = l;
+    const { pageSize } = this;
+    for (let p = from * pageSize; p < results.length; p += pageSize) {
+      let page = '[';
+      for (let k = p; k < Math.min(p + pageSize, results.length); k++) {
+        page += (k > p ? ',' : '') + (this.filtered ? this.recordFor(results[k]!, prefix) : this.records[results[k]!]);
+      }
+      pages.push(page + ']');
+    }
+    return pages;
+  }
+
+  /**
+   * Result sets for a part's large prefixes: identical answers (a chain of
+   * one-child prefixes) are stored once. A division is stored with only the
+   * children a prefix keeps, which is exact because the client filters them
+   * by the same query again.
+   */
+  private *resultSets(large: LargePrefix[]): Generator<undefined, ResultSet[]> {
+    const setOf = new Map<string, ResultSet>();
+    const { pageSize } = this;
+    for (const [n, l] of large.entries()) {
+      if ((n & 63) === 63) yield;
+      // Without children a result's text depends only on its entries, so they
+      // name it, and its pages are rendered once, when the files are written.
+      const pages = this.filtered ? this.pagesOf(l) : undefined;
+      const digest = createHash('sha1').update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer, l.results.byteOffset, l.results.byteLength)).digest('hex');
+      let set = setOf.get(digest);
+      if (!set) {
+        // Named after its first prefix, not its content: an edit inside a large
+        // result rewrites the pages that changed, not every page file of the set.
+        const name = nameOf(l.prefix);
+        let largest = 0;
+        if (pages) for (const page of pages) largest = Math.max(largest, Buffer.byteLength(page));
+        else {
+          for (let p = 0; p < l.results.length; p += pageSize) {
+            let bytes = 2;
+            for (const e of l.results.subarray(p, p + pageSize)) bytes += this.recordBytes[e]!;
+            largest = Math.max(largest, bytes);
+          }
+        }
+        const per = Math.max(1, Math.floor(this.pagesBytes / largest));
+        const page1 = pages?.[0] ?? this.pagesOf({ ...l, results: l.results.subarray(0, pageSize) })[0]!;
+        set = { name, per, source: l, pages, text: `[${l.results.length},"${name}",${per},${page1}]`, stamp: -1 };
+        setOf.set(digest, set);
+      }
+      l.set = set;
+    }
+    return [...setOf.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  private *pageFiles(sets: ResultSet[]): Generator<SearchFile> {
+    for (const set of sets) {
+      const pages = set.pages?.slice(1) ?? this.pagesOf(set.source, 1);
+      for (let p = 0, k = 0; p < pages.length; p += set.per, k++) {
+        yield { kind: 'pages', set: set.name, file: k, text: `{"pages":[${pages.slice(p, p + set.per).join(',')}]}` };
+      }
+    }
+  }
+
+  private part(name: string, starts: string[], sets: ResultSet[], files: () => Generator<SearchFile>): IndexPart {
+    const pages = sets
+      .map((s) => [s.name, Math.ceil((Math.ceil(s.source.results.length / this.pageSize) - 1) / s.per)] as [string, number])
+      .filter(([, n]) => n > 0);
+    return { meta: { name, starts, pages }, files };
+  }
+
+  /** A head part: a large one-unit prefix alone, with its results. */
+  *head(c: string, results: Int32Array): Generator<undefined, IndexPart> {
+    const l: LargePrefix = { prefix: c, lo: 0, results };
+    const sets = yield* this.resultSets([l]);
+    const self = this;
+    return this.part(c, [c], sets, function* () {
+      yield { kind: 'search', start: c, text: self.chunkText(new Int32Array(0), [l]) };
+      yield* self.pageFiles(sets);
+    });
+  }
+
+  /**
+   * The part `name` over pairs [lo, hi), whose keys all start with name:
+   * its large prefixes (a walk of the trie below name), then its search
+   * files, cut at content-defined boundaries.
+   */
+  *part_(name: string, lo: number, hi: number): Generator<undefined, IndexPart> {
+    const { pairs } = this;
+    // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
+    const large: LargePrefix[] = [];
+    const largeSet = new Set<string>();
+    const stack: [number, number, number][] = hi > lo ? [[lo, hi, name.length]] : [];
+    for (let n = 1; stack.length > 0; n++) {
+      if ((n & 1023) === 0) yield;
+      const [a, b, depth] = stack.pop()!;
+      const matches = this.distinct(a, b);
+      if (this.isSmall(matches)) continue;
+      if (depth > 0) {
+        const prefix = pairs[a]!.slice(0, depth);
+        large.push({ prefix, lo: a, results: this.rankLast(matches) });
+        largeSet.add(prefix);
+      }
+      // Children by the next code unit; keys that end here belong to no child.
+      let i = a;
+      while (i < b && this.keyLength(i) === depth) i++;
+      const children: [number, number, number][] = [];
+      while (i < b) {
+        const c = pairs[i]!.charCodeAt(depth);
+        let j = i + 1;
+        while (j < b && pairs[j]!.charCodeAt(depth) === c) j++;
+        children.push([i, j, depth + 1]);
+        i = j;
+      }
+      stack.push(...children.reverse());
+    }
+    large.sort((x, y) => (x.prefix < y.prefix ? -1 : 1));
+    const sets = yield* this.resultSets(large);
+
+    // Cut the sorted keys into search files, counting the records and the
+    // result sets each will hold. Cuts are content-defined (past a minimum
+    // size, at a boundary key whose hash ends in five zero bits; at the
+    // maximum size, at the next allowed boundary), so an edit moves only the
+    // cuts near it and a rebuild rewrites a few search files.
+    const largeAt = new Map<number, LargePrefix[]>();
+    for (const l of large) largeAt.set(l.lo, [...(largeAt.get(l.lo) ?? []), l]);
+    // A key that is itself a large prefix can never match a small query (every
+    // prefix of it is large too), so search files leave it out. That also keeps
+    // starts unique: files are never cut between two equal keys.
+    const skip = new Uint8Array(hi - lo);
+    for (let i = lo; i < hi; i++) if (largeSet.has(pairs[i]!.slice(0, -4))) skip[i - lo] = 1;
+    const starts: string[] = [name];
+    const bounds: number[] = [lo];
+    let bytes = 0;
+    let previous = -1;
+    let generation = ++this.generation;
+    const { fileBytes, recordBytes, owners, stamp } = this;
+    for (let i = lo; i < hi; i++) {
+      if ((i & 16383) === 16383) yield;
+      const skipped = skip[i - lo] === 1;
+      if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
+        const lcp = commonPrefixLength(pairs[previous]!, pairs[i]!, Math.min(this.keyLength(previous), this.keyLength(i)));
+        const start = pairs[i]!.slice(0, Math.min(lcp + 1, this.keyLength(i)));
+        if (largeSet.has(pairs[i]!.slice(0, lcp)) && (bytes >= fileBytes || (fnv1a(start) & 31) === 0)) {
+          starts.push(start);
+          bounds.push(i);
+          bytes = 0;
+          generation = ++this.generation;
+        }
+      }
+      for (const l of largeAt.get(i) ?? []) {
+        if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += Buffer.byteLength(l.set!.text));
+      }
+      if (skipped) continue;
+      previous = i;
+      const e = owners[i]!;
+      if (stamp[e] !== generation) (stamp[e] = generation), (bytes += recordBytes[e]!);
+    }
+    bounds.push(hi);
+
+    const placed: LargePrefix[][] = starts.map(() => []);
+    for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
+    const self = this;
+    return this.part(name, starts, sets, function* () {
+      for (const [f, start] of starts.entries()) {
+        yield { kind: 'search', start, text: self.chunkText(self.distinct(bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
+      }
+      yield* self.pageFiles(sets);
+    });
+  }
+}
+
+/**
  * The index of a list's entries (in list order), given their encoded records
  * and the encoder, which also encodes a division with only some children.
  * A generator of work steps, each a few milliseconds, returning the index:
@@ -85,212 +439,80 @@ export function* buildSearchIndex(
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
 ): Generator<undefined, SearchIndex> {
-  const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
-  const recordBytes = Int32Array.from(records, (r) => Buffer.byteLength(r) + 1);
+  const ix = new Indexer(entries, records, encode, options);
+  yield* ix.collect();
+  const n = ix.pairs.length;
+  const rootLarge = n > 0 && !ix.isSmall(ix.distinct(0, n));
+  const layout: IndexLayout = { rootLarge, heads: [] };
+  const fresh: IndexPart[] = [];
+  if (!rootLarge) {
+    if (n === 0) fresh.push({ meta: { name: '', starts: [''], pages: [] }, *files() { yield { kind: 'search', start: '', text: '{"records":[]}' }; } });
+    else fresh.push(yield* ix.part_('', 0, n));
+  }
+  for (let lo = 0; rootLarge && lo < n; ) {
+    const hi = ix.runEnd(lo, n, 1);
+    const c = ix.pairs[lo]![0]!;
+    const matches = ix.distinct(lo, hi);
+    if (ix.isSmall(matches)) fresh.push(yield* ix.part_(c, lo, hi));
+    else {
+      layout.heads.push(c);
+      fresh.push(yield* ix.head(c, ix.rankLast(matches)));
+      // Keys that are c itself belong to the head, and are large: no search file holds them.
+      let i = lo;
+      while (i < hi && ix.keyLength(i) === 1) i++;
+      while (i < hi) {
+        const j = ix.runEnd(i, hi, 2);
+        fresh.push(yield* ix.part_(ix.pairs[i]!.slice(0, 2), i, j));
+        i = j;
+      }
+    }
+    lo = hi;
+  }
+  return { layout, metas: fresh.map((p) => p.meta), fresh };
+}
 
-  // All (key, entry) pairs, sorted by key then entry. Each pair is one string,
-  // the key, a NUL (below any folded character) and the entry in three
-  // 8-bit code units, so the engine's own string sort (far faster than a
-  // comparator) orders by key and then entry, and a Latin key stays a
-  // one-byte string, half the memory of a two-byte one.
-  if (entries.length > 2 ** 24) throw new ReflistError('INVALID_OPTION', `a list of ${entries.length} entries is over the search index's ${2 ** 24}`);
-  const pairs: string[] = [];
+/**
+ * The index after an edit, indexing again only the parts that `touched`
+ * (the folded labels of every changed entry, before and after) fall in, or
+ * undefined when the edit changes the layout (a one-unit prefix turns large
+ * or small) and the whole index must be built. Lists without children only.
+ */
+export function* updateSearchIndex(
+  entries: Entry[],
+  records: string[],
+  encode: (e: Entry) => string,
+  options: SearchIndexOptions,
+  previous: { layout: IndexLayout; metas: PartMeta[] },
+  touched: string[],
+): Generator<undefined, SearchIndex | undefined> {
+  const { layout } = previous;
+  if (!layout.rootLarge || entries.some((e) => e.children)) return undefined;
+  const ix = new Indexer(entries, records, encode, options);
+  const heads = new Set(layout.heads);
+  const names = new Set<string>();
+  const units = new Set<string>();
   const suffixes = new Map<string, boolean>();
-  for (const [i, entry] of entries.entries()) {
-    if ((i & 4095) === 4095) yield;
+  for (const key of touched) {
     suffixes.clear();
-    wordStartSuffixes(entry.key, suffixes);
-    for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes);
-    const tag = String.fromCharCode(0, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
-    const wholeTag = String.fromCharCode(1, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
-    // A whole label (or category) is marked by the tag's first unit: it still sorts below any folded character.
-    for (const [s, whole] of suffixes) pairs.push(s + (whole ? wholeTag : tag));
+    wordStartSuffixes(key, suffixes);
+    for (const s of suffixes.keys()) names.add(partOf(s, layout, heads)), units.add(s[0]!);
   }
-  yield;
-  pairs.sort();
-  yield;
-  const owners = Int32Array.from(pairs, (p) => {
-    const n = p.length;
-    return (p.charCodeAt(n - 3) << 16) | (p.charCodeAt(n - 2) << 8) | p.charCodeAt(n - 1);
-  });
-  const whole = Uint8Array.from(pairs, (p) => p.charCodeAt(p.length - 4));
-  yield;
-  // Key i is pairs[i] less its tag, read in place (pairAt(i) up to
-  // keyLength(i)): a copy of every key would be another 3 million strings at
-  // a million rows.
-  const pairAt = (i: number) => pairs[i]!;
-  const keyLength = (i: number) => pairs[i]!.length - 4;
-  const entryAt = (i: number) => owners[i]!;
-
-  // Distinct entries of a key range (leaving out skipped keys), in list order.
-  // An entry whose whole label (or a category's) is in the range gets
-  // wholeStamp = generation too: for a prefix's range, those rank first (tier 1).
-  const stamp = new Int32Array(entries.length).fill(-1);
-  const wholeStamp = new Int32Array(entries.length).fill(-1);
-  let generation = 0;
-  function distinct(lo: number, hi: number, skip?: Uint8Array): Int32Array {
-    generation++;
-    const found: number[] = [];
-    for (let i = lo; i < hi; i++) {
-      if (skip?.[i]) continue;
-      const e = entryAt(i);
-      if (whole[i]) wholeStamp[e] = generation;
-      if (stamp[e] !== generation) (stamp[e] = generation), found.push(e);
-    }
-    return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
+  const fresh: IndexPart[] = [];
+  for (const c of [...units].sort()) {
+    const { small, results } = ix.scanHead(c);
+    if (small === heads.has(c)) return undefined;
+    if (!small) fresh.push(yield* ix.head(c, results));
   }
-  const bytesOf = (list: Int32Array) => list.reduce((n, e) => n + recordBytes[e]!, 0);
-  const isSmall = (list: Int32Array) => list.length <= pageSize || bytesOf(list) <= leafBytes;
-
-  // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
-  const large: LargePrefix[] = [];
-  const largeSet = new Set<string>();
-  const rootMatches = distinct(0, pairs.length);
-  if (!isSmall(rootMatches)) largeSet.add('');
-  const stack: [number, number, number][] = largeSet.has('') ? [[0, pairs.length, 0]] : [];
-  for (let n = 1; stack.length > 0; n++) {
-    if ((n & 1023) === 0) yield;
-    const [lo, hi, depth] = stack.pop()!;
-    if (depth > 0) {
-      const matches = distinct(lo, hi);
-      if (isSmall(matches)) continue;
-      const prefix = pairAt(lo).slice(0, depth);
-      // Tier 1 (a label or category starts with the prefix), then the rest, each in list order.
-      const results = new Int32Array(matches.length);
-      let second = 0;
-      for (const e of matches) if (wholeStamp[e] === generation) second++;
-      let first = 0;
-      for (const e of matches) results[wholeStamp[e] === generation ? first++ : second++] = e;
-      large.push({ prefix, lo, results });
-      largeSet.add(prefix);
-    }
-    // Children by the next code unit; keys that end here belong to no child.
-    let i = lo;
-    while (i < hi && keyLength(i) === depth) i++;
-    const children: [number, number, number][] = [];
-    while (i < hi) {
-      const c = pairAt(i).charCodeAt(depth);
-      let j = i + 1;
-      while (j < hi && pairAt(j).charCodeAt(depth) === c) j++;
-      children.push([i, j, depth + 1]);
-      i = j;
-    }
-    stack.push(...children.reverse());
+  yield* ix.collect((key) => names.has(partOf(key, layout, heads)));
+  const { pairs } = ix;
+  for (let lo = 0; lo < pairs.length; ) {
+    const name = partOf(pairs[lo]!.slice(0, -4), layout, heads);
+    let hi = lo + 1;
+    while (hi < pairs.length && pairs[hi]!.startsWith(name) && partOf(pairs[hi]!.slice(0, 2), layout, heads) === name) hi++;
+    if (!heads.has(name)) fresh.push(yield* ix.part_(name, lo, hi));
+    lo = hi;
   }
-  large.sort((a, b) => (a.prefix < b.prefix ? -1 : 1));
-
-  // Result sets: identical answers (a chain of one-child prefixes) are stored once.
-  // A division is stored with only the children a prefix keeps, which is exact
-  // because the client filters them by the same query again.
-  const setOf = new Map<string, ResultSet>();
-  const filtered = entries.some((e) => e.children);
-  const recordFor = (e: number, prefix: string) => {
-    const entry = entries[e]!;
-    if (!entry.children || tierOf(entry.key, prefix) !== 0) return records[e]!;
-    return encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
-  };
-  const pagesOf = (l: LargePrefix, from = 0): string[] => {
-    const pages: string[] = [];
-    const { results, prefix } = l;
-    for (let p = from * pageSize; p < results.length; p += pageSize) {
-      let page = '[';
-      for (let k = p; k < Math.min(p + pageSize, results.length); k++) {
-        page += (k > p ? ',' : '') + (filtered ? recordFor(results[k]!, prefix) : records[results[k]!]);
-      }
-      pages.push(page + ']');
-    }
-    return pages;
-  };
-  for (const [n, l] of large.entries()) {
-    if ((n & 63) === 63) yield;
-    // Without children a result's text depends only on its entries, so they
-    // name it, and its pages are rendered once, when the files are written.
-    const pages = filtered ? pagesOf(l) : undefined;
-    const digest = createHash('sha1').update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer)).digest('hex');
-    let set = setOf.get(digest);
-    if (!set) {
-      // Named after its first prefix, not its content: an edit inside a large
-      // result rewrites the pages that changed, not every page file of the set.
-      const name = nameOf(l.prefix);
-      let largest = 0;
-      if (pages) for (const page of pages) largest = Math.max(largest, Buffer.byteLength(page));
-      else {
-        for (let p = 0; p < l.results.length; p += pageSize) {
-          let bytes = 2;
-          for (const e of l.results.subarray(p, p + pageSize)) bytes += recordBytes[e]!;
-          largest = Math.max(largest, bytes);
-        }
-      }
-      const per = Math.max(1, Math.floor(pagesBytes / largest));
-      const page1 = pages?.[0] ?? pagesOf({ ...l, results: l.results.subarray(0, pageSize) })[0]!;
-      set = { name, per, source: l, pages, text: `[${l.results.length},"${name}",${per},${page1}]`, stamp: -1 };
-      setOf.set(digest, set);
-    }
-    l.set = set;
-  }
-
-  // Cut the sorted keys into search files, counting the records and the result
-  // sets each will hold. Cuts are content-defined (past a minimum size, at a
-  // boundary key whose hash ends in five zero bits; at the maximum size, at the
-  // next allowed boundary), so an edit moves only the cuts near it and a
-  // rebuild rewrites a few search files, not every one after the edit.
-  const largeAt = new Map<number, LargePrefix[]>();
-  for (const l of large) largeAt.set(l.lo, [...(largeAt.get(l.lo) ?? []), l]);
-  // A key that is itself a large prefix can never match a small query (every
-  // prefix of it is large too), so search files leave it out. That also keeps
-  // starts unique: files are never cut between two equal keys.
-  const skip = new Uint8Array(pairs.length);
-  for (let i = 0; i < pairs.length; i++) if (largeSet.has(pairAt(i).slice(0, -4))) skip[i] = 1;
-  const starts: string[] = [''];
-  const bounds: number[] = [0];
-  let bytes = 0;
-  let previous = -1;
-  generation++;
-  for (let i = 0; i < pairs.length; i++) {
-    if ((i & 16383) === 16383) yield;
-    if (!skip[i] && previous >= 0 && bytes >= fileBytes / 3) {
-      const lcp = commonPrefixLength(pairAt(previous), pairAt(i), Math.min(keyLength(previous), keyLength(i)));
-      const start = pairAt(i).slice(0, Math.min(lcp + 1, keyLength(i)));
-      if (largeSet.has(pairAt(i).slice(0, lcp)) && (bytes >= fileBytes || (fnv1a(start) & 31) === 0)) {
-        starts.push(start);
-        bounds.push(i);
-        bytes = 0;
-        generation++;
-      }
-    }
-    for (const l of largeAt.get(i) ?? []) {
-      if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += Buffer.byteLength(l.set!.text));
-    }
-    if (skip[i]) continue;
-    previous = i;
-    const e = entryAt(i);
-    if (stamp[e] !== generation) (stamp[e] = generation), (bytes += recordBytes[e]!);
-  }
-  bounds.push(pairs.length);
-
-  const placed: LargePrefix[][] = starts.map(() => []);
-  for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
-  function* files(): Generator<SearchFile> {
-    for (const [f, start] of starts.entries()) {
-      const members = distinct(bounds[f]!, bounds[f + 1]!, skip);
-      let text = `{"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
-      if (placed[f]!.length > 0) {
-        const sets: string[] = [];
-        const index = new Map<ResultSet, number>();
-        const names = placed[f]!.map((l) => {
-          if (!index.has(l.set!)) index.set(l.set!, sets.push(l.set!.text) - 1);
-          return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
-        });
-        text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
-      }
-      yield { kind: 'search', start, text: text + '}' };
-    }
-    for (const set of [...setOf.values()].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const pages = set.pages?.slice(1) ?? pagesOf(set.source, 1);
-      for (let p = 0, k = 0; p < pages.length; p += set.per, k++) {
-        yield { kind: 'pages', set: set.name, file: k, text: `{"pages":[${pages.slice(p, p + set.per).join(',')}]}` };
-      }
-    }
-  }
-  return { starts, files };
+  const kept = previous.metas.filter((m) => !names.has(m.name) && !(units.has(m.name) && heads.has(m.name)));
+  const metas = [...kept, ...fresh.map((p) => p.meta)].sort((a, b) => (a.name < b.name ? -1 : 1));
+  return { layout, metas, fresh };
 }

@@ -67,7 +67,8 @@ export function bucketOf(id: string, buckets: number): number {
 /**
  * The search file for a folded query, given each file's first key. Keys are
  * cut so that all keys sharing a small prefix sit in one file; a query that
- * sorts before a file's first key but is a prefix of it belongs to that file.
+ * sorts before a file's first key but is a prefix of it belongs to that file,
+ * unless a file starts with the query itself (a large prefix's own file).
  */
 export function searchFileFor(q: string, starts: readonly string[]): number {
   let lo = 0;
@@ -78,5 +79,6 @@ export function searchFileFor(q: string, starts: readonly string[]): number {
     else hi = mid;
   }
   const i = Math.max(lo - 1, 0);
+  if (starts[i] === q) return i;
   return i + 1 < starts.length && starts[i + 1]!.startsWith(q) ? i + 1 : i;
 }

@@ -1,16 +1,21 @@
 // The pipeline: read → validate → render → write, with a report of what it did.
+// A section whose sources are unchanged since the served tree is neither
+// read nor rendered: the writer keeps its files (see tree.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareStrings } from './client/fold.js';
+import { FORMAT, PAGED_LISTS, type PagedList } from './client/types.js';
+import { optionsKey, readCache, readLines } from './cache.js';
 import { ReflistError, ReflistErrors } from './errors.js';
-import type { Model } from './model.js';
-import { readTable, type RawTable } from './read.js';
+import type { CountryNode, ListItem } from './model.js';
+import { digestFile, readTableFile } from './read.js';
 import { createProgress, type Progress } from './progress.js';
-import { estimateFiles, renderTree, type RenderOptions } from './render.js';
-import { SOURCES, validate, type SourceName } from './validate.js';
+import { estimateListFiles, estimateLocationFiles, SECTIONS, type RenderOptions, type Section } from './render.js';
+import { renderTree, type Previous } from './tree.js';
+import { Checker, SECTION_SOURCES, SOURCES, validateList, validateLocations, validateSystems, type SourceName, type Tables } from './validate.js';
 import { openTree } from './write-threaded.js';
-import type { WriteReport } from './write.js';
+import { cacheDir, servedGeneration, type WriteReport } from './write.js';
 
 export interface BuildOptions {
   sources: string;
@@ -26,6 +31,8 @@ export interface BuildOptions {
 export interface BuildReport extends WriteReport {
   rows: Record<string, number>;
   absent: string[];
+  /** Sections kept from the served tree because their sources did not change. */
+  skipped: Section[];
   ms: number;
 }
 
@@ -37,33 +44,38 @@ export function clientSource(): string {
   return readFileSync(CLIENT, 'utf8');
 }
 
-export async function readSources(dir: string): Promise<{ tables: Partial<Record<SourceName, RawTable>>; absent: string[]; errors: ReflistError[] }> {
+/** Reads the named sources (all by default): an absent file is an empty list. */
+export function readSources(dir: string, names: readonly SourceName[] = SOURCES): { tables: Tables; absent: string[]; errors: ReflistError[]; digests: Partial<Record<SourceName, string | null>> } {
   if (!existsSync(dir)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${dir}`);
-  const tables: Partial<Record<SourceName, RawTable>> = {};
+  const tables: Tables = {};
   const absent: string[] = [];
   const errors: ReflistError[] = [];
-  for (const name of SOURCES) {
+  const digests: Partial<Record<SourceName, string | null>> = {};
+  for (const name of names) {
     const file = `${name}.csv`;
     const path = join(dir, file);
     if (!existsSync(path)) {
       absent.push(file);
+      digests[name] = null;
       continue;
     }
-    const read = readTable(file, readFileSync(path));
+    const read = readTableFile(file, path);
     tables[name] = read.table;
+    digests[name] = read.digest;
     errors.push(...read.errors);
   }
-  return { tables, absent, errors };
+  return { tables, absent, errors, digests };
 }
 
 const byLocation = (a: ReflistError, b: ReflistError) =>
   compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
 
-/** The validated model; the raw rows go out of scope here, so their memory is freed before rendering. */
-async function load(sources: string) {
-  const { tables, absent, errors } = await readSources(sources);
-  const { model, errors: invalid } = validate(tables);
-  return { model, absent, errors: errors.concat(invalid) };
+/** The served tree's build cache, when it was made with the same options. */
+function previousBuild(out: string, key: string): Previous | undefined {
+  const served = servedGeneration(out);
+  const dir = served && cacheDir(served);
+  const meta = dir ? readCache(dir, key) : undefined;
+  return meta && { meta, lines: (list) => readLines(dir!, list) };
 }
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
@@ -73,33 +85,67 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Opened first, so the writer thread starts while the sources are read; it
   // writes nothing until the sources have passed every check.
   const tree = openTree(options.out, { compress: options.compress });
-  let model: Model;
-  let absent: string[];
-  let client: string;
   try {
     progress.phase('reading and checking sources');
-    let errors: ReflistError[];
-    ({ model, absent, errors } = await load(options.sources));
-    for (const file of absent) log(`${file}: absent, built as an empty list`);
-    if (errors.length > 0) throw new ReflistErrors(errors.sort(byLocation));
-    client = clientSource();
+    if (!existsSync(options.sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${options.sources}`);
+    const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false });
+    const previous = previousBuild(options.out, key);
+    const digests = Object.fromEntries(SOURCES.map((name) => {
+      const path = join(options.sources, `${name}.csv`);
+      return [name, existsSync(path) ? digestFile(path) : null];
+    })) as Record<SourceName, string | null>;
+    const changed = new Set(SECTIONS.filter((s) => !previous || SECTION_SOURCES[s].some((name) => previous.meta.digests[name] !== digests[name])));
+    const names = SOURCES.filter((name) => name === 'system' || [...changed].some((s) => (SECTION_SOURCES[s] as readonly string[]).includes(name)));
+    const { tables, absent, errors } = readSources(options.sources, names);
+    for (const file of SOURCES.filter((name) => digests[name] === null).map((name) => `${name}.csv`)) log(`${file}: absent, built as an empty list`);
+    const check = new Checker(tables, errors);
+    const systems = validateSystems(check);
+    const countries = changed.has('locations') ? validateLocations(check) : undefined;
+    const lists: Partial<Record<PagedList, ListItem[]>> = {};
+    for (const list of PAGED_LISTS) if (changed.has(list)) lists[list] = validateList(list, check, systems);
+    if (check.errors.length > 0) throw new ReflistErrors(check.errors.sort(byLocation));
+    const rows = { ...previous?.meta.rows, ...countRows(countries, lists), system: systems.ids.length };
+    progress.phase('writing files', estimate(countries, lists, options.pageSize, systems.ids.length));
+    const outputs = renderTree(
+      { systems, countries, lists, client: clientSource(), cache: { options: key, digests, rows } },
+      { pageSize: options.pageSize, search: options.search, busy: tree.busy },
+      previous,
+    );
+    const written = await tree.write(outputs, (n) => progress.tick(n));
+    progress.end();
+    const skipped = SECTIONS.filter((s) => !changed.has(s));
+    return { rows, absent, skipped, ...written, ms: performance.now() - started };
   } catch (err) {
     await tree.abort();
     throw err;
   }
-  const rows: Record<string, number> = {
-    author: model.author.length,
-    division: model.division.length,
-    category: model.division.reduce((n, d) => n + (d.children?.length ?? 0), 0),
-    descriptor: model.descriptor.length,
-    system: model.systems.length,
-    country: model.countries.length,
-    state: model.countries.reduce((n, c) => n + c.states.length, 0),
-    county: model.countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0),
-  };
-  progress.phase('writing files', estimateFiles(model, options.pageSize));
-  const files = renderTree(model, { pageSize: options.pageSize, search: options.search, client, busy: tree.busy });
-  const written = await tree.write(files, (n) => progress.tick(n));
-  progress.end();
-  return { rows, absent, ...written, ms: performance.now() - started };
+}
+
+/** The rows a build reports, in the order it prints them. */
+export const ROW_NAMES = ['author', 'division', 'category', 'descriptor', 'system', 'country', 'state', 'county'] as const;
+
+function countRows(countries: CountryNode[] | undefined, lists: Partial<Record<PagedList, ListItem[]>>): Record<string, number> {
+  const rows: Record<string, number> = {};
+  for (const list of PAGED_LISTS) {
+    const items = lists[list];
+    if (!items) continue;
+    rows[list] = items.length;
+    if (list === 'division') rows['category'] = items.reduce((n, d) => n + (d.children?.length ?? 0), 0);
+  }
+  if (countries) {
+    rows['country'] = countries.length;
+    rows['state'] = countries.reduce((n, c) => n + c.states.length, 0);
+    rows['county'] = countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0);
+  }
+  return rows;
+}
+
+/** About how many files the build renders, for a progress bar. */
+function estimate(countries: CountryNode[] | undefined, lists: Partial<Record<PagedList, ListItem[]>>, pageSize: number, systems: number): number {
+  let files = 10 + (countries ? estimateLocationFiles(countries) : 0);
+  for (const list of PAGED_LISTS) {
+    const items = lists[list];
+    if (items) files += estimateListFiles(list, items.length, pageSize, systems);
+  }
+  return files;
 }

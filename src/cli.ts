@@ -1,7 +1,7 @@
 // The command line: declares options, validates them once, and runs a stage.
 // `run` takes argv and the output streams and returns an exit code, so tests drive it.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { build } from './build.js';
+import { build, ROW_NAMES } from './build.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import { createProgress, type ProgressSink } from './progress.js';
 import { createCompatServer } from './serve.js';
@@ -47,10 +47,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
       const say = opts.quiet ? () => {} : io.stdout;
       const progress = createProgress(opts.quiet ? undefined : io.progress);
       const report = await build({ ...opts, log: (line) => say(line + '\n'), progress });
-      const rows = Object.entries(report.rows).map(([k, v]) => `${k} ${v}`).join(', ');
+      const rows = ROW_NAMES.map((k) => `${k} ${report.rows[k] ?? 0}`).join(', ');
       const seconds = (report.ms / 1000).toFixed(2);
       const peak = mb(process.resourceUsage().maxRSS * 1024);
       say(`rows: ${rows}\n`);
+      if (report.skipped.length > 0) say(`kept as they were (their sources did not change): ${report.skipped.join(', ')}\n`);
       say(`tree: ${report.files} files, ${mb(report.bytes)} at ${opts.out}\n`);
       say(
         report.unchanged

@@ -9,12 +9,17 @@ export interface Labelled {
   key: string;
 }
 
-/** An entry of a paged list; counts[i] belongs to systems[i]. */
-export interface Entry extends Labelled {
+/** An item of a paged list as the sources give it; counts[i] belongs to systems[i]. */
+export interface ListItem {
+  id: number;
+  text: string;
   counts: number[];
   /** division only, in list order */
   children?: Labelled[];
 }
+
+/** An item with its folded label, in a list sorted by sortEntries. */
+export interface Entry extends ListItem, Labelled {}
 
 export interface CountyRow {
   FIPS: number;
@@ -64,6 +69,11 @@ export function sortLabels<T extends Labelled>(items: T[]): T[] {
     else items[i++] = group;
   }
   return items;
+}
+
+/** A list's items folded and sorted in list order. */
+export function sortEntries(items: ListItem[]): Entry[] {
+  return sortLabels(items.map((item) => ((item as Entry).key = fold(item.text), item as Entry)));
 }
 
 export function sortCounties(rows: CountyRow[]): CountyRow[] {

@@ -1,25 +1,52 @@
-// Stage 4, render: the model → every file of the tree as [path, text] pairs.
-// Pure: the writer alone touches the disk.
+// Stage 4, render: the model → every file of the tree as [path, text] pairs,
+// section by section. Pure: the writer alone touches the disk.
 import { bucketPath, childBucketPath, firstPagePaths, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
-import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
+import { PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
 import { ReflistError } from './errors.js';
-import type { Entry, Model } from './model.js';
-import { buildSearchIndex, type SearchIndex, type SearchIndexOptions } from './search-index.js';
+import type { CountryNode, Entry } from './model.js';
+import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndex, type SearchIndexOptions } from './search-index.js';
 import { hostFiles } from './hosts.js';
 
 export type TreeFile = [path: string, text: string];
+
+/** The parts of the tree that are made from their own sources (SECTION_SOURCES), and kept whole when those did not change. */
+export const SECTIONS = ['locations', ...PAGED_LISTS] as const;
+export type Section = (typeof SECTIONS)[number];
+
+/** What rendering hands the writer: files, sections to keep from the served tree, and the build cache. */
+export type Output =
+  | TreeFile
+  | { keep: Section; drop: string[] }
+  | { cache: string; text: string; append?: boolean };
+
+/** Text an output carries, in UTF-16 units: what the writer's backlog is measured in. */
+export const outputLength = (output: Output): number =>
+  Array.isArray(output) ? output[1].length : 'text' in output ? output.text.length : 0;
+
+/** The section a path of the tree belongs to; lookup.json and the other root files belong to none. */
+export function sectionOf(path: string): Section | undefined {
+  const slash = path.indexOf('/');
+  const head = slash < 0 ? path.slice(0, path.indexOf('.')) : path.slice(0, slash);
+  if (head === 'country') return 'locations';
+  return (PAGED_LISTS as readonly string[]).includes(head) ? (head as PagedList) : undefined;
+}
 
 export interface RenderOptions {
   pageSize: number;
   /** Tuning of the search files' sizes (tests make them tiny to exercise every path). */
   search?: Omit<SearchIndexOptions, 'pageSize'>;
-  /** The text of lookup-client.js. */
-  client: string;
   /**
    * True while the consumer has files enough to be getting on with (a writer
    * thread's backlog is full): then work that yields no file yet is done ahead.
    */
   busy?: () => boolean;
+}
+
+/** What a build keeps of a list to update it later: its manifest entry and its index's parts. */
+export interface ListState {
+  info: ListInfo;
+  layout: IndexLayout;
+  metas: PartMeta[];
 }
 
 /** Entries per id bucket file: small files, and few enough of them. */
@@ -28,7 +55,7 @@ const BUCKET_SIZE = 128;
 const json = JSON.stringify;
 
 /** `[id, text, counts, children]` with trailing zero counts dropped (see EntryRecord). */
-export function encodeRecord(e: Entry, withChildren: boolean): string {
+export function encodeRecord(e: Omit<Entry, 'key'>, withChildren: boolean): string {
   let end = e.counts.length;
   while (end > 0 && e.counts[end - 1] === 0) end--;
   const counts = end > 0 || withChildren ? `,[${e.counts.slice(0, end).join(',')}]` : '';
@@ -37,16 +64,19 @@ export function encodeRecord(e: Entry, withChildren: boolean): string {
 }
 
 /**
- * The pages of a list, each rendered once per variant: without counts and
- * with each System's. An item's JSON is built once per page and split around
- * where the count goes, so the variants share it.
+ * The pages of a list (or only those numbered in `only`), each rendered once
+ * per variant: without counts and with each System's. An item's JSON is built
+ * once per page and split around where the count goes, so the variants share it.
  */
-function* renderPages(list: PagedList, entries: Entry[], pageSize: number, systems: readonly string[]): Generator<TreeFile> {
+export function* renderPages(
+  list: PagedList, entries: Entry[], pageSize: number, systems: readonly string[], only?: ReadonlySet<number>,
+): Generator<TreeFile> {
   const pages = Math.max(1, Math.ceil(entries.length / pageSize));
-  const variants: (string | undefined)[] = [undefined, ...systems];
+  const variants: (string | undefined)[] = [undefined, ...(list === 'descriptor' ? [] : systems)];
   const tail = (e: Entry) =>
     list === 'division' ? `,"children":[${(e.children ?? []).map((c) => `{"id":${c.id},"text":${json(c.text)}}`).join(',')}]}` : '}';
   for (let p = 1; p <= pages; p++) {
+    if (only && !only.has(p)) continue;
     const page = entries.slice((p - 1) * pageSize, p * pageSize);
     const heads = page.map((e) => `{"id":${e.id},"text":${json(e.text)}`);
     const tails = page.map(tail);
@@ -59,29 +89,69 @@ function* renderPages(list: PagedList, entries: Entry[], pageSize: number, syste
   }
 }
 
-function* renderBuckets<T>(rows: T[], buckets: number, idOf: (row: T) => number, encode: (row: T) => string, path: (b: number) => string) {
-  const files: T[][] = Array.from({ length: buckets }, () => []);
-  for (const row of rows) files[bucketOf(String(idOf(row)), buckets)]!.push(row);
+/** Id bucket files (or only those numbered in `only`): rows hashed by id, each file sorted by id. */
+export function* renderBuckets<T>(
+  rows: T[], buckets: number, idOf: (row: T) => number, encode: (row: T) => string, path: (b: number) => string,
+  only?: ReadonlySet<number>,
+): Generator<TreeFile> {
+  const files = new Map<number, T[]>();
+  for (const row of rows) {
+    const b = bucketOf(String(idOf(row)), buckets);
+    if (!only || only.has(b)) files.set(b, [...(files.get(b) ?? []), row]);
+  }
   for (let b = 0; b < buckets; b++) {
-    yield [path(b), `[${files[b]!.sort((x, y) => idOf(x) - idOf(y)).map(encode).join(',')}]`] as TreeFile;
+    if (only && !only.has(b)) continue;
+    yield [path(b), `[${(files.get(b) ?? []).sort((x, y) => idOf(x) - idOf(y)).map(encode).join(',')}]`];
   }
 }
 
 /** A power of two, so the buckets (and their files) stay put until a list doubles. */
-const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(n / BUCKET_SIZE))));
+export const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(n / BUCKET_SIZE))));
 
-function* renderList(list: PagedList, model: Model, options: RenderOptions, info: ListInfo): Generator<TreeFile> {
+/** The files of some parts of a list's Term index. */
+export function* indexFiles(list: PagedList, parts: IndexPart[]): Generator<TreeFile> {
+  for (const part of parts) {
+    for (const file of part.files()) {
+      yield [file.kind === 'search' ? searchPath(list, file.start) : resultPagesPath(list, file.set, file.file), file.text];
+    }
+  }
+}
+
+/** Every path of some parts of a list's Term index, without rendering them. */
+export function indexPaths(list: PagedList, metas: PartMeta[]): string[] {
+  return metas.flatMap((m) => [
+    ...m.starts.map((start) => searchPath(list, start)),
+    ...m.pages.flatMap(([set, n]) => Array.from({ length: n }, (_, k) => resultPagesPath(list, set, k))),
+  ]);
+}
+
+export function listInfo(list: PagedList, entries: Entry[], pageSize: number, search: string[]): ListInfo {
+  const childCount = list === 'division' ? entries.reduce((n, e) => n + (e.children?.length ?? 0), 0) : 0;
+  return {
+    total: entries.length,
+    pages: Math.max(1, Math.ceil(entries.length / pageSize)),
+    buckets: bucketsFor(entries.length),
+    ...(list === 'division' ? { childBuckets: bucketsFor(childCount) } : {}),
+    search,
+  };
+}
+
+/**
+ * A list's every file: pages, id buckets, the Term index. The index is
+ * computed a step at a time whenever the writer has enough files to be
+ * getting on with, so the two threads overlap.
+ */
+export function* renderList(
+  list: PagedList, entries: Entry[], records: string[], systems: readonly string[], options: RenderOptions,
+): Generator<TreeFile, ListState> {
   const { pageSize } = options;
-  const entries = model[list];
   const encode = (e: Entry) => encodeRecord(e, list === 'division');
-  const records = entries.map(encode);
-  // The search index is computed a step at a time, whenever the writer has
-  // enough files to be getting on with, so the two threads overlap.
   const indexing = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
   let step: IteratorResult<undefined, SearchIndex> = { done: false, value: undefined };
   const busy = options.busy ?? (() => false);
+  const info = listInfo(list, entries, pageSize, []);
   function* pagesAndBuckets(): Generator<TreeFile> {
-    yield* renderPages(list, entries, pageSize, list === 'descriptor' ? [] : model.systems.map((s) => s.id));
+    yield* renderPages(list, entries, pageSize, systems);
     const positions = entries.map((_, i) => i);
     yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b));
     if (list === 'division') {
@@ -95,22 +165,22 @@ function* renderList(list: PagedList, model: Model, options: RenderOptions, info
     yield file;
   }
   while (!step.done) step = indexing.next();
-  const index = step.value;
-  info.search = index.metas.flatMap((m) => m.starts);
+  const { layout, metas, fresh } = step.value;
+  info.search = metas.flatMap((m) => m.starts);
   const names = new Set<string>();
-  for (const file of index.fresh.flatMap((p) => [...p.files()])) {
-    const path = file.kind === 'search' ? searchPath(list, file.start) : resultPagesPath(list, file.set, file.file);
-    if (names.has(path)) throw new ReflistError('UNSAFE_OUTPUT', `two search files hash to ${path}: please report this`);
-    names.add(path);
-    yield [path, file.text];
+  for (const file of indexFiles(list, fresh)) {
+    if (names.has(file[0])) throw new ReflistError('UNSAFE_OUTPUT', `two search files hash to ${file[0]}: please report this`);
+    names.add(file[0]);
+    yield file;
   }
+  return { info, layout, metas };
 }
 
-function* renderLocations(model: Model): Generator<TreeFile> {
+export function* renderLocations(countries: CountryNode[]): Generator<TreeFile> {
   const item = (x: { id: number; text: string }) => `{"id":${x.id},"text":${json(x.text)}}`;
   const envelope = (xs: { id: number; text: string }[]) => `{"total":${xs.length},"items":[${xs.map(item).join(',')}]}`;
-  yield ['country.json', envelope(model.countries)];
-  for (const c of model.countries) {
+  yield ['country.json', envelope(countries)];
+  for (const c of countries) {
     yield [`country/${c.id}.json`, item(c)];
     yield [`country/${c.id}/state.json`, envelope(c.states)];
     for (const s of c.states) {
@@ -123,50 +193,23 @@ function* renderLocations(model: Model): Generator<TreeFile> {
   }
 }
 
-/** About how many files renderTree yields (the search files are guessed), for a progress bar. */
-export function estimateFiles(model: Model, pageSize: number): number {
-  const pages = (n: number) => Math.max(1, Math.ceil(n / pageSize)) + 1;
-  let files = 10;
-  for (const list of PAGED_LISTS) {
-    const entries = model[list];
-    const variants = list === 'descriptor' ? 1 : 1 + model.systems.length;
-    files += pages(entries.length) * variants + bucketsFor(entries.length) * (list === 'division' ? 2 : 1);
-    files += Math.ceil(entries.length / 40);
-  }
-  for (const c of model.countries) {
-    files += 2;
-    for (const s of c.states) files += 2 + s.counties.length;
-  }
-  return files + 1;
+/** About how many files a list renders (the search files are guessed), for a progress bar. */
+export function estimateListFiles(list: PagedList, total: number, pageSize: number, systems: number): number {
+  const pages = Math.max(1, Math.ceil(total / pageSize)) + 1;
+  const variants = list === 'descriptor' ? 1 : 1 + systems;
+  return pages * variants + bucketsFor(total) * (list === 'division' ? 2 : 1) + Math.ceil(total / 40);
+}
+
+export function estimateLocationFiles(countries: CountryNode[]): number {
+  return 1 + countries.reduce((n, c) => n + 2 + c.states.reduce((m, s) => m + 2 + s.counties.length, 0), 0);
 }
 
 const NOT_FOUND_PAGE = `<!doctype html><meta charset="utf-8"><title>404 Not Found</title><h1>404 Not Found</h1>\n`;
 
-/**
- * Every file of the tree. The locations come first: many small files, quick
- * to render and slow to write, they keep a writer busy while the lists'
- * search indexes are computed. lookup.json comes last: the search index
- * starts are known only then.
- */
-export function* renderTree(model: Model, options: RenderOptions): Generator<TreeFile> {
-  const { pageSize } = options;
-  yield* renderLocations(model);
-  const lists = {} as Record<PagedList, ListInfo>;
-  for (const list of PAGED_LISTS) {
-    const entries = model[list];
-    const childCount = list === 'division' ? entries.reduce((n, e) => n + (e.children?.length ?? 0), 0) : 0;
-    lists[list] = {
-      total: entries.length,
-      pages: Math.max(1, Math.ceil(entries.length / pageSize)),
-      buckets: bucketsFor(entries.length),
-      ...(list === 'division' ? { childBuckets: bucketsFor(childCount) } : {}),
-      search: [],
-    };
-    yield* renderList(list, model, options, lists[list]);
-  }
-  yield ['lookup-client.js', options.client];
+/** The files at the root: the client, 404.html, the host files and lookup.json (last: it names every list's search files). */
+export function* renderRoot(manifest: Manifest, client: string): Generator<TreeFile> {
+  yield ['lookup-client.js', client];
   yield ['404.html', NOT_FOUND_PAGE];
-  const manifest: Manifest = { format: FORMAT, pageSize, systems: model.systems, lists: { ...lists, country: { total: model.countries.length } } };
   yield* hostFiles(manifest);
   yield [MANIFEST, json(manifest)];
 }

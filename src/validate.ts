@@ -1,8 +1,8 @@
 // Stage 2, validate: raw tables → typed rows → the model, checking every rule
 // of SPEC §5 and collecting every error with its file and line.
 import { ReflistError, suggest } from './errors.js';
-import { fold } from './client/fold.js';
-import { labelled, sortCounties, sortLabels, type CountryNode, type Entry, type Model } from './model.js';
+import type { PagedList } from './client/types.js';
+import { labelled, sortCounties, sortEntries, sortLabels, type CountryNode, type ListItem, type Model } from './model.js';
 import type { RawTable } from './read.js';
 
 type Kind = 'id' | 'text' | 'lat' | 'lon' | 'system';
@@ -121,90 +121,130 @@ function unique<T extends { line: number }, K extends string | number>(
   return seen;
 }
 
-export function validate(tables: Partial<Record<SourceName, RawTable>>): { model: Model; errors: ReflistError[] } {
-  const errors: ReflistError[] = [];
-  const file = (name: SourceName) => tables[name]?.file ?? `${name}.csv`;
-  const rows = <S extends SourceName>(name: S) => typeRows(name, tables[name], errors);
-  const byId = <S extends 'author' | 'country' | 'division' | 'category' | 'descriptor'>(name: S) =>
-    unique(rows(name), file(name), (r) => r.id, (r) => `id ${r.id}`, errors);
-  const missing = (name: SourceName, line: number, what: string) =>
-    errors.push(new ReflistError('UNKNOWN_REFERENCE', `unknown ${what}`, { file: file(name), line }));
+/** The sources each part of the tree is made from: a part whose sources are unchanged is kept as it is. */
+export const SECTION_SOURCES = {
+  locations: ['country', 'state', 'county'],
+  author: ['author', 'author_count', 'system'],
+  division: ['division', 'category', 'division_count', 'system'],
+  descriptor: ['descriptor'],
+} as const satisfies Record<string, readonly SourceName[]>;
 
-  const systems = unique(rows('system'), file('system'), (r) => r.id, (r) => `system id "${r.id}"`, errors);
-  const folded = unique([...systems.values()], file('system'), (r) => r.id.toLowerCase(),
+export type Tables = Partial<Record<SourceName, RawTable>>;
+
+/** Checks one section's sources, pushing every error found. */
+export class Checker {
+  constructor(
+    readonly tables: Tables,
+    readonly errors: ReflistError[] = [],
+  ) {}
+
+  file(name: SourceName): string {
+    return this.tables[name]?.file ?? `${name}.csv`;
+  }
+
+  rows<S extends SourceName>(name: S): Row<S>[] {
+    return typeRows(name, this.tables[name], this.errors);
+  }
+
+  unique<S extends SourceName, K extends string | number>(name: S, key: (row: Row<S>) => K, describe: (row: Row<S>) => string): Map<K, Row<S>> {
+    return unique(this.rows(name), this.file(name), key, describe, this.errors);
+  }
+
+  byId<S extends 'author' | 'country' | 'division' | 'category' | 'descriptor'>(name: S): Map<number, Row<S>> {
+    return this.unique(name, (r) => r.id as number, (r) => `id ${r.id}`);
+  }
+
+  missing(name: SourceName, line: number, what: string): void {
+    this.errors.push(new ReflistError('UNKNOWN_REFERENCE', `unknown ${what}`, { file: this.file(name), line }));
+  }
+}
+
+export interface Systems {
+  /** Sorted ids: counts[i] belongs to ids[i]. */
+  ids: string[];
+  list: { id: string; text: string }[];
+}
+
+export function validateSystems(check: Checker): Systems {
+  const systems = check.unique('system', (r) => r.id, (r) => `system id "${r.id}"`);
+  const folded = unique([...systems.values()], check.file('system'), (r) => r.id.toLowerCase(),
     (r) => `system id "${r.id}" (it differs only by case from another, which collides on case-insensitive hosts)`,
-    errors);
-  const systemIds = [...folded.values()].map((s) => s.id).sort();
-  const systemIndex = new Map(systemIds.map((id, i) => [id, i]));
+    check.errors);
+  const ids = [...folded.values()].map((s) => s.id).sort();
+  return { ids, list: ids.map((id) => ({ id, text: folded.get(id.toLowerCase())!.text })) };
+}
 
-  const countries = byId('country');
-  const states = unique(rows('state'), file('state'), (r) => `${r.country_id}/${r.id}`,
-    (r) => `state ${r.id} of country ${r.country_id}`, errors);
-  for (const s of states.values()) if (!countries.has(s.country_id)) missing('state', s.line, `country_id ${s.country_id}`);
-  const counties = unique(rows('county'), file('county'), (r) => `${r.country_id}/${r.state_id}/${r.FIPS}`,
-    (r) => `county FIPS ${r.FIPS} in state ${r.state_id} of country ${r.country_id}`, errors);
+export function validateLocations(check: Checker): CountryNode[] {
+  const countries = check.byId('country');
+  const states = check.unique('state', (r) => `${r.country_id}/${r.id}`, (r) => `state ${r.id} of country ${r.country_id}`);
+  for (const s of states.values()) if (!countries.has(s.country_id)) check.missing('state', s.line, `country_id ${s.country_id}`);
+  const counties = check.unique('county', (r) => `${r.country_id}/${r.state_id}/${r.FIPS}`,
+    (r) => `county FIPS ${r.FIPS} in state ${r.state_id} of country ${r.country_id}`);
   for (const c of counties.values()) {
     if (!states.has(`${c.country_id}/${c.state_id}`)) {
-      missing('county', c.line, `state_id ${c.state_id} in country_id ${c.country_id}`);
+      check.missing('county', c.line, `state_id ${c.state_id} in country_id ${c.country_id}`);
     }
   }
-
-  const entries = (name: 'author' | 'division' | 'descriptor') => {
-    const list = new Map<number, Entry>();
-    for (const [k, r] of byId(name)) list.set(k, { id: r.id, text: r.text, key: fold(r.text), counts: NO_COUNTS });
-    return list;
-  };
-  const author = entries('author');
-  const division = entries('division');
-  const descriptor = entries('descriptor');
-  for (const c of byId('category').values()) {
-    const parent = division.get(c.division_id);
-    if (!parent) missing('category', c.line, `division_id ${c.division_id}`);
-    else (parent.children ??= []).push(labelled({ id: c.id, text: c.text }));
-  }
-  for (const [name, list] of [['author_count', author], ['division_count', division]] as const) {
-    const counted = unique(rows(name), file(name), (r) => `${r.system}/${r.id}`,
-      (r) => `count of system "${r.system}" for id ${r.id}`, errors);
-    for (const r of counted.values()) {
-      const s = systemIndex.get(r.system);
-      const entry = list.get(r.id);
-      if (s === undefined) missing(name, r.line, `system "${r.system}"`);
-      if (!entry) missing(name, r.line, `${name.replace('_count', '')} id ${r.id}`);
-      if (s !== undefined && entry) {
-        if (entry.counts === NO_COUNTS) entry.counts = systemIds.map(() => 0);
-        entry.counts[s] = r.count;
-      }
-    }
-  }
-
   const countryNodes = new Map<number, CountryNode>(
     [...countries].map(([k, c]) => [k, { ...labelled({ id: c.id, text: c.text }), states: [] }]),
   );
   const stateNodes = new Map(
-    [...states.values()].map((s) => [`${s.country_id}/${s.id}`, { ...labelled({ id: s.id, text: s.text }), counties: [] as Model['countries'][number]['states'][number]['counties'] }]),
+    [...states.values()].map((s) => [`${s.country_id}/${s.id}`, { ...labelled({ id: s.id, text: s.text }), counties: [] as CountryNode['states'][number]['counties'] }]),
   );
   for (const [k, s] of stateNodes) countryNodes.get(Number(k.split('/')[0]))?.states.push(s);
   for (const c of counties.values()) {
     const { FIPS, county, latitudeCenter, LongitudeCenter } = c;
     stateNodes.get(`${c.country_id}/${c.state_id}`)?.counties.push({ FIPS, county, latitudeCenter, LongitudeCenter });
   }
+  return sortLabels(
+    [...countryNodes.values()].map((c) => ({
+      ...c,
+      states: sortLabels(c.states.map((s) => ({ ...s, counties: sortCounties(s.counties) }))),
+    })),
+  );
+}
 
-  const finish = (list: Map<number, Entry>, withChildren = false) => {
-    const sorted = sortLabels([...list.values()]);
-    if (withChildren) for (const e of sorted) e.children = sortLabels(e.children ?? []);
-    return sorted;
-  };
+/** A paged list's items in source order, unsorted (sortEntries orders them), with their counts. */
+export function validateList(list: PagedList, check: Checker, systems: Systems): ListItem[] {
+  const items = new Map<number, ListItem>();
+  for (const [k, r] of check.byId(list)) items.set(k, { id: r.id, text: r.text, counts: NO_COUNTS });
+  if (list === 'division') {
+    for (const c of check.byId('category').values()) {
+      const parent = items.get(c.division_id);
+      if (!parent) check.missing('category', c.line, `division_id ${c.division_id}`);
+      else (parent.children ??= []).push(labelled({ id: c.id, text: c.text }));
+    }
+    for (const item of items.values()) item.children = sortLabels(item.children ?? []);
+  }
+  if (list !== 'descriptor') {
+    const name = `${list}_count` as const;
+    const systemIndex = new Map(systems.ids.map((id, i) => [id, i]));
+    const counted = check.unique(name, (r) => `${r.system}/${r.id}`, (r) => `count of system "${r.system}" for id ${r.id}`);
+    for (const r of counted.values()) {
+      const s = systemIndex.get(r.system);
+      const item = items.get(r.id);
+      if (s === undefined) check.missing(name, r.line, `system "${r.system}"`);
+      if (!item) check.missing(name, r.line, `${list} id ${r.id}`);
+      if (s !== undefined && item) {
+        if (item.counts === NO_COUNTS) item.counts = systems.ids.map(() => 0);
+        item.counts[s] = r.count;
+      }
+    }
+  }
+  return [...items.values()];
+}
+
+/** Every source checked and the whole model built: what a build without a previous tree does. */
+export function validate(tables: Tables): { model: Model; errors: ReflistError[] } {
+  const check = new Checker(tables);
+  const systems = validateSystems(check);
+  const countries = validateLocations(check);
   const model: Model = {
-    systems: systemIds.map((id) => ({ id, text: folded.get(id.toLowerCase())!.text })),
-    author: finish(author),
-    division: finish(division, true),
-    descriptor: finish(descriptor),
-    countries: sortLabels(
-      [...countryNodes.values()].map((c) => ({
-        ...c,
-        states: sortLabels(c.states.map((s) => ({ ...s, counties: sortCounties(s.counties) }))),
-      })),
-    ),
+    systems: systems.list,
+    author: sortEntries(validateList('author', check, systems)),
+    division: sortEntries(validateList('division', check, systems)),
+    descriptor: sortEntries(validateList('descriptor', check, systems)),
+    countries,
   };
-  return { model, errors };
+  return { model, errors: check.errors };
 }

@@ -6,8 +6,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReflistError, type ErrorCode } from './errors.js';
-import type { TreeFile } from './render.js';
-import { TreeWriter, writeFiles, type WriteOptions, type WriteReport } from './write.js';
+import { outputLength, type Output } from './render.js';
+import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
 import type { WorkerReply, WorkerRequest } from './write-worker.js';
 
 /** lib/write-worker.js, made by `npm run compile`, found from src/ (tests) and lib/ alike. */
@@ -28,7 +28,7 @@ export interface OpenTree {
   /** True while the writer has a full backlog, the time to compute ahead (RenderOptions.busy). */
   busy(): boolean;
   /** Writes the files, then swaps the new tree in. */
-  write(files: Iterable<TreeFile>, onFile?: (count: number) => void): Promise<WriteReport>;
+  write(outputs: Iterable<Output>, onFile?: (count: number) => void): Promise<WriteReport>;
   /** Writes nothing and lets go of the folder. */
   abort(): Promise<void>;
 }
@@ -70,12 +70,12 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     async write(files, onFile) {
       try {
         await ready;
-        let batch: TreeFile[] = [];
+        let batch: Output[] = [];
         let chars = 0;
         const inFlight: number[] = []; // each posted batch's text, oldest first
         let pending = 0;
         const send = async () => {
-          worker.postMessage({ files: batch } satisfies WorkerRequest);
+          worker.postMessage({ outputs: batch } satisfies WorkerRequest);
           inFlight.push(chars);
           pending += chars;
           posted = (posted + chars) | 0;
@@ -84,9 +84,9 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
         };
         let count = 0;
         try {
-          for (const file of files) {
-            batch.push(file);
-            chars += file[1].length;
+          for (const output of files) {
+            batch.push(output);
+            chars += outputLength(output);
             onFile?.(++count);
             if (batch.length >= BATCH) await send();
           }
@@ -123,7 +123,7 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
     busy: () => false,
     async write(files, onFile) {
       if (!writer) throw error;
-      return writeFiles(writer, files, onFile);
+      return writeOutputs(writer, files, onFile);
     },
     async abort() {
       writer?.abort();
@@ -134,7 +134,7 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
 /** Writes a tree from a writer thread while this one renders. */
 export function writeTreeThreaded(
   outDir: string,
-  files: Iterable<TreeFile>,
+  files: Iterable<Output>,
   onFile?: (count: number) => void,
   options: WriteOptions = {},
 ): Promise<WriteReport> {

@@ -4,9 +4,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ReflistError } from './errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
-import type { TreeFile } from './render.js';
+import { outputLength, type Output } from './render.js';
 
-export type WorkerRequest = { files: TreeFile[] } | { finish: true } | { abort: true };
+export type WorkerRequest = { outputs: Output[] } | { finish: true } | { abort: true };
 export type WorkerReply =
   | { ready: true }
   | { ack: number }
@@ -38,9 +38,12 @@ port.on('message', (message: WorkerRequest) => {
     return;
   }
   try {
-    if ('files' in message) {
-      for (const [path, text] of message.files) writer.add(path, text), Atomics.add(progress, 0, text.length);
-      reply({ ack: message.files.length });
+    if ('outputs' in message) {
+      for (const output of message.outputs) {
+        writer.take(output);
+        Atomics.add(progress, 0, outputLength(output));
+      }
+      reply({ ack: message.outputs.length });
     } else if ('finish' in message) reply({ report: writer.finish() });
     else writer.abort(), reply({ aborted: true });
   } catch (err) {

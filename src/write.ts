@@ -11,14 +11,14 @@
 import { hash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import {
-  closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync,
+  appendFileSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync,
   renameSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import fse from 'fs-extra';
 import { ReflistError } from './errors.js';
 import { MANIFEST } from './client/paths.js';
-import type { TreeFile } from './render.js';
+import { sectionOf, type Output, type Section } from './render.js';
 
 export interface WriteReport {
   /** Files and bytes of the new tree. */
@@ -28,6 +28,8 @@ export interface WriteReport {
   written: number;
   /** Unchanged files linked from the served tree into the spare generation. */
   copied: number;
+  /** Files of sections whose sources did not change, taken as they are without rendering. */
+  kept: number;
   /** Files of the served tree that the new one no longer has. */
   removed: number;
   /** True when the new tree equals the served one: nothing was written or swapped. */
@@ -46,6 +48,7 @@ const MIN_COMPRESS = 256;
 /** Tree paths are made from digits and checked system ids; anything else is a bug, never a path. */
 const SAFE_PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_\-./]+$/;
 
+/** path → `hash<TAB>size`: what a generation holds. */
 type Index = Map<string, string>;
 
 interface Layout {
@@ -53,9 +56,13 @@ interface Layout {
   /** The generation the output link points to, if any. */
   active?: string;
   spare: string;
+  /** The generation that is not the spare. */
+  twin: string;
 }
 
 const indexFile = (generation: string) => `${generation}.index`;
+/** A generation's build cache (see cache.ts): written before the generation is served, read by the next build. */
+export const cacheDir = (generation: string) => `${generation}.cache`;
 
 function readIndex(generation: string): Index | undefined {
   if (!existsSync(generation) || !existsSync(indexFile(generation))) return undefined;
@@ -68,8 +75,15 @@ function readIndex(generation: string): Index | undefined {
 }
 
 function writeIndex(generation: string, index: Index): void {
-  const lines = [...index].map(([path, h]) => `${path}\t${h}\n`);
+  const lines = [...index].map(([path, entry]) => `${path}\t${entry}\n`);
   writeFileSync(indexFile(generation), lines.sort().join(''));
+}
+
+/** The generation an output folder serves, if it is a reflist tree. */
+export function servedGeneration(outDir: string): string | undefined {
+  const out = resolve(outDir);
+  if (!isLink(out)) return undefined;
+  return resolve(dirname(out), readlinkSync(out));
 }
 
 /**
@@ -82,10 +96,10 @@ function layout(outDir: string): Layout {
   const generation = (g: 'a' | 'b') => join(dirname(out), `.${basename(out)}.${g}`);
   const [a, b] = [generation('a'), generation('b')];
   const stat = existsSync(out) || isLink(out) ? lstatSync(out) : undefined;
-  if (!stat) return { out, spare: a };
+  if (!stat) return { out, spare: a, twin: b };
   if (stat.isSymbolicLink()) {
     const target = resolve(dirname(out), readlinkSync(out));
-    if (target === a || target === b) return { out, active: target, spare: target === a ? b : a };
+    if (target === a || target === b) return { out, active: target, spare: target === a ? b : a, twin: target };
     throw new ReflistError('UNSAFE_OUTPUT', `${out} is a link to ${target}, not to a reflist generation: refusing to replace it`);
   }
   const entries = stat.isDirectory() ? readdirSync(out) : ['(a file)'];
@@ -96,7 +110,7 @@ function layout(outDir: string): Layout {
   fse.removeSync(indexFile(a));
   renameSync(out, a);
   swapLink(out, a);
-  return { out, active: a, spare: b };
+  return { out, active: a, spare: b, twin: a };
 }
 
 function isLink(path: string): boolean {
@@ -141,19 +155,28 @@ function removeFile(root: string, path: string): void {
 }
 
 /**
- * Writes one tree: `add` each file, then `finish`. Holds the output's lock
- * from construction to `finish` or `abort`.
+ * Writes one tree: `add` each file (or `keep` a section of the served tree,
+ * and `cache` the build cache's files), then `finish`. Holds the output's
+ * lock from construction to `finish` or `abort`.
  */
 export class TreeWriter {
-  readonly report: WriteReport = { files: 0, bytes: 0, written: 0, copied: 0, removed: 0, unchanged: false };
+  readonly report: WriteReport = { files: 0, bytes: 0, written: 0, copied: 0, kept: 0, removed: 0, unchanged: false };
   private readonly layout: Layout;
   private readonly unlock: () => void;
   private readonly served: Index | undefined;
   private readonly current: Index;
   private readonly next: Index = new Map();
-  private readonly pending: string[] = [];
   private readonly made = new Set<string>();
+  /** Sections kept from the served tree, less the files their update drops. */
+  private readonly keeps = new Map<Section, Set<string>>();
+  private readonly cacheNext: string;
   private dirty = false;
+  /**
+   * With no served tree, every file is also linked into the other generation,
+   * so the first rebuild finds a complete spare instead of linking the
+   * whole tree then.
+   */
+  private readonly mirror: string | undefined;
 
   private readonly compress: boolean;
 
@@ -172,6 +195,13 @@ export class TreeWriter {
     const current = readIndex(spare);
     if (!current) fse.removeSync(spare); // none yet, or a build that stopped half-way: start empty
     this.current = current ?? new Map();
+    if (!active) {
+      this.mirror = this.layout.twin;
+      fse.removeSync(this.mirror);
+      fse.removeSync(indexFile(this.mirror));
+    }
+    this.cacheNext = `${cacheDir(spare)}.next`;
+    fse.removeSync(this.cacheNext);
   }
 
   add(path: string, text: string): void {
@@ -180,8 +210,7 @@ export class TreeWriter {
     // and a buffer for each would be hundreds of MB of garbage at 1M rows.
     const h = hash('sha1', text, 'base64');
     const bytes = Buffer.byteLength(text);
-    this.report.bytes += bytes;
-    this.put(path, h, () => text);
+    this.put(path, `${h}\t${bytes}`, () => text);
     if (this.compress && COMPRESSIBLE.test(path) && bytes >= MIN_COMPRESS) {
       // A sibling is named by its source's hash, so it is compressed only when its source changed.
       this.put(`${path}.gz`, `${h}.gz`, () => gzipSync(text, { level: 9 }));
@@ -189,32 +218,69 @@ export class TreeWriter {
     }
   }
 
+  /** Keeps the served tree's files of a section, but those in `drop` (and those added anew). */
+  keep(section: Section, drop: readonly string[]): void {
+    this.keeps.set(section, new Set(drop));
+  }
+
+  /** Writes (or appends to) a file of the new tree's build cache. */
+  cache(name: string, text: string, append = false): void {
+    if (!/^[a-z]+\.(json|tsv)$/.test(name)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write cache file "${name}"`);
+    mkdirSync(this.cacheNext, { recursive: true });
+    (append ? appendFileSync : writeFileSync)(join(this.cacheNext, name), text);
+  }
+
+  /** Carries one kind of output to its method. */
+  take(output: Output): void {
+    if (Array.isArray(output)) this.add(output[0], output[1]);
+    else if ('keep' in output) this.keep(output.keep, output.drop);
+    else this.cache(output.cache, output.text, output.append);
+  }
+
   /** Records a file of the new tree, writing it only when the served tree does not hold the same. */
-  private put(path: string, h: string, data: () => string | Uint8Array): void {
-    this.next.set(path, h);
-    this.report.files++;
-    if (this.served?.get(path) === h) {
-      if (this.current.get(path) !== h) this.pending.push(path);
-      return;
-    }
-    writeFileSync(this.prepare(path), data());
+  private put(path: string, entry: string, data: () => string | Uint8Array): void {
+    this.next.set(path, entry);
+    if (this.served?.get(path) === entry) return;
+    const file = this.prepare(path);
+    writeFileSync(file, data());
     this.report.written++;
+    if (this.mirror) {
+      const twin = join(this.mirror, path);
+      this.makeDir(dirname(twin));
+      linkSync(file, twin);
+    }
   }
 
   finish(): WriteReport {
     try {
       const { out, active, spare } = this.layout;
       const { served, current, next, report } = this;
-      if (served) for (const path of served.keys()) if (!next.has(path)) report.removed++;
-      if (served && report.written === 0 && report.removed === 0) return { ...report, unchanged: true };
-      for (const path of this.pending) {
+      // Kept sections: the served files, carried over by their index entry.
+      if (served) {
+        for (const [path, entry] of served) {
+          const section = sectionOf(path);
+          const drop = section && this.keeps.get(section);
+          if (drop && !drop.has(path) && !next.has(path)) next.set(path, entry), report.kept++;
+        }
+        for (const path of served.keys()) if (!next.has(path)) report.removed++;
+      }
+      report.files = next.size;
+      for (const entry of next.values()) report.bytes += Number(entry.slice(entry.indexOf('\t') + 1)) || 0;
+      if (served && report.written === 0 && report.removed === 0) {
+        fse.removeSync(this.cacheNext);
+        return { ...report, unchanged: true };
+      }
+      for (const [path, entry] of next) {
+        if (current.get(path) === entry || served?.get(path) !== entry) continue;
         // Unchanged since the served tree: a hard link gives the same bytes
         // and the same mtime without copying them.
         linkSync(join(active!, path), this.prepare(path));
         report.copied++;
       }
       for (const path of current.keys()) if (!next.has(path)) removeFile(spare, path);
+      this.finishCache(active);
       writeIndex(spare, next);
+      if (this.mirror) writeIndex(this.mirror, next);
       swapLink(out, spare);
       return report;
     } finally {
@@ -222,18 +288,39 @@ export class TreeWriter {
     }
   }
 
+  /** The new tree's cache: the files written this build, and the kept sections' from the served tree's. */
+  private finishCache(active: string | undefined): void {
+    const target = cacheDir(this.layout.spare);
+    fse.removeSync(target);
+    if (!existsSync(this.cacheNext)) return;
+    for (const section of this.keeps.keys()) {
+      const file = `${section}.tsv`;
+      const from = active && join(cacheDir(active), file);
+      if (from && existsSync(from) && !existsSync(join(this.cacheNext, file))) linkSync(from, join(this.cacheNext, file));
+    }
+    renameSync(this.cacheNext, target);
+  }
+
   /** Leaves the served tree as it is; the spare is left marked unknown. */
   abort(): void {
+    fse.removeSync(this.cacheNext);
     this.unlock();
+  }
+
+  private makeDir(dir: string): void {
+    if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
   }
 
   /** The spare's path for a file about to be replaced. */
   private prepare(path: string): string {
-    // From the first change on, the spare's index no longer describes it.
-    if (!this.dirty) fse.removeSync(indexFile(this.layout.spare)), (this.dirty = true);
+    // From the first change on, the spare's index and cache no longer describe it.
+    if (!this.dirty) {
+      fse.removeSync(indexFile(this.layout.spare));
+      fse.removeSync(cacheDir(this.layout.spare));
+      this.dirty = true;
+    }
     const file = join(this.layout.spare, path);
-    const dir = dirname(file);
-    if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
+    this.makeDir(dirname(file));
     // The old file may be a hard link shared with the served tree: replace it, never write into it.
     if (this.current.has(path)) unlinkSync(file);
     return file;
@@ -243,17 +330,18 @@ export class TreeWriter {
 /** Writes a tree in this thread. */
 export function writeTree(
   outDir: string,
-  files: Iterable<TreeFile>,
+  outputs: Iterable<Output>,
   onFile?: (count: number) => void,
   options: WriteOptions = {},
 ): WriteReport {
-  return writeFiles(new TreeWriter(outDir, options), files, onFile);
+  return writeOutputs(new TreeWriter(outDir, options), outputs, onFile);
 }
 
-/** Adds every file and finishes, or lets go of the folder when the files fail. */
-export function writeFiles(writer: TreeWriter, files: Iterable<TreeFile>, onFile?: (count: number) => void): WriteReport {
+/** Takes every output and finishes, or lets go of the folder when the outputs fail. */
+export function writeOutputs(writer: TreeWriter, outputs: Iterable<Output>, onFile?: (count: number) => void): WriteReport {
+  let count = 0;
   try {
-    for (const [path, text] of files) writer.add(path, text), onFile?.(writer.report.files);
+    for (const output of outputs) writer.take(output), onFile?.(++count);
   } catch (err) {
     writer.abort();
     throw err;

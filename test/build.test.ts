@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { VALID } from './fixtures/valid.js';
 import { build, readSources } from '../src/build.js';
-import { renderTree } from '../src/render.js';
-import { validate } from '../src/validate.js';
+import { renderTree } from '../src/tree.js';
+import { Checker, validateList, validateLocations, validateSystems } from '../src/validate.js';
+import { PAGED_LISTS } from '../src/client/types.js';
 import { writeSynthetic } from '../scripts/sources.js';
 import { buildFrom, snapshotTree, tempDir, treeClient, writeSources } from './helpers.js';
 
@@ -28,8 +29,13 @@ describe('a build', () => {
   test('renders the same files in the same order however busy the writer is', async () => {
     const sources = tempDir();
     await writeSynthetic(sources, { authors: 12_000, systems: 3, seed: 3 });
-    const { model } = validate((await readSources(sources)).tables);
-    const render = (busy?: () => boolean) => [...renderTree(model, { pageSize: 30, client: '', busy })];
+    const check = new Checker(readSources(sources).tables);
+    const systems = validateSystems(check);
+    const input = () => ({
+      systems, countries: validateLocations(check), client: '', cache: { options: '', digests: {}, rows: {} },
+      lists: Object.fromEntries(PAGED_LISTS.map((list) => [list, validateList(list, check, systems)])),
+    });
+    const render = (busy?: () => boolean) => [...renderTree(input(), { pageSize: 30, busy })];
     const plain = render();
     for (const every of [2, 3, 7]) {
       // The index is computed a step at a time between different files each time.

@@ -6,13 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareStrings } from './client/fold.js';
 import { FORMAT, PAGED_LISTS, type PagedList } from './client/types.js';
-import { optionsKey, readCache, readLines } from './cache.js';
+import { optionsKey, readCache, readLines, readSource } from './cache.js';
+import { changedWindow, windowEdits, type TextEdit } from './delta.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import type { CountryNode, ListItem } from './model.js';
 import { digestFile, readTableFile } from './read.js';
 import { createProgress, type Progress } from './progress.js';
 import { estimateListFiles, estimateLocationFiles, SECTIONS, type RenderOptions, type Section } from './render.js';
-import { renderTree, type Previous } from './tree.js';
+import { renderTree, type ListInput, type Previous } from './tree.js';
+import { updatable } from './update.js';
 import { Checker, SECTION_SOURCES, SOURCES, validateList, validateLocations, validateSystems, type SourceName, type Tables } from './validate.js';
 import { openTree } from './write-threaded.js';
 import { cacheDir, servedGeneration, type WriteReport } from './write.js';
@@ -71,11 +73,11 @@ const byLocation = (a: ReflistError, b: ReflistError) =>
   compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
 
 /** The served tree's build cache, when it was made with the same options. */
-function previousBuild(out: string, key: string): Previous | undefined {
+function previousBuild(out: string, key: string): (Previous & { source(list: PagedList): Uint8Array | undefined }) | undefined {
   const served = servedGeneration(out);
   const dir = served && cacheDir(served);
   const meta = dir ? readCache(dir, key) : undefined;
-  return meta && { meta, lines: (list) => readLines(dir!, list) };
+  return meta && { meta, lines: (list) => readLines(dir!, list), source: (list) => readSource(dir!, list) };
 }
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
@@ -95,17 +97,45 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       return [name, existsSync(path) ? digestFile(path) : null];
     })) as Record<SourceName, string | null>;
     const changed = new Set(SECTIONS.filter((s) => !previous || SECTION_SOURCES[s].some((name) => previous.meta.digests[name] !== digests[name])));
-    const names = SOURCES.filter((name) => name === 'system' || [...changed].some((s) => (SECTION_SOURCES[s] as readonly string[]).includes(name)));
-    const { tables, absent, errors } = readSources(options.sources, names);
-    for (const file of SOURCES.filter((name) => digests[name] === null).map((name) => `${name}.csv`)) log(`${file}: absent, built as an empty list`);
+    // A list whose own file alone changed may be updated from the records that changed (delta.ts).
+    const sourceOf = (list: PagedList) => (digests[list] === null ? undefined : readFileSync(join(options.sources, `${list}.csv`)));
+    const edits: Partial<Record<PagedList, { edits: TextEdit[]; source: Uint8Array }>> = {};
+    for (const list of PAGED_LISTS) {
+      if (!previous || !changed.has(list) || !updatable(list)) continue;
+      if (SECTION_SOURCES[list].some((name) => name !== list && previous.meta.digests[name] !== digests[name])) continue;
+      const [was, now] = [previous.source(list), sourceOf(list)];
+      const window = was && now && changedWindow(was, now);
+      const found = window && windowEdits(list, window);
+      if (found) edits[list] = { edits: found, source: now! };
+    }
+    const needed = (name: SourceName) => name === 'system' || [...changed].some((s) => !edits[s as PagedList] && (SECTION_SOURCES[s] as readonly string[]).includes(name));
+    const { tables, errors } = readSources(options.sources, SOURCES.filter(needed));
+    for (const name of SOURCES) if (digests[name] === null) log(`${name}.csv: absent, built as an empty list`);
     const check = new Checker(tables, errors);
     const systems = validateSystems(check);
     const countries = changed.has('locations') ? validateLocations(check) : undefined;
-    const lists: Partial<Record<PagedList, ListItem[]>> = {};
-    for (const list of PAGED_LISTS) if (changed.has(list)) lists[list] = validateList(list, check, systems);
+    const lists: Partial<Record<PagedList, ListInput>> = {};
+    const items: Partial<Record<PagedList, ListItem[]>> = {};
+    for (const list of PAGED_LISTS) {
+      if (!changed.has(list)) continue;
+      if (edits[list]) {
+        // Read and checked whole only if the edits cannot be applied after all.
+        const all = () => {
+          const read = readSources(options.sources, SECTION_SOURCES[list]);
+          const whole = new Checker(read.tables, read.errors);
+          const listed = validateList(list, whole, validateSystems(whole));
+          if (whole.errors.length > 0) throw new ReflistErrors(whole.errors.sort(byLocation));
+          return listed;
+        };
+        lists[list] = { items: all, ...edits[list] };
+      } else {
+        const listed = (items[list] = validateList(list, check, systems));
+        lists[list] = { items: () => listed, source: updatable(list) ? sourceOf(list) : undefined };
+      }
+    }
     if (check.errors.length > 0) throw new ReflistErrors(check.errors.sort(byLocation));
-    const rows = { ...previous?.meta.rows, ...countRows(countries, lists), system: systems.ids.length };
-    progress.phase('writing files', estimate(countries, lists, options.pageSize, systems.ids.length));
+    const rows = { ...previous?.meta.rows, ...countRows(countries, items), system: systems.ids.length };
+    progress.phase('writing files', estimate(countries, items, options.pageSize, systems.ids.length));
     const outputs = renderTree(
       { systems, countries, lists, client: clientSource(), cache: { options: key, digests, rows } },
       { pageSize: options.pageSize, search: options.search, busy: tree.busy },
@@ -114,6 +144,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const written = await tree.write(outputs, (n) => progress.tick(n));
     progress.end();
     const skipped = SECTIONS.filter((s) => !changed.has(s));
+    const absent = SOURCES.filter((name) => digests[name] === null).map((name) => `${name}.csv`);
     return { rows, absent, skipped, ...written, ms: performance.now() - started };
   } catch (err) {
     await tree.abort();

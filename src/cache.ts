@@ -28,6 +28,8 @@ export interface CacheMeta {
 
 export const META = 'meta.json';
 export const linesFile = (list: PagedList) => `${list}.tsv`;
+/** A copy of the list's source file, as the last build read it (see delta.ts). */
+export const sourceFile = (list: PagedList) => `${list}.csv`;
 
 export function optionsKey(options: object): string {
   return JSON.stringify({ version: VERSION, ...options });
@@ -51,6 +53,12 @@ export function readLines(dir: string, list: PagedList): string[] | undefined {
   return text === '' ? [] : text.slice(0, -1).split('\n');
 }
 
+/** The copy of a list's source file the cache keeps, if it has one. */
+export function readSource(dir: string, list: PagedList): Uint8Array | undefined {
+  const file = join(dir, sourceFile(list));
+  return existsSync(file) ? readFileSync(file) : undefined;
+}
+
 /** Lines of text a cache write at most carries: the writer appends them a chunk at a time. */
 const CHUNK = 1 << 20;
 
@@ -58,20 +66,49 @@ const CHUNK = 1 << 20;
  * A list's entries as `key<TAB>record` lines, in list order: a folded key has
  * no tab or newline, and a record is JSON on one line.
  */
-export function* cacheLines(list: PagedList, entries: Entry[], records: string[]): Generator<Output> {
-  let text = '';
-  let append = false;
-  for (const [i, e] of entries.entries()) {
-    text += `${e.key}\t${records[i]}\n`;
-    if (text.length >= CHUNK) yield { cache: linesFile(list), text, append }, (text = ''), (append = true);
-  }
-  yield { cache: linesFile(list), text, append };
+export function cacheLines(list: PagedList, entries: Entry[], records: string[]): Generator<Output> {
+  return linesOutput(list, entries.map((e, i) => `${e.key}\t${records[i]}`));
 }
 
-export function decodeLine(line: string): { id: number; key: string; record: string } {
-  const tab = line.indexOf('\t');
-  const record = line.slice(tab + 1);
-  return { id: Number(record.slice(1, record.indexOf(','))), key: line.slice(0, tab), record };
+export function* linesOutput(list: PagedList, lines: string[]): Generator<Output> {
+  for (let i = 0, first = true; first || i < lines.length; first = false) {
+    let text = '';
+    for (; i < lines.length && text.length < CHUNK; i++) text += lines[i] + '\n';
+    yield { cache: linesFile(list), text, append: !first };
+  }
+}
+
+/** A served entry read off its cache line: key and record at once, text and counts when asked. */
+export class LineEntry implements Entry {
+  readonly key: string;
+  readonly record: string;
+  readonly id: number;
+  private parsed: [number, string, number[]?] | undefined;
+
+  constructor(readonly line: string) {
+    const tab = line.indexOf('\t');
+    this.key = line.slice(0, tab);
+    this.record = line.slice(tab + 1);
+    this.id = lineId(line);
+  }
+
+  get text(): string {
+    return (this.parsed ??= JSON.parse(this.record) as [number, string, number[]?])[1];
+  }
+
+  get counts(): number[] {
+    return (this.parsed ??= JSON.parse(this.record) as [number, string, number[]?])[2] ?? [];
+  }
+}
+
+/** The id of a cache line, read in place: the digits after `<TAB>[`. */
+export function lineId(line: string): number {
+  let id = 0;
+  for (let i = line.indexOf('\t') + 2; ; i++) {
+    const d = line.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return id;
+    id = id * 10 + d;
+  }
 }
 
 export function metaOutput(meta: Omit<CacheMeta, 'version'>): Output {

@@ -17,7 +17,7 @@ export type Section = (typeof SECTIONS)[number];
 export type Output =
   | TreeFile
   | { keep: Section; drop: string[] }
-  | { cache: string; text: string; append?: boolean };
+  | { cache: string; text: string | Uint8Array; append?: boolean };
 
 /** Text an output carries, in UTF-16 units: what the writer's backlog is measured in. */
 export const outputLength = (output: Output): number =>
@@ -97,7 +97,10 @@ export function* renderBuckets<T>(
   const files = new Map<number, T[]>();
   for (const row of rows) {
     const b = bucketOf(String(idOf(row)), buckets);
-    if (!only || only.has(b)) files.set(b, [...(files.get(b) ?? []), row]);
+    if (only && !only.has(b)) continue;
+    const file = files.get(b);
+    if (file) file.push(row);
+    else files.set(b, [row]);
   }
   for (let b = 0; b < buckets; b++) {
     if (only && !only.has(b)) continue;

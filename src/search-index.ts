@@ -91,11 +91,15 @@ interface LargePrefix {
   set?: ResultSet;
 }
 
-/** Adds a label's word-start suffixes, each marked whether it is the whole label. */
-function wordStartSuffixes(label: string, into: Map<string, boolean>): void {
+/**
+ * Adds a label's word-start suffixes (those `keep` accepts, given the label
+ * and where the suffix starts), each marked whether it is the whole label.
+ */
+function wordStartSuffixes(label: string, into: Map<string, boolean>, keep?: (label: string, start: number) => boolean): void {
   if (label === '') return;
-  into.set(label, true);
+  if (!keep || keep(label, 0)) into.set(label, true);
   for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) {
+    if (keep && !keep(label, i + 1)) continue;
     const suffix = label.slice(i + 1);
     if (!into.has(suffix)) into.set(suffix, false);
   }
@@ -113,7 +117,8 @@ const commonPrefixLength = (a: string, b: string, n: number): number => {
  * bookkeeping every part shares: parts are indexed one after another.
  */
 class Indexer {
-  readonly recordBytes: Int32Array;
+  /** UTF-8 bytes of each record and its comma, counted when first asked (an update asks of few). */
+  private readonly bytes: Int32Array;
   readonly pageSize: number;
   readonly leafBytes: number;
   readonly fileBytes: number;
@@ -135,7 +140,7 @@ class Indexer {
   ) {
     ({ pageSize: this.pageSize, leafBytes: this.leafBytes = 6000, fileBytes: this.fileBytes = 5000, pagesBytes: this.pagesBytes = 14000 } = options);
     if (entries.length > 2 ** 24) throw new ReflistError('INVALID_OPTION', `a list of ${entries.length} entries is over the search index's ${2 ** 24}`);
-    this.recordBytes = Int32Array.from(records, (r) => Buffer.byteLength(r) + 1);
+    this.bytes = new Int32Array(entries.length);
     this.stamp = new Int32Array(entries.length).fill(-1);
     this.wholeStamp = new Int32Array(entries.length).fill(-1);
     this.filtered = entries.some((e) => e.children);
@@ -148,17 +153,18 @@ class Indexer {
    * the engine's own string sort (far faster than a comparator) orders by key
    * and then entry, and a Latin key stays a one-byte string.
    */
-  *collect(keep?: (key: string) => boolean): Generator<undefined> {
+  *collect(keep?: (label: string, start: number) => boolean): Generator<undefined> {
     const pairs: string[] = [];
     const suffixes = new Map<string, boolean>();
     for (const [i, entry] of this.entries.entries()) {
       if ((i & 4095) === 4095) yield;
       suffixes.clear();
-      wordStartSuffixes(entry.key, suffixes);
-      for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes);
+      wordStartSuffixes(entry.key, suffixes, keep);
+      for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes, keep);
+      if (suffixes.size === 0) continue;
       const tag = String.fromCharCode(0, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
       const wholeTag = String.fromCharCode(1, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
-      for (const [s, whole] of suffixes) if (!keep || keep(s)) pairs.push(s + (whole ? wholeTag : tag));
+      for (const [s, whole] of suffixes) pairs.push(s + (whole ? wholeTag : tag));
     }
     yield;
     pairs.sort();
@@ -212,28 +218,39 @@ class Indexer {
     return results;
   }
 
+  recordBytes(e: number): number {
+    return (this.bytes[e] ||= Buffer.byteLength(this.records[e]!) + 1);
+  }
+
   isSmall(list: Int32Array): boolean {
     if (list.length <= this.pageSize) return true;
     let bytes = 0;
-    for (const e of list) bytes += this.recordBytes[e]!;
+    for (const e of list) bytes += this.recordBytes(e);
     return bytes <= this.leafBytes;
   }
 
   /**
-   * The results of a one-unit prefix by scanning the entries (no pairs
-   * needed): whether they are small, and their ranking. Lists without
+   * The results of some one-unit prefixes by scanning the entries once (no
+   * pairs needed): whether each is small, and its ranking. Lists without
    * children only.
    */
-  scanHead(c: string): { small: boolean; results: Int32Array } {
-    const first: number[] = [];
-    const second: number[] = [];
-    const word = ' ' + c;
-    for (const [e, entry] of this.entries.entries()) {
-      if (entry.key.startsWith(c)) first.push(e);
-      else if (entry.key.includes(word)) second.push(e);
+  scanHeads(units: string[]): Map<string, { small: boolean; results: Int32Array }> {
+    const at = new Map(units.map((c, k) => [c.charCodeAt(0), k]));
+    const first: number[][] = units.map(() => []);
+    const second: number[][] = units.map(() => []);
+    const seen = new Int32Array(units.length).fill(-1);
+    for (const [e, { key }] of this.entries.entries()) {
+      const k = at.get(key.charCodeAt(0));
+      if (k !== undefined) first[k]!.push(e), (seen[k] = e);
+      for (let i = key.indexOf(' '); i >= 0; i = key.indexOf(' ', i + 1)) {
+        const j = at.get(key.charCodeAt(i + 1));
+        if (j !== undefined && seen[j] !== e) second[j]!.push(e), (seen[j] = e);
+      }
     }
-    const results = Int32Array.from(first.concat(second));
-    return { small: this.isSmall(results), results };
+    return new Map(units.map((c, k) => {
+      const results = Int32Array.from(first[k]!.concat(second[k]!));
+      return [c, { small: this.isSmall(results), results }];
+    }));
   }
 
   /** The search file text of some records and the large prefixes located there. */
@@ -296,7 +313,7 @@ class Indexer {
         else {
           for (let p = 0; p < l.results.length; p += pageSize) {
             let bytes = 2;
-            for (const e of l.results.subarray(p, p + pageSize)) bytes += this.recordBytes[e]!;
+            for (const e of l.results.subarray(p, p + pageSize)) bytes += this.recordBytes(e);
             largest = Math.max(largest, bytes);
           }
         }
@@ -391,7 +408,7 @@ class Indexer {
     let bytes = 0;
     let previous = -1;
     let generation = ++this.generation;
-    const { fileBytes, recordBytes, owners, stamp } = this;
+    const { fileBytes, owners, stamp } = this;
     for (let i = lo; i < hi; i++) {
       if ((i & 16383) === 16383) yield;
       const skipped = skip[i - lo] === 1;
@@ -411,7 +428,7 @@ class Indexer {
       if (skipped) continue;
       previous = i;
       const e = owners[i]!;
-      if (stamp[e] !== generation) (stamp[e] = generation), (bytes += recordBytes[e]!);
+      if (stamp[e] !== generation) (stamp[e] = generation), (bytes += this.recordBytes(e));
     }
     bounds.push(hi);
 
@@ -498,12 +515,20 @@ export function* updateSearchIndex(
     for (const s of suffixes.keys()) names.add(partOf(s, layout, heads)), units.add(s[0]!);
   }
   const fresh: IndexPart[] = [];
-  for (const c of [...units].sort()) {
-    const { small, results } = ix.scanHead(c);
+  for (const [c, { small, results }] of ix.scanHeads([...units].sort())) {
     if (small === heads.has(c)) return undefined;
     if (!small) fresh.push(yield* ix.head(c, results));
   }
-  yield* ix.collect((key) => names.has(partOf(key, layout, heads)));
+  // Only the suffixes of the touched parts: the part is read off the suffix's first two units, without slicing it.
+  const wanted = new Set([...names].map((name) => name.charCodeAt(0) * 65536 + (name.length > 1 ? name.charCodeAt(1) + 1 : 0)));
+  const firsts = new Set([...names].map((name) => name.charCodeAt(0)));
+  const headUnits = new Set(layout.heads.map((c) => c.charCodeAt(0)));
+  yield* ix.collect((label, start) => {
+    const c = label.charCodeAt(start);
+    if (!firsts.has(c)) return false;
+    const second = headUnits.has(c) && start + 1 < label.length ? label.charCodeAt(start + 1) + 1 : 0;
+    return wanted.has(c * 65536 + second);
+  });
   const { pairs } = ix;
   for (let lo = 0; lo < pairs.length; ) {
     const name = partOf(pairs[lo]!.slice(0, -4), layout, heads);

@@ -3,22 +3,34 @@
 // tree when its sources did not change. Pure: what the previous build left is
 // passed in.
 import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
-import { cacheLines, metaOutput, type CacheMeta } from './cache.js';
+import { cacheLines, metaOutput, sourceFile, type CacheMeta } from './cache.js';
+import type { TextEdit } from './delta.js';
 import { sortEntries, type CountryNode, type ListItem } from './model.js';
 import { encodeRecord, renderList, renderLocations, renderRoot, type ListState, type Output, type RenderOptions } from './render.js';
-import { updatable, updateList } from './update.js';
+import { patchList, updatable, updateList, type Served } from './update.js';
 import type { Systems } from './validate.js';
 
 export interface TreeInput {
   systems: Systems;
   /** The locations, or undefined to keep the served ones. */
   countries?: CountryNode[];
-  /** Each list's items, or undefined to keep the served list. */
-  lists: Partial<Record<PagedList, ListItem[]>>;
+  /** Each list's sources, or undefined to keep the served list. */
+  lists: Partial<Record<PagedList, ListInput>>;
   /** The text of lookup-client.js. */
   client: string;
   /** What the build cache records besides the lists' states. */
   cache: Omit<CacheMeta, 'version' | 'lists' | 'countries'>;
+}
+
+/**
+ * A list's items (read and checked when asked), and the text edits that turn
+ * the served list into them when they are known from the source's bytes, as
+ * the file the cache keeps a copy of.
+ */
+export interface ListInput {
+  items: () => ListItem[];
+  edits?: TextEdit[];
+  source?: Uint8Array;
 }
 
 /** The served tree's cache, and its lists' lines when there are any. */
@@ -38,12 +50,16 @@ export function* renderTree(input: TreeInput, options: RenderOptions, previous?:
   else yield { keep: 'locations', drop: [] };
   const states = {} as Record<PagedList, ListState>;
   for (const list of PAGED_LISTS) {
-    const items = input.lists[list];
+    const source = input.lists[list];
     const served = previous?.meta.lists[list];
-    if (!items) {
+    if (!source) {
       yield { keep: list, drop: [] };
       states[list] = served!;
-    } else states[list] = yield* renderListFrom(list, items, input.systems.ids, options, served && previous, served);
+      continue;
+    }
+    const lines = served && previous?.lines(list);
+    states[list] = yield* renderListFrom(list, source, input.systems.ids, options, served && lines ? { state: served, lines } : undefined);
+    if (source.source && updatable(list)) yield { cache: sourceFile(list), text: source.source };
   }
   const lists = Object.fromEntries(PAGED_LISTS.map((l) => [l, states[l].info])) as Record<PagedList, ListInfo>;
   const countries = input.countries?.length ?? previous!.meta.countries;
@@ -54,10 +70,12 @@ export function* renderTree(input: TreeInput, options: RenderOptions, previous?:
 
 /** A list whose sources changed: updated in place when it can be, else rendered afresh (with its cache lines). */
 function* renderListFrom(
-  list: PagedList, items: ListItem[], systems: string[], options: RenderOptions, previous?: Previous, served?: ListState,
+  list: PagedList, source: ListInput, systems: string[], options: RenderOptions, served?: Served,
 ): Generator<Output, ListState> {
-  const lines = served && previous?.lines(list);
-  const update = lines && updateList(list, items, served, lines, systems, options);
+  const patch = served && source.edits && patchList(list, source.edits, served, systems, options);
+  if (patch) return yield* patch;
+  const items = source.items();
+  const update = served && updateList(list, items, served, systems, options);
   if (update) return yield* update;
   const entries = sortEntries(items);
   const records = entries.map((e) => encodeRecord(e, list === 'division'));

@@ -6,10 +6,11 @@
 import { bucketOf, bucketPath } from './client/paths.js';
 import type { PagedList } from './client/types.js';
 import { compareLabels, fold } from './client/fold.js';
+import { LineEntry, lineId, linesOutput } from './cache.js';
+import type { TextEdit } from './delta.js';
 import type { Entry, ListItem } from './model.js';
 import { encodeRecord, indexFiles, indexPaths, renderBuckets, renderPages, type ListState, type Output, type RenderOptions } from './render.js';
 import { buildSearchIndex, updateSearchIndex, type SearchIndex } from './search-index.js';
-import { cacheLines, decodeLine } from './cache.js';
 
 /** Lists whose entries have no children: a division's record depends on its categories too. */
 export const updatable = (list: PagedList): boolean => list !== 'division';
@@ -17,99 +18,106 @@ export const updatable = (list: PagedList): boolean => list !== 'division';
 /** Beyond this share of changed entries, rendering the list afresh costs about as much. */
 const MAX_CHANGED = 1 / 16;
 
+/** The served list: its state and its entries in list order, as cache lines. */
+export interface Served {
+  state: ListState;
+  lines: string[];
+}
+
+/** An entry that changed, at its old position in the served list. */
+interface Changed {
+  at: number;
+  entry: Entry;
+  record: string;
+}
+
+const TAB = 9;
+
 /**
- * The outputs that turn the served list into the one `items` make, given the
- * served list's state and its cache lines (entries in list order); or
+ * The outputs that turn the served list into the one `items` make; or
  * undefined when the change is not an edit of a few entries in place (an
  * entry added or removed changes every page's total: render it afresh).
  */
-export function updateList(
-  list: PagedList,
-  items: ListItem[],
-  previous: ListState,
-  lines: string[],
-  systems: readonly string[],
-  options: RenderOptions,
-): Generator<Output, ListState> | undefined {
+export function updateList(list: PagedList, items: ListItem[], served: Served, systems: readonly string[], options: RenderOptions) {
+  const { lines } = served;
   if (!updatable(list) || items.length !== lines.length) return undefined;
   const byId = new Map<number, ListItem>();
   for (const item of items) byId.set(item.id, item);
-  const old: Served = { ids: new Float64Array(lines.length), records: [] };
-  const kept: { entry: Entry; record: string }[] = [];
   const changed: Changed[] = [];
-  for (const [i, line] of lines.entries()) {
-    const { id, key, record } = decodeLine(line);
-    old.ids[i] = id;
-    old.records.push(record);
-    const item = byId.get(id);
+  for (const [at, line] of lines.entries()) {
+    const item = byId.get(lineId(line));
     if (!item) return undefined;
-    const now = encodeRecord(item, false);
-    const entry = item as Entry;
-    if (now === record) (entry.key = key), kept.push({ entry, record });
-    else (entry.key = fold(item.text)), changed.push({ entry, record: now, oldKey: key });
+    // Compared in place: the line ends with the record.
+    const record = encodeRecord(item, false);
+    if (line.endsWith(record) && line.charCodeAt(line.length - record.length - 1) === TAB) continue;
+    changed.push({ at, entry: Object.assign(item, { key: fold(item.text) }), record });
   }
   if (changed.length > items.length * MAX_CHANGED) return undefined;
-  return render(list, old, kept, changed, previous, systems, options);
+  return render(list, served, changed, systems, options);
 }
 
-/** The served list, position by position. */
-interface Served {
-  ids: Float64Array;
-  records: string[];
+/** The outputs for text edits read off the source's changed records (see delta.ts). */
+export function patchList(list: PagedList, edits: TextEdit[], served: Served, systems: readonly string[], options: RenderOptions) {
+  const texts = new Map(edits.map((e) => [e.id, e.text]));
+  const changed: Changed[] = [];
+  for (const [at, line] of served.lines.entries()) {
+    const text = texts.get(lineId(line));
+    if (text === undefined) continue;
+    const { id, counts } = new LineEntry(line);
+    const entry: Entry = { id, text, counts, key: fold(text) };
+    changed.push({ at, entry, record: encodeRecord(entry, false) });
+  }
+  if (changed.length !== texts.size) return undefined;
+  return render(list, served, changed, systems, options);
 }
 
-interface Changed {
-  entry: Entry;
-  record: string;
-  oldKey: string;
-}
-
-function* render(
-  list: PagedList,
-  old: Served,
-  kept: { entry: Entry; record: string }[],
-  changed: Changed[],
-  previous: ListState,
-  systems: readonly string[],
-  options: RenderOptions,
-): Generator<Output, ListState> {
+function* render(list: PagedList, served: Served, changed: Changed[], systems: readonly string[], options: RenderOptions): Generator<Output, ListState> {
   const { pageSize } = options;
+  const { lines, state } = served;
   if (changed.length === 0) {
     yield { keep: list, drop: [] };
-    return previous;
+    return state;
   }
   // The new order: the unchanged entries keep theirs, the changed ones are merged in.
+  const changedAt = new Set(changed.map((c) => c.at));
+  const oldKeys = changed.map((c) => lines[c.at]!.slice(0, lines[c.at]!.indexOf('\t')));
   changed.sort((a, b) => compareLabels(a.entry, b.entry));
   const entries: Entry[] = [];
   const records: string[] = [];
+  const next: string[] = [];
   let k = 0;
+  /** The unchanged entry at position k of the served list. */
+  const at = (): LineEntry | undefined => {
+    while (changedAt.has(k)) k++;
+    return k < lines.length ? new LineEntry(lines[k]!) : undefined;
+  };
+  const take = (e: LineEntry) => (entries.push(e), records.push(e.record), next.push(e.line), k++);
+  let e = at();
   for (const c of changed) {
-    while (k < kept.length && compareLabels(kept[k]!.entry, c.entry) < 0) entries.push(kept[k]!.entry), records.push(kept[k++]!.record);
-    entries.push(c.entry), records.push(c.record);
+    while (e && compareLabels(e, c.entry) < 0) take(e), (e = at());
+    entries.push(c.entry), records.push(c.record), next.push(`${c.entry.key}\t${c.record}`);
   }
-  while (k < kept.length) entries.push(kept[k]!.entry), records.push(kept[k++]!.record);
+  while (e) take(e), (e = at());
   // A page changes where an entry took another's place, or its own changed.
   const pages = new Set<number>();
-  for (let i = 0; i < entries.length; i++) {
-    if (entries[i]!.id !== old.ids[i] || records[i] !== old.records[i]) pages.add(Math.floor(i / pageSize) + 1);
-  }
+  for (let i = 0; i < entries.length; i++) if (next[i] !== lines[i]) pages.add(Math.floor(i / pageSize) + 1);
 
   yield* renderPages(list, entries, pageSize, systems, pages);
-  const { buckets } = previous.info;
+  const { buckets } = state.info;
   const dirtyBuckets = new Set(changed.map((c) => bucketOf(String(c.entry.id), buckets)));
   yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b), dirtyBuckets);
 
   // The index: the parts the changed labels, old and new, fall in; all of it when the edit changes its layout.
-  const encode = (e: Entry) => encodeRecord(e, false);
+  const encode = (entry: Entry) => encodeRecord(entry, false);
   const search = { ...options.search, pageSize };
-  const touched = changed.flatMap((c) => [c.oldKey, c.entry.key]);
-  const index: SearchIndex = (yield* steps(updateSearchIndex(entries, records, encode, search, previous, touched)))
+  const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
+  const index: SearchIndex = (yield* steps(updateSearchIndex(entries, records, encode, search, state, touched)))
     ?? (yield* steps(buildSearchIndex(entries, records, encode, search)));
   yield* indexFiles(list, index.fresh);
   const same = new Set(index.metas);
-  yield { keep: list, drop: indexPaths(list, previous.metas.filter((m) => !same.has(m))) };
-  yield* cacheLines(list, entries, records);
-  return { info: { ...previous.info, search: index.metas.flatMap((m) => m.starts) }, layout: index.layout, metas: index.metas };
+  yield { keep: list, drop: indexPaths(list, state.metas.filter((m) => !same.has(m))) };
+  yield* linesOutput(list, next);
+  return { info: { ...state.info, search: index.metas.flatMap((m) => m.starts) }, layout: index.layout, metas: index.metas };
 }
 
 /** Runs a stepwise computation to its end (an update is small: no need to interleave it with writing). */

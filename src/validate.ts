@@ -53,7 +53,7 @@ function parseValue(kind: Kind, value: string): string | number | { error: strin
 }
 
 /** Typed rows of one source; every bad value is reported. */
-function typeRows<S extends SourceName>(name: S, table: RawTable | undefined, errors: ReflistError[]): Row<S>[] {
+export function typeRows<S extends SourceName>(name: S, table: RawTable | undefined, errors: ReflistError[]): Row<S>[] {
   if (!table) return [];
   const file = table.file;
   const schema = SCHEMAS[name] as Record<string, Kind>;

@@ -8,18 +8,22 @@ import { Worker } from 'node:worker_threads';
 import { ReflistError, type ErrorCode } from './errors.js';
 import { outputLength, type Output } from './render.js';
 import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
-import type { WorkerReply, WorkerRequest } from './write-worker.js';
+import type { FileBatch, WorkerReply, WorkerRequest } from './write-worker.js';
 
 /** lib/write-worker.js, made by `npm run compile`, found from src/ (tests) and lib/ alike. */
 const WORKER = fileURLToPath(new URL('../lib/write-worker.js', import.meta.url));
 
-/** Files a batch sent to the writer's thread. */
-const BATCH = 512;
 /**
- * Text (in UTF-16 units) posted but not yet written. Rendering comes in
- * bursts (a list's pages are quick, its search index is long in coming), so
- * the writer needs a backlog to work through meanwhile; 16 M is about a
- * third of a second of writing.
+ * Bytes a batch sent to the writer's thread holds: files are encoded here,
+ * end to end in one buffer that is transferred, not copied, and written
+ * from as it is (cloning strings cost more than encoding them).
+ */
+const BATCH = 1 << 20;
+/**
+ * Bytes posted but not yet written. Rendering comes in bursts (a list's
+ * pages are quick, its search index is long in coming), so the writer needs a
+ * backlog to work through meanwhile; 16 MB is about a third of a second of
+ * writing.
  */
 const IN_FLIGHT = 16 << 20;
 
@@ -67,34 +71,53 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   return {
     // Half the limit, so the renderer turns to other work before it has to wait.
     busy: () => ((posted - Atomics.load(written, 0)) | 0) >= IN_FLIGHT / 2,
-    async write(files, onFile) {
+    async write(outputs, onFile) {
       try {
         await ready;
-        let batch: Output[] = [];
-        let chars = 0;
-        const inFlight: number[] = []; // each posted batch's text, oldest first
+        const encoder = new TextEncoder();
+        let batch: FileBatch = { paths: [], ends: [], bytes: new Uint8Array(BATCH) };
+        let used = 0;
+        const inFlight: number[] = []; // each posted message's bytes, oldest first
         let pending = 0;
-        const send = async () => {
-          worker.postMessage({ outputs: batch } satisfies WorkerRequest);
-          inFlight.push(chars);
-          pending += chars;
-          posted = (posted + chars) | 0;
-          [batch, chars] = [[], 0];
+        const post = async (message: WorkerRequest, bytes: number, transfer: ArrayBuffer[] = []) => {
+          worker.postMessage(message, transfer);
+          inFlight.push(bytes);
+          pending += bytes;
+          posted = (posted + bytes) | 0;
           while (pending > IN_FLIGHT) await next(), (pending -= inFlight.shift()!);
+        };
+        const flush = async () => {
+          if (batch.paths.length === 0) return;
+          const full = batch;
+          full.bytes = full.bytes.subarray(0, used);
+          batch = { paths: [], ends: [], bytes: new Uint8Array(BATCH) };
+          used = 0;
+          await post({ files: full }, full.bytes.length, [full.bytes.buffer as ArrayBuffer]);
         };
         let count = 0;
         try {
-          for (const output of files) {
-            batch.push(output);
-            chars += outputLength(output);
+          for (const output of outputs) {
             onFile?.(++count);
-            if (batch.length >= BATCH) await send();
+            if (!Array.isArray(output)) {
+              await flush();
+              await post({ outputs: [output] }, outputLength(output));
+              continue;
+            }
+            const [path, text] = output;
+            // encodeInto needs up to 3 bytes a UTF-16 unit.
+            if (used + text.length * 3 > batch.bytes.length) {
+              await flush();
+              if (text.length * 3 > batch.bytes.length) batch.bytes = new Uint8Array(text.length * 3);
+            }
+            used += encoder.encodeInto(text, batch.bytes.subarray(used)).written;
+            batch.paths.push(path);
+            batch.ends.push(used);
           }
+          await flush();
         } catch (err) {
           await abort();
           throw err;
         }
-        if (batch.length > 0) await send();
         worker.postMessage({ finish: true } satisfies WorkerRequest);
         for (;;) {
           const reply = await next();

@@ -6,7 +6,14 @@ import { ReflistError } from './errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
 import { outputLength, type Output } from './render.js';
 
-export type WorkerRequest = { outputs: Output[] } | { finish: true } | { abort: true };
+/** Files as they cross threads: file i is bytes[ends[i - 1] .. ends[i]). */
+export interface FileBatch {
+  paths: string[];
+  ends: number[];
+  bytes: Uint8Array;
+}
+
+export type WorkerRequest = { files: FileBatch } | { outputs: Output[] } | { finish: true } | { abort: true };
 export type WorkerReply =
   | { ready: true }
   | { ack: number }
@@ -21,7 +28,7 @@ const failure = (err: unknown): WorkerReply => ({
 });
 
 const { out, options, written } = workerData as { out: string; options: WriteOptions; written: SharedArrayBuffer };
-/** Text written so far (UTF-16 units, modulo 2^32), read by the main thread without a message. */
+/** Bytes written so far (modulo 2^32), read by the main thread without a message. */
 const progress = new Int32Array(written);
 
 let writer: TreeWriter | undefined;
@@ -38,7 +45,15 @@ port.on('message', (message: WorkerRequest) => {
     return;
   }
   try {
-    if ('outputs' in message) {
+    if ('files' in message) {
+      const { paths, ends, bytes } = message.files;
+      for (const [i, path] of paths.entries()) {
+        const start = i === 0 ? 0 : ends[i - 1]!;
+        writer.add(path, bytes.subarray(start, ends[i]));
+        Atomics.add(progress, 0, ends[i]! - start);
+      }
+      reply({ ack: paths.length });
+    } else if ('outputs' in message) {
       for (const output of message.outputs) {
         writer.take(output);
         Atomics.add(progress, 0, outputLength(output));

@@ -12,10 +12,9 @@ import { hash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import {
   appendFileSync, closeSync, existsSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync,
-  renameSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync,
+  renameSync, rmdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import fse from 'fs-extra';
 import { ReflistError } from './errors.js';
 import { MANIFEST } from './client/paths.js';
 import { sectionOf, type Output, type Section } from './render.js';
@@ -75,8 +74,9 @@ function readIndex(generation: string): Index | undefined {
 }
 
 function writeIndex(generation: string, index: Index): void {
-  const lines = [...index].map(([path, entry]) => `${path}\t${entry}\n`);
-  writeFileSync(indexFile(generation), lines.sort().join(''));
+  let text = '';
+  for (const [path, entry] of index) text += `${path}\t${entry}\n`;
+  writeFileSync(indexFile(generation), text);
 }
 
 /** The generation an output folder serves, if it is a reflist tree. */
@@ -106,12 +106,15 @@ function layout(outDir: string): Layout {
   if (entries.length > 0 && !entries.includes(MANIFEST)) {
     throw new ReflistError('UNSAFE_OUTPUT', `${out} is not empty and holds no ${MANIFEST}: refusing to replace it`);
   }
-  fse.removeSync(a);
-  fse.removeSync(indexFile(a));
+  remove(a);
+  remove(indexFile(a));
   renameSync(out, a);
   swapLink(out, a);
   return { out, active: a, spare: b, twin: a };
 }
+
+/** Removes a file or a folder with everything in it, if it is there. */
+const remove = (path: string) => rmSync(path, { recursive: true, force: true });
 
 function isLink(path: string): boolean {
   try {
@@ -124,7 +127,7 @@ function isLink(path: string): boolean {
 /** Points `out` at `generation` with one rename, so there is no moment without a tree. */
 function swapLink(out: string, generation: string): void {
   const link = `${out}.link-${process.pid}`;
-  fse.removeSync(link);
+  remove(link);
   symlinkSync(basename(generation), link);
   renameSync(link, out);
 }
@@ -193,23 +196,22 @@ export class TreeWriter {
     const { active, spare } = this.layout;
     this.served = active ? readIndex(active) : undefined;
     const current = readIndex(spare);
-    if (!current) fse.removeSync(spare); // none yet, or a build that stopped half-way: start empty
+    if (!current) remove(spare); // none yet, or a build that stopped half-way: start empty
     this.current = current ?? new Map();
     if (!active) {
       this.mirror = this.layout.twin;
-      fse.removeSync(this.mirror);
-      fse.removeSync(indexFile(this.mirror));
+      remove(this.mirror);
+      remove(indexFile(this.mirror));
     }
     this.cacheNext = `${cacheDir(spare)}.next`;
-    fse.removeSync(this.cacheNext);
+    remove(this.cacheNext);
   }
 
-  add(path: string, text: string): void {
+  /** A file of the tree, as text or as its UTF-8 bytes. */
+  add(path: string, text: string | Uint8Array): void {
     if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
-    // Hashed and measured as a string: most files of a rebuild are unchanged,
-    // and a buffer for each would be hundreds of MB of garbage at 1M rows.
     const h = hash('sha1', text, 'base64');
-    const bytes = Buffer.byteLength(text);
+    const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
     this.put(path, `${h}\t${bytes}`, () => text);
     if (this.compress && COMPRESSIBLE.test(path) && bytes >= MIN_COMPRESS) {
       // A sibling is named by its source's hash, so it is compressed only when its source changed.
@@ -224,8 +226,8 @@ export class TreeWriter {
   }
 
   /** Writes (or appends to) a file of the new tree's build cache. */
-  cache(name: string, text: string, append = false): void {
-    if (!/^[a-z]+\.(json|tsv)$/.test(name)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write cache file "${name}"`);
+  cache(name: string, text: string | Uint8Array, append = false): void {
+    if (!/^[a-z]+\.(json|tsv|csv)$/.test(name)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write cache file "${name}"`);
     mkdirSync(this.cacheNext, { recursive: true });
     (append ? appendFileSync : writeFileSync)(join(this.cacheNext, name), text);
   }
@@ -267,7 +269,7 @@ export class TreeWriter {
       report.files = next.size;
       for (const entry of next.values()) report.bytes += Number(entry.slice(entry.indexOf('\t') + 1)) || 0;
       if (served && report.written === 0 && report.removed === 0) {
-        fse.removeSync(this.cacheNext);
+        remove(this.cacheNext);
         return { ...report, unchanged: true };
       }
       for (const [path, entry] of next) {
@@ -291,19 +293,20 @@ export class TreeWriter {
   /** The new tree's cache: the files written this build, and the kept sections' from the served tree's. */
   private finishCache(active: string | undefined): void {
     const target = cacheDir(this.layout.spare);
-    fse.removeSync(target);
+    remove(target);
     if (!existsSync(this.cacheNext)) return;
+    const served = active && cacheDir(active);
     for (const section of this.keeps.keys()) {
-      const file = `${section}.tsv`;
-      const from = active && join(cacheDir(active), file);
-      if (from && existsSync(from) && !existsSync(join(this.cacheNext, file))) linkSync(from, join(this.cacheNext, file));
+      for (const file of served && existsSync(served) ? readdirSync(served) : []) {
+        if (file.startsWith(`${section}.`) && !existsSync(join(this.cacheNext, file))) linkSync(join(served!, file), join(this.cacheNext, file));
+      }
     }
     renameSync(this.cacheNext, target);
   }
 
   /** Leaves the served tree as it is; the spare is left marked unknown. */
   abort(): void {
-    fse.removeSync(this.cacheNext);
+    remove(this.cacheNext);
     this.unlock();
   }
 
@@ -315,8 +318,8 @@ export class TreeWriter {
   private prepare(path: string): string {
     // From the first change on, the spare's index and cache no longer describe it.
     if (!this.dirty) {
-      fse.removeSync(indexFile(this.layout.spare));
-      fse.removeSync(cacheDir(this.layout.spare));
+      remove(indexFile(this.layout.spare));
+      remove(cacheDir(this.layout.spare));
       this.dirty = true;
     }
     const file = join(this.layout.spare, path);

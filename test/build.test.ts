@@ -33,7 +33,7 @@ describe('a build', () => {
     const systems = validateSystems(check);
     const input = () => ({
       systems, countries: validateLocations(check), client: '', cache: { options: '', digests: {}, rows: {} },
-      lists: Object.fromEntries(PAGED_LISTS.map((list) => [list, validateList(list, check, systems)])),
+      lists: Object.fromEntries(PAGED_LISTS.map((list) => [list, { items: () => validateList(list, check, systems) }])),
     });
     const render = (busy?: () => boolean) => [...renderTree(input(), { pageSize: 30, busy })];
     const plain = render();

@@ -13,7 +13,7 @@ import type { CountryNode, ListItem } from './model.js';
 import { digestFile, readTableFile } from './read.js';
 import { createProgress, type Progress } from './progress.js';
 import { estimateListFiles, estimateLocationFiles, SECTIONS, type RenderOptions, type Section } from './render.js';
-import { renderTree, type ListInput, type Previous } from './tree.js';
+import { renderTree, type How, type ListInput, type Previous } from './tree.js';
 import { updatable } from './update.js';
 import { Checker, SECTION_SOURCES, SOURCES, validateList, validateLocations, validateSystems, type SourceName, type Tables } from './validate.js';
 import { openTree } from './write-threaded.js';
@@ -33,8 +33,8 @@ export interface BuildOptions {
 export interface BuildReport extends WriteReport {
   rows: Record<string, number>;
   absent: string[];
-  /** Sections kept from the served tree because their sources did not change. */
-  skipped: Section[];
+  /** How each section was made: kept as served, edited or updated in place, or rendered afresh. */
+  sections: Record<Section, How>;
   ms: number;
 }
 
@@ -136,16 +136,17 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (check.errors.length > 0) throw new ReflistErrors(check.errors.sort(byLocation));
     const rows = { ...previous?.meta.rows, ...countRows(countries, items), system: systems.ids.length };
     progress.phase('writing files', estimate(countries, items, options.pageSize, systems.ids.length));
+    const sections = {} as Record<Section, How>;
     const outputs = renderTree(
       { systems, countries, lists, client: clientSource(), cache: { options: key, digests, rows } },
       { pageSize: options.pageSize, search: options.search, busy: tree.busy },
       previous,
+      sections,
     );
     const written = await tree.write(outputs, (n) => progress.tick(n));
     progress.end();
-    const skipped = SECTIONS.filter((s) => !changed.has(s));
     const absent = SOURCES.filter((name) => digests[name] === null).map((name) => `${name}.csv`);
-    return { rows, absent, skipped, ...written, ms: performance.now() - started };
+    return { rows, absent, sections, ...written, ms: performance.now() - started };
   } catch (err) {
     await tree.abort();
     throw err;

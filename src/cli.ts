@@ -2,6 +2,7 @@
 // `run` takes argv and the output streams and returns an exit code, so tests drive it.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, ROW_NAMES } from './build.js';
+import type { How } from './tree.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import { createProgress, type ProgressSink } from './progress.js';
 import { createCompatServer } from './serve.js';
@@ -27,6 +28,13 @@ function integer(name: string, min: number, max: number) {
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 
+const HOW: Record<How, string> = {
+  rendered: 'rendered',
+  edited: 'edited in place (from the records that changed)',
+  updated: 'updated in place',
+  kept: 'kept (sources unchanged)',
+};
+
 export async function run(argv: string[], io: Io): Promise<number> {
   let exit = 0;
   const program = new Command('reflist')
@@ -51,7 +59,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
       const seconds = (report.ms / 1000).toFixed(2);
       const peak = mb(process.resourceUsage().maxRSS * 1024);
       say(`rows: ${rows}\n`);
-      if (report.skipped.length > 0) say(`kept as they were (their sources did not change): ${report.skipped.join(', ')}\n`);
+      const groups = new Map<How, string[]>();
+      for (const [section, how] of Object.entries(report.sections)) groups.set(how, [...(groups.get(how) ?? []), section]);
+      say(`sections: ${[...groups].map(([how, sections]) => `${sections.join(', ')} ${HOW[how]}`).join('; ')}\n`);
       say(`tree: ${report.files} files, ${mb(report.bytes)} at ${opts.out}\n`);
       say(
         report.unchanged

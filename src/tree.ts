@@ -6,7 +6,7 @@ import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } fro
 import { cacheLines, metaOutput, sourceFile, type CacheMeta } from './cache.js';
 import type { TextEdit } from './delta.js';
 import { sortEntries, type CountryNode, type ListItem } from './model.js';
-import { encodeRecord, renderList, renderLocations, renderRoot, type ListState, type Output, type RenderOptions } from './render.js';
+import { encodeRecord, renderList, renderLocations, renderRoot, type ListState, type Output, type RenderOptions, type Section } from './render.js';
 import { patchList, updatable, updateList, type Served } from './update.js';
 import type { Systems } from './validate.js';
 
@@ -33,6 +33,13 @@ export interface ListInput {
   source?: Uint8Array;
 }
 
+/**
+ * How a build made each section: kept from the served tree (its sources did
+ * not change), edited from the records that changed in its source, updated
+ * from all its items against the served list, or rendered afresh.
+ */
+export type How = 'kept' | 'edited' | 'updated' | 'rendered';
+
 /** The served tree's cache, and its lists' lines when there are any. */
 export interface Previous {
   meta: CacheMeta;
@@ -45,9 +52,11 @@ export interface Previous {
  * search indexes are computed. lookup.json comes last: the search index
  * starts are known only then.
  */
-export function* renderTree(input: TreeInput, options: RenderOptions, previous?: Previous): Generator<Output> {
-  if (input.countries) yield* renderLocations(input.countries);
-  else yield { keep: 'locations', drop: [] };
+export function* renderTree(
+  input: TreeInput, options: RenderOptions, previous?: Previous, how: Partial<Record<Section, How>> = {},
+): Generator<Output> {
+  if (input.countries) yield* renderLocations(input.countries), (how.locations = 'rendered');
+  else yield { keep: 'locations', drop: [] }, (how.locations = 'kept');
   const states = {} as Record<PagedList, ListState>;
   for (const list of PAGED_LISTS) {
     const source = input.lists[list];
@@ -55,10 +64,11 @@ export function* renderTree(input: TreeInput, options: RenderOptions, previous?:
     if (!source) {
       yield { keep: list, drop: [] };
       states[list] = served!;
+      how[list] = 'kept';
       continue;
     }
     const lines = served && previous?.lines(list);
-    states[list] = yield* renderListFrom(list, source, input.systems.ids, options, served && lines ? { state: served, lines } : undefined);
+    [states[list], how[list]] = yield* renderListFrom(list, source, input.systems.ids, options, served && lines ? { state: served, lines } : undefined);
     if (source.source && updatable(list)) yield { cache: sourceFile(list), text: source.source };
   }
   const lists = Object.fromEntries(PAGED_LISTS.map((l) => [l, states[l].info])) as Record<PagedList, ListInfo>;
@@ -71,15 +81,15 @@ export function* renderTree(input: TreeInput, options: RenderOptions, previous?:
 /** A list whose sources changed: updated in place when it can be, else rendered afresh (with its cache lines). */
 function* renderListFrom(
   list: PagedList, source: ListInput, systems: string[], options: RenderOptions, served?: Served,
-): Generator<Output, ListState> {
+): Generator<Output, [ListState, How]> {
   const patch = served && source.edits && patchList(list, source.edits, served, systems, options);
-  if (patch) return yield* patch;
+  if (patch) return [yield* patch, 'edited'];
   const items = source.items();
   const update = served && updateList(list, items, served, systems, options);
-  if (update) return yield* update;
+  if (update) return [yield* update, 'updated'];
   const entries = sortEntries(items);
   const records = entries.map((e) => encodeRecord(e, list === 'division'));
   const state = yield* renderList(list, entries, records, systems, options);
   if (updatable(list)) yield* cacheLines(list, entries, records);
-  return state;
+  return [state, 'rendered'];
 }

@@ -115,6 +115,47 @@ describe('an incremental build', () => {
   });
 });
 
+describe('what a rebuild reads and renders', () => {
+  const authors = (n: number, edited = -1) =>
+    'id,text\n' + Array.from({ length: n }, (_, i) => `${i + 1},"Author ${i}${i === edited ? ' (edited)' : ''}, Given ${i % 7}"`).join('\n') + '\n';
+  const search = { leafBytes: 300, fileBytes: 600, pagesBytes: 2000 };
+
+  test('keeps the sections whose sources did not change, and edits a list in place from the records that changed', async () => {
+    const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400) });
+    const out = join(tempDir(), 'dist');
+    expect((await build({ sources, out, pageSize: 5, search })).sections).toEqual({
+      locations: 'rendered', author: 'rendered', division: 'rendered', descriptor: 'rendered',
+    });
+    writeSources(sources, { 'author.csv': authors(400, 123) });
+    const report = await build({ sources, out, pageSize: 5, search });
+    expect(report.sections).toEqual({ locations: 'kept', author: 'edited', division: 'kept', descriptor: 'kept' });
+    const clean = join(tempDir(), 'clean');
+    await build({ sources, out: clean, pageSize: 5, search });
+    expect(snapshotTree(out)).toEqual(snapshotTree(clean));
+    expect(report.written).toBeLessThan(40);
+  });
+
+  test('updates a list in place from all its items when more than its own file changed', async () => {
+    const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400), 'author_count.csv': 'system,id,count\ngbif,5,3\n' });
+    const out = join(tempDir(), 'dist');
+    await build({ sources, out, pageSize: 5, search });
+    writeSources(sources, { 'author.csv': authors(400, 7), 'author_count.csv': 'system,id,count\ngbif,5,4\n' });
+    expect((await build({ sources, out, pageSize: 5, search })).sections.author).toBe('updated');
+    writeSources(sources, { 'author.csv': authors(401) });
+    expect((await build({ sources, out, pageSize: 5, search })).sections.author).toBe('rendered');
+  });
+
+  test('reads a changed file whole, and reports its errors, when the changed records are not plain edits', async () => {
+    const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400) });
+    const out = join(tempDir(), 'dist');
+    await build({ sources, out, pageSize: 5, search });
+    const before = snapshotTree(out);
+    writeSources(sources, { 'author.csv': authors(400).replace('\n7,', '\n8,') });
+    await expect(build({ sources, out, pageSize: 5, search })).rejects.toThrow(/author\.csv:9: duplicate id 8 \(first on line 8\)/);
+    expect(snapshotTree(out)).toEqual(before);
+  });
+});
+
 describe('--compress', () => {
   test('writes .gz and .br siblings that decompress to the file, compressed again only when it changed', async () => {
     const sources = writeSources(tempDir(), VALID);

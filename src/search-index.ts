@@ -15,7 +15,6 @@
 import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
 import { fnv1a, nameOf, searchFileFor } from './client/paths.js';
-import { ReflistError } from './errors.js';
 import type { Entry } from './model.js';
 
 export interface SearchIndexOptions {
@@ -91,18 +90,11 @@ interface LargePrefix {
   set?: ResultSet;
 }
 
-/**
- * Adds a label's word-start suffixes (those `keep` accepts, given the label
- * and where the suffix starts), each marked whether it is the whole label.
- */
-function wordStartSuffixes(label: string, into: Map<string, boolean>, keep?: (label: string, start: number) => boolean): void {
+/** A label's word-start suffixes: itself, and what follows each space. */
+function* suffixesOf(label: string): Generator<string> {
   if (label === '') return;
-  if (!keep || keep(label, 0)) into.set(label, true);
-  for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) {
-    if (keep && !keep(label, i + 1)) continue;
-    const suffix = label.slice(i + 1);
-    if (!into.has(suffix)) into.set(suffix, false);
-  }
+  yield label;
+  for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) yield label.slice(i + 1);
 }
 
 /** The length of the common prefix of a and b's first n units. */
@@ -123,8 +115,12 @@ class Indexer {
   readonly leafBytes: number;
   readonly fileBytes: number;
   readonly pagesBytes: number;
-  /** Sorted pairs: key, then a 4-unit tag (whole-label mark, entry index); see collect. */
-  pairs: string[] = [];
+  /**
+   * The sorted (key, entry) pairs: keys[i] (equal keys share one string),
+   * owners[i] its entry and whole[i] whether the key is the entry's whole
+   * label or a category's (tier 1).
+   */
+  keys: string[] = [];
   owners = new Int32Array(0);
   whole = new Uint8Array(0);
   private readonly stamp: Int32Array;
@@ -139,7 +135,6 @@ class Indexer {
     options: SearchIndexOptions,
   ) {
     ({ pageSize: this.pageSize, leafBytes: this.leafBytes = 6000, fileBytes: this.fileBytes = 5000, pagesBytes: this.pagesBytes = 14000 } = options);
-    if (entries.length > 2 ** 24) throw new ReflistError('INVALID_OPTION', `a list of ${entries.length} entries is over the search index's ${2 ** 24}`);
     this.bytes = new Int32Array(entries.length);
     this.stamp = new Int32Array(entries.length).fill(-1);
     this.wholeStamp = new Int32Array(entries.length).fill(-1);
@@ -147,47 +142,53 @@ class Indexer {
   }
 
   /**
-   * Collects and sorts the (key, entry) pairs whose key `keep` accepts. Each
-   * pair is one string: the key, a unit below any folded character (1 marks a
-   * whole label or category: tier 1) and the entry in three 8-bit units, so
-   * the engine's own string sort (far faster than a comparator) orders by key
-   * and then entry, and a Latin key stays a one-byte string.
+   * Collects and sorts the (key, entry) pairs whose key `keep` accepts
+   * (given the label and where the key starts in it). Entries come in list
+   * order, so each key's entries are grouped as they come, already sorted;
+   * only the distinct keys go through the engine's own string sort.
    */
   *collect(keep?: (label: string, start: number) => boolean): Generator<undefined> {
-    const pairs: string[] = [];
-    const suffixes = new Map<string, boolean>();
-    for (const [i, entry] of this.entries.entries()) {
-      if ((i & 4095) === 4095) yield;
-      suffixes.clear();
-      wordStartSuffixes(entry.key, suffixes, keep);
-      for (const child of entry.children ?? []) wordStartSuffixes(child.key, suffixes, keep);
-      if (suffixes.size === 0) continue;
-      const tag = String.fromCharCode(0, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
-      const wholeTag = String.fromCharCode(1, i >>> 16, (i >>> 8) & 0xff, i & 0xff);
-      for (const [s, whole] of suffixes) pairs.push(s + (whole ? wholeTag : tag));
+    /** key → its entries, each as entry * 2 + whole. */
+    const groups = new Map<string, number[]>();
+    const add = (key: string, e: number, whole: number) => {
+      const list = groups.get(key);
+      if (!list) groups.set(key, [e * 2 + whole]);
+      else if (list[list.length - 1]! >>> 1 === e) list[list.length - 1]! |= whole; // one key twice in an entry's labels
+      else list.push(e * 2 + whole);
+    };
+    for (const [e, entry] of this.entries.entries()) {
+      if ((e & 4095) === 4095) yield;
+      for (const label of entry.children ? [entry.key, ...entry.children.map((c) => c.key)] : [entry.key]) {
+        if (label === '') continue;
+        if (!keep || keep(label, 0)) add(label, e, 1);
+        for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) {
+          if (!keep || keep(label, i + 1)) add(label.slice(i + 1), e, 0);
+        }
+      }
     }
     yield;
-    pairs.sort();
+    const sorted = [...groups.keys()].sort();
     yield;
-    this.pairs = pairs;
-    this.owners = Int32Array.from(pairs, (p) => {
-      const n = p.length;
-      return (p.charCodeAt(n - 3) << 16) | (p.charCodeAt(n - 2) << 8) | p.charCodeAt(n - 1);
-    });
-    this.whole = Uint8Array.from(pairs, (p) => p.charCodeAt(p.length - 4));
+    let n = 0;
+    for (const key of sorted) n += groups.get(key)!.length;
+    this.keys = new Array<string>(n);
+    this.owners = new Int32Array(n);
+    this.whole = new Uint8Array(n);
+    let i = 0;
+    for (const key of sorted) {
+      for (const v of groups.get(key)!) (this.keys[i] = key), (this.owners[i] = v >>> 1), (this.whole[i++] = v & 1);
+    }
   }
 
-  // Key i is pairs[i] less its tag, read in place: a copy of every key would
-  // be another 3 million strings at a million rows.
   keyLength(i: number): number {
-    return this.pairs[i]!.length - 4;
+    return this.keys[i]!.length;
   }
 
   /** The end of the run of pairs from lo whose keys share the first `depth` units with pair lo. */
   runEnd(lo: number, hi: number, depth: number): number {
-    const p = this.pairs[lo]!;
+    const p = this.keys[lo]!;
     let i = lo + 1;
-    while (i < hi && this.keyLength(i) >= depth && commonPrefixLength(p, this.pairs[i]!, depth) === depth) i++;
+    while (i < hi && this.keyLength(i) >= depth && commonPrefixLength(p, this.keys[i]!, depth) === depth) i++;
     return i;
   }
 
@@ -360,7 +361,7 @@ class Indexer {
    * files, cut at content-defined boundaries.
    */
   *part_(name: string, lo: number, hi: number): Generator<undefined, IndexPart> {
-    const { pairs } = this;
+    const { keys } = this;
     // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
     const large: LargePrefix[] = [];
     const largeSet = new Set<string>();
@@ -371,7 +372,7 @@ class Indexer {
       const matches = this.distinct(a, b);
       if (this.isSmall(matches)) continue;
       if (depth > 0) {
-        const prefix = pairs[a]!.slice(0, depth);
+        const prefix = keys[a]!.slice(0, depth);
         large.push({ prefix, lo: a, results: this.rankLast(matches) });
         largeSet.add(prefix);
       }
@@ -380,9 +381,9 @@ class Indexer {
       while (i < b && this.keyLength(i) === depth) i++;
       const children: [number, number, number][] = [];
       while (i < b) {
-        const c = pairs[i]!.charCodeAt(depth);
+        const c = keys[i]!.charCodeAt(depth);
         let j = i + 1;
-        while (j < b && pairs[j]!.charCodeAt(depth) === c) j++;
+        while (j < b && keys[j]!.charCodeAt(depth) === c) j++;
         children.push([i, j, depth + 1]);
         i = j;
       }
@@ -402,7 +403,7 @@ class Indexer {
     // prefix of it is large too), so search files leave it out. That also keeps
     // starts unique: files are never cut between two equal keys.
     const skip = new Uint8Array(hi - lo);
-    for (let i = lo; i < hi; i++) if (largeSet.has(pairs[i]!.slice(0, -4))) skip[i - lo] = 1;
+    for (let i = lo; i < hi; i++) if (largeSet.has(keys[i]!)) skip[i - lo] = 1;
     const starts: string[] = [name];
     const bounds: number[] = [lo];
     let bytes = 0;
@@ -413,9 +414,9 @@ class Indexer {
       if ((i & 16383) === 16383) yield;
       const skipped = skip[i - lo] === 1;
       if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
-        const lcp = commonPrefixLength(pairs[previous]!, pairs[i]!, Math.min(this.keyLength(previous), this.keyLength(i)));
-        const start = pairs[i]!.slice(0, Math.min(lcp + 1, this.keyLength(i)));
-        if (largeSet.has(pairs[i]!.slice(0, lcp)) && (bytes >= fileBytes || (fnv1a(start) & 31) === 0)) {
+        const lcp = commonPrefixLength(keys[previous]!, keys[i]!, Math.min(this.keyLength(previous), this.keyLength(i)));
+        const start = keys[i]!.slice(0, Math.min(lcp + 1, this.keyLength(i)));
+        if (largeSet.has(keys[i]!.slice(0, lcp)) && (bytes >= fileBytes || (fnv1a(start) & 31) === 0)) {
           starts.push(start);
           bounds.push(i);
           bytes = 0;
@@ -458,7 +459,7 @@ export function* buildSearchIndex(
 ): Generator<undefined, SearchIndex> {
   const ix = new Indexer(entries, records, encode, options);
   yield* ix.collect();
-  const n = ix.pairs.length;
+  const n = ix.keys.length;
   const rootLarge = n > 0 && !ix.isSmall(ix.distinct(0, n));
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
@@ -468,7 +469,7 @@ export function* buildSearchIndex(
   }
   for (let lo = 0; rootLarge && lo < n; ) {
     const hi = ix.runEnd(lo, n, 1);
-    const c = ix.pairs[lo]![0]!;
+    const c = ix.keys[lo]![0]!;
     const matches = ix.distinct(lo, hi);
     if (ix.isSmall(matches)) fresh.push(yield* ix.part_(c, lo, hi));
     else {
@@ -479,7 +480,7 @@ export function* buildSearchIndex(
       while (i < hi && ix.keyLength(i) === 1) i++;
       while (i < hi) {
         const j = ix.runEnd(i, hi, 2);
-        fresh.push(yield* ix.part_(ix.pairs[i]!.slice(0, 2), i, j));
+        fresh.push(yield* ix.part_(ix.keys[i]!.slice(0, 2), i, j));
         i = j;
       }
     }
@@ -508,11 +509,8 @@ export function* updateSearchIndex(
   const heads = new Set(layout.heads);
   const names = new Set<string>();
   const units = new Set<string>();
-  const suffixes = new Map<string, boolean>();
   for (const key of touched) {
-    suffixes.clear();
-    wordStartSuffixes(key, suffixes);
-    for (const s of suffixes.keys()) names.add(partOf(s, layout, heads)), units.add(s[0]!);
+    for (const suffix of suffixesOf(key)) names.add(partOf(suffix, layout, heads)), units.add(suffix[0]!);
   }
   const fresh: IndexPart[] = [];
   for (const [c, { small, results }] of ix.scanHeads([...units].sort())) {
@@ -529,11 +527,11 @@ export function* updateSearchIndex(
     const second = headUnits.has(c) && start + 1 < label.length ? label.charCodeAt(start + 1) + 1 : 0;
     return wanted.has(c * 65536 + second);
   });
-  const { pairs } = ix;
-  for (let lo = 0; lo < pairs.length; ) {
-    const name = partOf(pairs[lo]!.slice(0, -4), layout, heads);
+  const { keys } = ix;
+  for (let lo = 0; lo < keys.length; ) {
+    const name = partOf(keys[lo]!, layout, heads);
     let hi = lo + 1;
-    while (hi < pairs.length && pairs[hi]!.startsWith(name) && partOf(pairs[hi]!.slice(0, 2), layout, heads) === name) hi++;
+    while (hi < keys.length && partOf(keys[hi]!, layout, heads) === name) hi++;
     if (!heads.has(name)) fresh.push(yield* ix.part_(name, lo, hi));
     lo = hi;
   }

@@ -71,9 +71,34 @@ export function sortLabels<T extends Labelled>(items: T[]): T[] {
   return items;
 }
 
+/**
+ * fold() of many labels, word by word with a cache: labels share their
+ * words (given names, family names), and fold() of a label is the fold() of
+ * its space-separated words, the empty ones left out (a space is one of the
+ * separators fold turns into one space, and no step of fold looks across it).
+ */
+export function createFolder(): (label: string) => string {
+  const words = new Map<string, string>();
+  const word = (w: string) => {
+    let folded = words.get(w);
+    if (folded === undefined) words.set(w, (folded = fold(w)));
+    return folded;
+  };
+  return (label) => {
+    if (label.indexOf(' ') < 0) return word(label);
+    let key = '';
+    for (const w of label.split(' ')) {
+      const folded = word(w);
+      if (folded !== '') key = key === '' ? folded : `${key} ${folded}`;
+    }
+    return key;
+  };
+}
+
 /** A list's items folded and sorted in list order. */
 export function sortEntries(items: ListItem[]): Entry[] {
-  return sortLabels(items.map((item) => ((item as Entry).key = fold(item.text), item as Entry)));
+  const folder = createFolder();
+  return sortLabels(items.map((item) => (((item as Entry).key = folder(item.text)), item as Entry)));
 }
 
 export function sortCounties(rows: CountyRow[]): CountyRow[] {

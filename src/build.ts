@@ -47,37 +47,90 @@ export function clientSource(): string {
 }
 
 /** Reads the named sources (all by default): an absent file is an empty list. */
-export function readSources(dir: string, names: readonly SourceName[] = SOURCES): { tables: Tables; absent: string[]; errors: ReflistError[]; digests: Partial<Record<SourceName, string | null>> } {
+export function readSources(dir: string, names: readonly SourceName[] = SOURCES): { tables: Tables; errors: ReflistError[] } {
   if (!existsSync(dir)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${dir}`);
   const tables: Tables = {};
-  const absent: string[] = [];
   const errors: ReflistError[] = [];
-  const digests: Partial<Record<SourceName, string | null>> = {};
   for (const name of names) {
     const file = `${name}.csv`;
     const path = join(dir, file);
-    if (!existsSync(path)) {
-      absent.push(file);
-      digests[name] = null;
-      continue;
-    }
+    if (!existsSync(path)) continue;
     const read = readTableFile(file, path);
     tables[name] = read.table;
-    digests[name] = read.digest;
     errors.push(...read.errors);
   }
-  return { tables, absent, errors, digests };
+  return { tables, errors };
 }
 
 const byLocation = (a: ReflistError, b: ReflistError) =>
   compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
 
 /** The served tree's build cache, when it was made with the same options. */
-function previousBuild(out: string, key: string): (Previous & { source(list: PagedList): Uint8Array | undefined }) | undefined {
+type Served = Previous & { source(list: PagedList): Uint8Array | undefined };
+
+function servedBuild(out: string, key: string): Served | undefined {
   const served = servedGeneration(out);
   const dir = served && cacheDir(served);
   const meta = dir ? readCache(dir, key) : undefined;
   return meta && { meta, lines: (list) => readLines(dir!, list), source: (list) => readSource(dir!, list) };
+}
+
+/** What changed since the served tree: the sections to make again, and a list's text edits when they are all. */
+interface Changes {
+  digests: Record<SourceName, string | null>;
+  changed: Set<Section>;
+  edits: Partial<Record<PagedList, { edits: TextEdit[]; source: Uint8Array }>>;
+}
+
+function findChanges(dir: string, served: Served | undefined): Changes {
+  const digests = Object.fromEntries(SOURCES.map((name) => {
+    const path = join(dir, `${name}.csv`);
+    return [name, existsSync(path) ? digestFile(path) : null];
+  })) as Record<SourceName, string | null>;
+  const differs = (name: SourceName) => !served || served.meta.digests[name] !== digests[name];
+  const changed = new Set(SECTIONS.filter((s) => SECTION_SOURCES[s].some(differs)));
+  // A list whose own file alone changed may be updated from the records that changed (delta.ts).
+  const edits: Changes['edits'] = {};
+  for (const list of PAGED_LISTS) {
+    if (!served || !changed.has(list) || !updatable(list) || SECTION_SOURCES[list].some((n) => n !== list && differs(n))) continue;
+    const [was, now] = [served.source(list), readSource(dir, list)];
+    const window = was && now && changedWindow(was, now);
+    const found = window && windowEdits(list, window);
+    if (found) edits[list] = { edits: found, source: now! };
+  }
+  return { digests, changed, edits };
+}
+
+/** The sections to make again, read and checked; every error found throws at once. */
+function checkChanges(dir: string, { changed, edits }: Changes) {
+  const needed = (name: SourceName) =>
+    name === 'system' || [...changed].some((s) => !edits[s as PagedList] && (SECTION_SOURCES[s] as readonly string[]).includes(name));
+  const { tables, errors } = readSources(dir, SOURCES.filter(needed));
+  const check = new Checker(tables, errors);
+  const systems = validateSystems(check);
+  const countries = changed.has('locations') ? validateLocations(check) : undefined;
+  const lists: Partial<Record<PagedList, ListInput>> = {};
+  const items: Partial<Record<PagedList, ListItem[]>> = {};
+  for (const list of PAGED_LISTS) {
+    if (!changed.has(list)) continue;
+    const edited = edits[list];
+    if (edited) lists[list] = { ...edited, items: () => checkList(dir, list) }; // read whole only if the edits cannot be applied
+    else {
+      const checked = (items[list] = validateList(list, check, systems));
+      lists[list] = { items: () => checked, source: updatable(list) ? readSource(dir, list) : undefined };
+    }
+  }
+  if (check.errors.length > 0) throw new ReflistErrors(check.errors.sort(byLocation));
+  return { systems, countries, lists, items };
+}
+
+/** One list's sources, read and checked whole. */
+function checkList(dir: string, list: PagedList): ListItem[] {
+  const { tables, errors } = readSources(dir, SECTION_SOURCES[list]);
+  const check = new Checker(tables, errors);
+  const items = validateList(list, check, validateSystems(check));
+  if (check.errors.length > 0) throw new ReflistErrors(check.errors.sort(byLocation));
+  return items;
 }
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
@@ -91,61 +144,22 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     progress.phase('reading and checking sources');
     if (!existsSync(options.sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${options.sources}`);
     const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false });
-    const previous = previousBuild(options.out, key);
-    const digests = Object.fromEntries(SOURCES.map((name) => {
-      const path = join(options.sources, `${name}.csv`);
-      return [name, existsSync(path) ? digestFile(path) : null];
-    })) as Record<SourceName, string | null>;
-    const changed = new Set(SECTIONS.filter((s) => !previous || SECTION_SOURCES[s].some((name) => previous.meta.digests[name] !== digests[name])));
-    // A list whose own file alone changed may be updated from the records that changed (delta.ts).
-    const sourceOf = (list: PagedList) => (digests[list] === null ? undefined : readFileSync(join(options.sources, `${list}.csv`)));
-    const edits: Partial<Record<PagedList, { edits: TextEdit[]; source: Uint8Array }>> = {};
-    for (const list of PAGED_LISTS) {
-      if (!previous || !changed.has(list) || !updatable(list)) continue;
-      if (SECTION_SOURCES[list].some((name) => name !== list && previous.meta.digests[name] !== digests[name])) continue;
-      const [was, now] = [previous.source(list), sourceOf(list)];
-      const window = was && now && changedWindow(was, now);
-      const found = window && windowEdits(list, window);
-      if (found) edits[list] = { edits: found, source: now! };
-    }
-    const needed = (name: SourceName) => name === 'system' || [...changed].some((s) => !edits[s as PagedList] && (SECTION_SOURCES[s] as readonly string[]).includes(name));
-    const { tables, errors } = readSources(options.sources, SOURCES.filter(needed));
-    for (const name of SOURCES) if (digests[name] === null) log(`${name}.csv: absent, built as an empty list`);
-    const check = new Checker(tables, errors);
-    const systems = validateSystems(check);
-    const countries = changed.has('locations') ? validateLocations(check) : undefined;
-    const lists: Partial<Record<PagedList, ListInput>> = {};
-    const items: Partial<Record<PagedList, ListItem[]>> = {};
-    for (const list of PAGED_LISTS) {
-      if (!changed.has(list)) continue;
-      if (edits[list]) {
-        // Read and checked whole only if the edits cannot be applied after all.
-        const all = () => {
-          const read = readSources(options.sources, SECTION_SOURCES[list]);
-          const whole = new Checker(read.tables, read.errors);
-          const listed = validateList(list, whole, validateSystems(whole));
-          if (whole.errors.length > 0) throw new ReflistErrors(whole.errors.sort(byLocation));
-          return listed;
-        };
-        lists[list] = { items: all, ...edits[list] };
-      } else {
-        const listed = (items[list] = validateList(list, check, systems));
-        lists[list] = { items: () => listed, source: updatable(list) ? sourceOf(list) : undefined };
-      }
-    }
-    if (check.errors.length > 0) throw new ReflistErrors(check.errors.sort(byLocation));
-    const rows = { ...previous?.meta.rows, ...countRows(countries, items), system: systems.ids.length };
+    const served = servedBuild(options.out, key);
+    const changes = findChanges(options.sources, served);
+    const absent = SOURCES.filter((name) => changes.digests[name] === null).map((name) => `${name}.csv`);
+    for (const file of absent) log(`${file}: absent, built as an empty list`);
+    const { systems, countries, lists, items } = checkChanges(options.sources, changes);
+    const rows = { ...served?.meta.rows, ...countRows(countries, items), system: systems.ids.length };
     progress.phase('writing files', estimate(countries, items, options.pageSize, systems.ids.length));
     const sections = {} as Record<Section, How>;
     const outputs = renderTree(
-      { systems, countries, lists, client: clientSource(), cache: { options: key, digests, rows } },
+      { systems, countries, lists, client: clientSource(), cache: { options: key, digests: changes.digests, rows } },
       { pageSize: options.pageSize, search: options.search, busy: tree.busy },
-      previous,
+      served,
       sections,
     );
     const written = await tree.write(outputs, (n) => progress.tick(n));
     progress.end();
-    const absent = SOURCES.filter((name) => digests[name] === null).map((name) => `${name}.csv`);
     return { rows, absent, sections, ...written, ms: performance.now() - started };
   } catch (err) {
     await tree.abort();

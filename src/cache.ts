@@ -53,7 +53,7 @@ export function readLines(dir: string, list: PagedList): string[] | undefined {
   return text === '' ? [] : text.slice(0, -1).split('\n');
 }
 
-/** The copy of a list's source file the cache keeps, if it has one. */
+/** A list's source file in a folder (the cache's copy, or the sources themselves), if it is there. */
 export function readSource(dir: string, list: PagedList): Uint8Array | undefined {
   const file = join(dir, sourceFile(list));
   return existsSync(file) ? readFileSync(file) : undefined;

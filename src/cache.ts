@@ -67,13 +67,14 @@ const CHUNK = 1 << 20;
  * no tab or newline, and a record is JSON on one line.
  */
 export function cacheLines(list: PagedList, entries: Entry[], records: string[]): Generator<Output> {
-  return linesOutput(list, entries.map((e, i) => `${e.key}\t${records[i]}`));
+  return linesOutput(list, entries.length, (i) => `${entries[i]!.key}\t${records[i]}`);
 }
 
-export function* linesOutput(list: PagedList, lines: string[]): Generator<Output> {
-  for (let i = 0, first = true; first || i < lines.length; first = false) {
+/** Lines 0 … n - 1, a chunk at a time: made as they are written, never all at once. */
+export function* linesOutput(list: PagedList, n: number, line: (i: number) => string): Generator<Output> {
+  for (let i = 0, first = true; first || i < n; first = false) {
     let text = '';
-    for (; i < lines.length && text.length < CHUNK; i++) text += lines[i] + '\n';
+    for (; i < n && text.length < CHUNK; i++) text += line(i) + '\n';
     yield { cache: linesFile(list), text, append: !first };
   }
 }

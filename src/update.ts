@@ -116,7 +116,7 @@ function* render(list: PagedList, served: Served, changed: Changed[], systems: r
   yield* indexFiles(list, index.fresh);
   const same = new Set(index.metas);
   yield { keep: list, drop: indexPaths(list, state.metas.filter((m) => !same.has(m))) };
-  yield* linesOutput(list, next);
+  yield* linesOutput(list, next.length, (i) => next[i]!);
   return { info: { ...state.info, search: index.metas.flatMap((m) => m.starts) }, layout: index.layout, metas: index.metas };
 }
 

@@ -128,7 +128,9 @@ function cliBuild(sources: string, out: string): Run {
   const result = spawnSync(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], { encoding: 'utf8' });
   const seconds = (performance.now() - started) / 1000;
   if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
-  const summary = result.stdout.trim().split('\n').at(-1)!;
+  const lines = result.stdout.trim().split('\n');
+  // The last line (what was written, peak memory), and how each section was made.
+  const summary = [lines.at(-1)!, ...lines.filter((l) => l.startsWith('sections: '))].join('\n                 ');
   const rss = /peak memory ([\d.]+) MB/.exec(summary);
   return { seconds, rssMb: Number(rss?.[1] ?? NaN), summary };
 }
@@ -192,12 +194,12 @@ async function buildBench(sizes: number[]): Promise<void> {
     const none = cliBuild(sources, out);
     console.log(`\n${int(authors)} authors: ${int(tree.files)} files, ${mb(tree.bytes)}`);
     console.log(`  full build     ${full.seconds.toFixed(2)} s, peak RSS ${full.rssMb.toFixed(0)} MB, ${int(Math.round(tree.files / full.seconds))} files/s`);
-    console.log(`  floor          ${floorSeconds.toFixed(2)} s (plain fs, the same files into the same folders): build / floor = ${(full.seconds / floorSeconds).toFixed(2)}`);
+    console.log(`  floor          ${floorSeconds.toFixed(2)} s (plain fs, the same files into the same folders): fastest build / fastest floor = ${(full.seconds / floorSeconds).toFixed(2)}`);
     console.log(`  each round     build ${builds.map((b) => b.seconds.toFixed(2)).join(', ')} s; floor ${floors.map((f) => f.toFixed(2)).join(', ')} s; build / floor ${paired.map((r) => r.toFixed(2)).join(', ')} (median ${quantile(paired, 0.5).toFixed(2)})`);
     for (const [name, run] of [['1 author edited', first], ['another edited', steady], ['no change', none]] as const) {
-      console.log(`  ${name.padEnd(15)}${run.seconds.toFixed(2)} s = ${((100 * run.seconds) / full.seconds).toFixed(0)}% of full: ${run.summary}`);
+      console.log(`  ${name.padEnd(16)}${run.seconds.toFixed(2)} s = ${((100 * run.seconds) / full.seconds).toFixed(0)}% of full: ${run.summary}`);
     }
-    rows.push([int(authors), full.seconds.toFixed(2), full.rssMb.toFixed(0), int(tree.files), mb(tree.bytes), floorSeconds.toFixed(2), (full.seconds / floorSeconds).toFixed(2), first.seconds.toFixed(2), steady.seconds.toFixed(2), none.seconds.toFixed(2)]);
+    rows.push([int(authors), full.seconds.toFixed(2), full.rssMb.toFixed(0), int(tree.files), mb(tree.bytes), floorSeconds.toFixed(2), `${(full.seconds / floorSeconds).toFixed(2)} (rounds ${paired.map((r) => r.toFixed(2)).join(', ')})`, first.seconds.toFixed(2), steady.seconds.toFixed(2), none.seconds.toFixed(2)]);
     cleanup.push(work, sources);
   }
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReflistError, type ErrorCode } from './errors.js';
 import { outputLength, type Output } from './render.js';
-import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
+import { Mirror, TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
 import type { FileBatch, WorkerReply, WorkerRequest } from './write-worker.js';
 
 /** lib/write-worker.js, made by `npm run compile`, found from src/ (tests) and lib/ alike. */
@@ -73,18 +73,35 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     busy: () => ((posted - Atomics.load(written, 0)) | 0) >= IN_FLIGHT / 2,
     async write(outputs, onFile) {
       try {
-        await ready;
+        const { mirror: twin } = (await ready) as Extract<WorkerReply, { ready: true }>;
+        // The worker writes; this thread links what it wrote into the mirror generation while it waits.
+        const mirror = twin && new Mirror(twin.from, twin.to);
+        const toLink: string[] = [];
         const encoder = new TextEncoder();
         let batch: FileBatch = { paths: [], ends: [], bytes: new Uint8Array(BATCH) };
         let used = 0;
         const inFlight: number[] = []; // each posted message's bytes, oldest first
         let pending = 0;
+        const settle = (reply: WorkerReply) => {
+          if (!('ack' in reply)) return;
+          pending -= inFlight.shift()!;
+          if (reply.mirrored) toLink.push(...reply.mirrored);
+        };
+        /** Waits until no more than `limit` bytes are in flight, linking meanwhile. */
+        const drain = async (limit: number) => {
+          while (pending > limit) {
+            if (replies.length === 0 && mirror && toLink.length > 0) {
+              for (const path of toLink.splice(-256)) mirror.link(path);
+              await new Promise(setImmediate); // let the worker's replies in
+            } else settle(await next());
+          }
+        };
         const post = async (message: WorkerRequest, bytes: number, transfer: ArrayBuffer[] = []) => {
           worker.postMessage(message, transfer);
           inFlight.push(bytes);
           pending += bytes;
           posted = (posted + bytes) | 0;
-          while (pending > IN_FLIGHT) await next(), (pending -= inFlight.shift()!);
+          await drain(IN_FLIGHT);
         };
         const flush = async () => {
           if (batch.paths.length === 0) return;
@@ -114,6 +131,8 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
             batch.ends.push(used);
           }
           await flush();
+          await drain(0);
+          if (mirror) for (const path of toLink) mirror.link(path);
         } catch (err) {
           await abort();
           throw err;

@@ -15,8 +15,8 @@ export interface FileBatch {
 
 export type WorkerRequest = { files: FileBatch } | { outputs: Output[] } | { finish: true } | { abort: true };
 export type WorkerReply =
-  | { ready: true }
-  | { ack: number }
+  | { ready: true; mirror?: { from: string; to: string } }
+  | { ack: number; mirrored?: string[] }
   | { report: TreeWriter['report'] }
   | { aborted: true }
   | { error: { message: string; code?: string } };
@@ -33,10 +33,19 @@ const progress = new Int32Array(written);
 
 let writer: TreeWriter | undefined;
 try {
-  writer = new TreeWriter(out, options);
-  reply({ ready: true });
+  writer = new TreeWriter(out, { ...options, mirrorElsewhere: true });
+  const { mirror } = writer;
+  reply({ ready: true, ...(mirror ? { mirror: { from: mirror.from, to: mirror.to } } : {}) });
 } catch (err) {
   reply(failure(err));
+}
+
+/** The files written since the last reply, for the main thread to link into the mirror while it waits. */
+function takeMirrored(): { mirrored?: string[] } {
+  if (!writer?.mirrored?.length) return {};
+  const mirrored = writer.mirrored;
+  writer.mirrored = [];
+  return { mirrored };
 }
 
 port.on('message', (message: WorkerRequest) => {
@@ -52,13 +61,13 @@ port.on('message', (message: WorkerRequest) => {
         writer.add(path, bytes.subarray(start, ends[i]));
         Atomics.add(progress, 0, ends[i]! - start);
       }
-      reply({ ack: paths.length });
+      reply({ ack: paths.length, ...takeMirrored() });
     } else if ('outputs' in message) {
       for (const output of message.outputs) {
         writer.take(output);
         Atomics.add(progress, 0, outputLength(output));
       }
-      reply({ ack: message.outputs.length });
+      reply({ ack: message.outputs.length, ...takeMirrored() });
     } else if ('finish' in message) reply({ report: writer.finish() });
     else writer.abort(), reply({ aborted: true });
   } catch (err) {

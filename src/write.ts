@@ -38,6 +38,8 @@ export interface WriteReport {
 export interface WriteOptions {
   /** Also write `.gz` and `.br` siblings of JSON, JS and HTML files, for hosts that serve them. */
   compress?: boolean;
+  /** Another thread links the written files into the mirror generation (TreeWriter.mirrored), before `finish`. */
+  mirrorElsewhere?: boolean;
 }
 
 const COMPRESSIBLE = /\.(json|js|html)$/;
@@ -157,6 +159,23 @@ function removeFile(root: string, path: string): void {
   }
 }
 
+/** Links files of one generation into another, making folders as needed. */
+export class Mirror {
+  private readonly made = new Set<string>();
+
+  constructor(
+    readonly from: string,
+    readonly to: string,
+  ) {}
+
+  link(path: string): void {
+    const twin = join(this.to, path);
+    const dir = dirname(twin);
+    if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
+    linkSync(join(this.from, path), twin);
+  }
+}
+
 /**
  * Writes one tree: `add` each file (or `keep` a section of the served tree,
  * and `cache` the build cache's files), then `finish`. Holds the output's
@@ -177,9 +196,11 @@ export class TreeWriter {
   /**
    * With no served tree, every file is also linked into the other generation,
    * so the first rebuild finds a complete spare instead of linking the
-   * whole tree then.
+   * whole tree then: here, or by whoever takes `mirrored` (WriteOptions.mirrorElsewhere).
    */
-  private readonly mirror: string | undefined;
+  readonly mirror: Mirror | undefined;
+  /** Files written and not yet mirrored, when another thread mirrors them. */
+  mirrored: string[] | undefined;
 
   private readonly compress: boolean;
 
@@ -199,9 +220,10 @@ export class TreeWriter {
     if (!current) remove(spare); // none yet, or a build that stopped half-way: start empty
     this.current = current ?? new Map();
     if (!active) {
-      this.mirror = this.layout.twin;
-      remove(this.mirror);
-      remove(indexFile(this.mirror));
+      this.mirror = new Mirror(spare, this.layout.twin);
+      remove(this.layout.twin);
+      remove(indexFile(this.layout.twin));
+      if (options.mirrorElsewhere) this.mirrored = [];
     }
     this.cacheNext = `${cacheDir(spare)}.next`;
     remove(this.cacheNext);
@@ -246,11 +268,8 @@ export class TreeWriter {
     const file = this.prepare(path);
     writeFileSync(file, data());
     this.report.written++;
-    if (this.mirror) {
-      const twin = join(this.mirror, path);
-      this.makeDir(dirname(twin));
-      linkSync(file, twin);
-    }
+    if (this.mirrored) this.mirrored.push(path);
+    else this.mirror?.link(path);
   }
 
   finish(): WriteReport {
@@ -282,7 +301,7 @@ export class TreeWriter {
       for (const path of current.keys()) if (!next.has(path)) removeFile(spare, path);
       this.finishCache(active);
       writeIndex(spare, next);
-      if (this.mirror) writeIndex(this.mirror, next);
+      if (this.mirror) writeIndex(this.layout.twin, next);
       swapLink(out, spare);
       return report;
     } finally {

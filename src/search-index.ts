@@ -14,7 +14,7 @@
 // those again and keeps every other part's files (updateSearchIndex).
 import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
-import { fnv1a, nameOf, searchFileFor } from './client/paths.js';
+import { FNV_BASIS, fnv1a, nameOf, searchFileFor } from './client/paths.js';
 import type { Entry } from './model.js';
 
 export interface SearchIndexOptions {
@@ -148,13 +148,29 @@ class Indexer {
    * only the distinct keys go through the engine's own string sort.
    */
   *collect(keep?: (label: string, start: number) => boolean): Generator<undefined> {
-    /** key → its entries, each as entry * 2 + whole. */
-    const groups = new Map<string, number[]>();
+    // Each distinct key has a slot; its pairs are chained in the order they
+    // come (list order), each as entry * 2 + whole: no array for every key.
+    const slots = new Map<string, number>();
+    const head: number[] = [];
+    const tail: number[] = [];
+    let next = new Int32Array(1 << 16);
+    let value = new Int32Array(1 << 16);
+    let pairs = 0;
     const add = (key: string, e: number, whole: number) => {
-      const list = groups.get(key);
-      if (!list) groups.set(key, [e * 2 + whole]);
-      else if (list[list.length - 1]! >>> 1 === e) list[list.length - 1]! |= whole; // one key twice in an entry's labels
-      else list.push(e * 2 + whole);
+      const slot = slots.get(key);
+      if (slot !== undefined && value[tail[slot]!]! >>> 1 === e) {
+        value[tail[slot]!]! |= whole; // one key twice in an entry's labels
+        return;
+      }
+      if (pairs === next.length) {
+        const [n, v] = [new Int32Array(pairs * 2), new Int32Array(pairs * 2)];
+        n.set(next), v.set(value), ([next, value] = [n, v]);
+      }
+      value[pairs] = e * 2 + whole;
+      next[pairs] = -1;
+      if (slot === undefined) slots.set(key, head.length), head.push(pairs), tail.push(pairs);
+      else (next[tail[slot]!] = pairs), (tail[slot] = pairs);
+      pairs++;
     };
     for (const [e, entry] of this.entries.entries()) {
       if ((e & 4095) === 4095) yield;
@@ -167,16 +183,18 @@ class Indexer {
       }
     }
     yield;
-    const sorted = [...groups.keys()].sort();
+    const sorted = [...slots.keys()].sort();
     yield;
-    let n = 0;
-    for (const key of sorted) n += groups.get(key)!.length;
-    this.keys = new Array<string>(n);
-    this.owners = new Int32Array(n);
-    this.whole = new Uint8Array(n);
+    this.keys = new Array<string>(pairs);
+    this.owners = new Int32Array(pairs);
+    this.whole = new Uint8Array(pairs);
     let i = 0;
     for (const key of sorted) {
-      for (const v of groups.get(key)!) (this.keys[i] = key), (this.owners[i] = v >>> 1), (this.whole[i++] = v & 1);
+      for (let p = head[slots.get(key)!]!; p >= 0; p = next[p]!) {
+        this.keys[i] = key;
+        this.owners[i] = value[p]! >>> 1;
+        this.whole[i++] = value[p]! & 1;
+      }
     }
   }
 
@@ -221,6 +239,21 @@ class Indexer {
 
   recordBytes(e: number): number {
     return (this.bytes[e] ||= Buffer.byteLength(this.records[e]!) + 1);
+  }
+
+  /**
+   * The distinct entries of a pair range when they are large (ready for
+   * rankLast), or undefined when they are small. Most ranges are small for
+   * sure without counting distinct entries: too few keys, or too few bytes
+   * even with repeats.
+   */
+  largeMatches(a: number, b: number): Int32Array | undefined {
+    if (b - a <= this.pageSize) return undefined;
+    let bytes = 0;
+    for (let i = a; i < b && bytes <= this.leafBytes; i++) bytes += this.recordBytes(this.owners[i]!);
+    if (bytes <= this.leafBytes) return undefined;
+    const matches = this.distinct(a, b);
+    return this.isSmall(matches) ? undefined : matches;
   }
 
   isSmall(list: Int32Array): boolean {
@@ -364,17 +397,18 @@ class Indexer {
     const { keys } = this;
     // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
     const large: LargePrefix[] = [];
-    const largeSet = new Set<string>();
+    // The depth of each key's longest large prefix: parents are walked
+    // before their children, which overwrite it.
+    const largeDepth = new Int32Array(hi - lo);
     const stack: [number, number, number][] = hi > lo ? [[lo, hi, name.length]] : [];
     for (let n = 1; stack.length > 0; n++) {
       if ((n & 1023) === 0) yield;
       const [a, b, depth] = stack.pop()!;
-      const matches = this.distinct(a, b);
-      if (this.isSmall(matches)) continue;
+      const matches = this.largeMatches(a, b);
+      if (!matches) continue;
       if (depth > 0) {
-        const prefix = keys[a]!.slice(0, depth);
-        large.push({ prefix, lo: a, results: this.rankLast(matches) });
-        largeSet.add(prefix);
+        large.push({ prefix: keys[a]!.slice(0, depth), lo: a, results: this.rankLast(matches) });
+        largeDepth.fill(depth, a - lo, b - lo);
       }
       // Children by the next code unit; keys that end here belong to no child.
       let i = a;
@@ -403,7 +437,7 @@ class Indexer {
     // prefix of it is large too), so search files leave it out. That also keeps
     // starts unique: files are never cut between two equal keys.
     const skip = new Uint8Array(hi - lo);
-    for (let i = lo; i < hi; i++) if (largeSet.has(keys[i]!)) skip[i - lo] = 1;
+    for (let i = lo; i < hi; i++) if (this.keyLength(i) <= largeDepth[i - lo]!) skip[i - lo] = 1;
     const starts: string[] = [name];
     const bounds: number[] = [lo];
     let bytes = 0;
@@ -415,9 +449,10 @@ class Indexer {
       const skipped = skip[i - lo] === 1;
       if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
         const lcp = commonPrefixLength(keys[previous]!, keys[i]!, Math.min(this.keyLength(previous), this.keyLength(i)));
-        const start = keys[i]!.slice(0, Math.min(lcp + 1, this.keyLength(i)));
-        if (largeSet.has(keys[i]!.slice(0, lcp)) && (bytes >= fileBytes || (fnv1a(start) & 31) === 0)) {
-          starts.push(start);
+        const end = Math.min(lcp + 1, this.keyLength(i));
+        // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one).
+        if (lcp > 0 && lcp <= largeDepth[i - lo]! && (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)) {
+          starts.push(keys[i]!.slice(0, end));
           bounds.push(i);
           bytes = 0;
           generation = ++this.generation;
@@ -460,7 +495,7 @@ export function* buildSearchIndex(
   const ix = new Indexer(entries, records, encode, options);
   yield* ix.collect();
   const n = ix.keys.length;
-  const rootLarge = n > 0 && !ix.isSmall(ix.distinct(0, n));
+  const rootLarge = ix.largeMatches(0, n) !== undefined;
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
   if (!rootLarge) {
@@ -470,8 +505,8 @@ export function* buildSearchIndex(
   for (let lo = 0; rootLarge && lo < n; ) {
     const hi = ix.runEnd(lo, n, 1);
     const c = ix.keys[lo]![0]!;
-    const matches = ix.distinct(lo, hi);
-    if (ix.isSmall(matches)) fresh.push(yield* ix.part_(c, lo, hi));
+    const matches = ix.largeMatches(lo, hi);
+    if (!matches) fresh.push(yield* ix.part_(c, lo, hi));
     else {
       layout.heads.push(c);
       fresh.push(yield* ix.head(c, ix.rankLast(matches)));

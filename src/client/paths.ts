@@ -46,10 +46,12 @@ export function canonicalDigits(digits: string): string {
   return digits.replace(/^0+(?=\d)/, '');
 }
 
-/** FNV-1a over UTF-16 code units: small, fast, the same in every JavaScript engine. */
-export function fnv1a(s: string, basis = 0x811c9dc5): number {
+export const FNV_BASIS = 0x811c9dc5;
+
+/** FNV-1a over UTF-16 code units (the first `n` of them): small, fast, the same in every JavaScript engine. */
+export function fnv1a(s: string, basis = FNV_BASIS, n = s.length): number {
   let h = basis;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = 0; i < n; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }

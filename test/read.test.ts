@@ -6,7 +6,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { chunkEnd, digestFile, readTable, readTableFile, readWellFormed, type TableRead } from '../src/read.js';
+import { digestFile, readTable, readTableFile, readWellFormed, type TableRead } from '../src/read.js';
+import { chunkEnd } from '../src/read-slow.js';
 import { readTable as oracle } from './read-oracle.js';
 
 // Not helpers.ts's tempDir: that module loads the whole build, and this one tests only the reader.

@@ -1,5 +1,6 @@
 // The command line: declares options, validates them once, and runs a stage.
 // `run` takes argv and the output streams and returns an exit code, so tests drive it.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, ROW_NAMES } from './build.js';
 import type { How } from './tree.js';
@@ -27,6 +28,21 @@ function integer(name: string, min: number, max: number) {
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+
+/**
+ * This process's peak resident memory. Linux's maxRSS survives exec, so a
+ * build spawned by a large process would report that one's peak: the
+ * high-water mark of this process's own memory comes first.
+ */
+function peakMemory(): number {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (kb) return Number(kb[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
 
 const HOW: Record<How, string> = {
   rendered: 'rendered',
@@ -57,7 +73,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       const report = await build({ ...opts, log: (line) => say(line + '\n'), progress });
       const rows = ROW_NAMES.map((k) => `${k} ${report.rows[k] ?? 0}`).join(', ');
       const seconds = (report.ms / 1000).toFixed(2);
-      const peak = mb(process.resourceUsage().maxRSS * 1024);
+      const peak = mb(peakMemory());
       say(`rows: ${rows}\n`);
       const groups = new Map<How, string[]>();
       for (const [section, how] of Object.entries(report.sections)) groups.set(how, [...(groups.get(how) ?? []), section]);

@@ -256,6 +256,18 @@ class Indexer {
     return this.isSmall(matches) ? undefined : matches;
   }
 
+  /** Whether every entry with a key, taken together, is large: the index is then in parts. */
+  rootIsLarge(): boolean {
+    let count = 0;
+    let bytes = 0;
+    for (const [e, { key }] of this.entries.entries()) {
+      if (key === '') continue;
+      count++;
+      if (bytes <= this.leafBytes) bytes += this.recordBytes(e);
+    }
+    return count > this.pageSize && bytes > this.leafBytes;
+  }
+
   isSmall(list: Int32Array): boolean {
     if (list.length <= this.pageSize) return true;
     let bytes = 0;
@@ -541,6 +553,7 @@ export function* updateSearchIndex(
   const { layout } = previous;
   if (!layout.rootLarge || entries.some((e) => e.children)) return undefined;
   const ix = new Indexer(entries, records, encode, options);
+  if (!ix.rootIsLarge()) return undefined;
   const heads = new Set(layout.heads);
   const names = new Set<string>();
   const units = new Set<string>();

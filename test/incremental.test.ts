@@ -145,6 +145,19 @@ describe('what a rebuild reads and renders', () => {
     expect((await build({ sources, out, pageSize: 5, search })).sections.author).toBe('rendered');
   });
 
+  test('indexes a list whole again when an edit leaves all its records within one search file', async () => {
+    const descriptors = (texts: string[]) => 'id,text\n' + texts.map((t, i) => `${i},"${t}"`).join('\n') + '\n';
+    const sources = writeSources(tempDir(), { ...VALID, 'descriptor.csv': descriptors(['Smith Smith Smith', 'Smith', 'हिन्दी Thor 😀']) });
+    const out = join(tempDir(), 'dist');
+    const tiny = { leafBytes: 60, fileBytes: 0, pagesBytes: 0 };
+    await build({ sources, out, pageSize: 1, search: tiny });
+    writeSources(sources, { 'descriptor.csv': descriptors(['Smith x', 'Smith', 'Smith']) });
+    await build({ sources, out, pageSize: 1, search: tiny });
+    const clean = join(tempDir(), 'clean');
+    await build({ sources, out: clean, pageSize: 1, search: tiny });
+    expect(snapshotTree(out)).toEqual(snapshotTree(clean));
+  });
+
   test('reads a changed file whole, and reports its errors, when the changed records are not plain edits', async () => {
     const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400) });
     const out = join(tempDir(), 'dist');

@@ -27,6 +27,14 @@ const BATCH = 1 << 20;
  */
 const IN_FLIGHT = 16 << 20;
 
+/**
+ * Counters the two threads share: the text written (by the worker) modulo
+ * 2^32, against the text posted for the backlog; how many written files are
+ * taken for linking into the mirror (Mirror.linkNext); messages posted and
+ * not yet handled, which the worker links only while there are none.
+ */
+export const COUNTERS = { written: 0, taken: 1, queued: 2 } as const;
+
 /** An output folder opened for one build: locked and its indexes read, nothing written yet. */
 export interface OpenTree {
   /** True while the writer has a full backlog, the time to compute ahead (RenderOptions.busy). */
@@ -44,11 +52,13 @@ export interface OpenTree {
  */
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   if (availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
-  // The text posted and the text written (by the worker, in shared memory),
-  // both modulo 2^32: their difference is the backlog.
-  const written = new Int32Array(new SharedArrayBuffer(4));
-  let posted = 0;
-  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options, written: written.buffer } });
+  const counters = new Int32Array(new SharedArrayBuffer(4 * Object.keys(COUNTERS).length));
+  let posted = 0; // the text posted, modulo 2^32
+  const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => {
+    Atomics.add(counters, COUNTERS.queued, 1);
+    worker.postMessage(message, transfer);
+  };
+  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options, shared: counters.buffer } });
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
   worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
@@ -65,18 +75,19 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   ready.catch(() => {}); // reported by write; abort has nothing to undo
   const abort = async () => {
     // The lock is released by the writer thread, so wait for it to let go.
-    worker.postMessage({ abort: true } satisfies WorkerRequest);
+    send({ abort: true });
     while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
   };
   return {
     // Half the limit, so the renderer turns to other work before it has to wait.
-    busy: () => ((posted - Atomics.load(written, 0)) | 0) >= IN_FLIGHT / 2,
+    busy: () => ((posted - Atomics.load(counters, COUNTERS.written)) | 0) >= IN_FLIGHT / 2,
     async write(outputs, onFile) {
       try {
         const { mirror: twin } = (await ready) as Extract<WorkerReply, { ready: true }>;
-        // The worker writes; this thread links what it wrote into the mirror generation while it waits.
-        const mirror = twin && new Mirror(twin.from, twin.to);
-        const toLink: string[] = [];
+        // The worker writes; it links what it wrote into the mirror generation while it has nothing
+        // to write, and this thread while it waits for the worker.
+        const mirror = twin && new Mirror(twin.from, twin.to, counters.subarray(COUNTERS.taken, COUNTERS.taken + 1));
+        const toLink: string[] = []; // every file the worker wrote, in order, as far as it has told
         const encoder = new TextEncoder();
         let batch: FileBatch = { paths: [], ends: [], bytes: new Uint8Array(BATCH) };
         let used = 0;
@@ -90,14 +101,13 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
         /** Waits until no more than `limit` bytes are in flight, linking meanwhile. */
         const drain = async (limit: number) => {
           while (pending > limit) {
-            if (replies.length === 0 && mirror && toLink.length > 0) {
-              for (const path of toLink.splice(-256)) mirror.link(path);
+            if (replies.length === 0 && mirror?.linkNext(toLink)) {
               await new Promise(setImmediate); // let the worker's replies in
             } else settle(await next());
           }
         };
         const post = async (message: WorkerRequest, bytes: number, transfer: ArrayBuffer[] = []) => {
-          worker.postMessage(message, transfer);
+          send(message, transfer);
           inFlight.push(bytes);
           pending += bytes;
           posted = (posted + bytes) | 0;
@@ -132,12 +142,12 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
           }
           await flush();
           await drain(0);
-          if (mirror) for (const path of toLink) mirror.link(path);
+          while (mirror?.linkNext(toLink)) {}
         } catch (err) {
           await abort();
           throw err;
         }
-        worker.postMessage({ finish: true } satisfies WorkerRequest);
+        send({ finish: true });
         for (;;) {
           const reply = await next();
           if ('report' in reply) return reply.report;

@@ -38,7 +38,7 @@ export interface WriteReport {
 export interface WriteOptions {
   /** Also write `.gz` and `.br` siblings of JSON, JS and HTML files, for hosts that serve them. */
   compress?: boolean;
-  /** Another thread links the written files into the mirror generation (TreeWriter.mirrored), before `finish`. */
+  /** The caller links the written files into the mirror generation (TreeWriter.mirrored) before `finish`, from any thread. */
   mirrorElsewhere?: boolean;
 }
 
@@ -159,14 +159,31 @@ function removeFile(root: string, path: string): void {
   }
 }
 
-/** Links files of one generation into another, making folders as needed. */
+/**
+ * Links files of one generation into another, making folders as needed. Two
+ * threads may share the work: each takes the next paths that neither has
+ * taken, counted in `taken` (shared memory).
+ */
 export class Mirror {
   private readonly made = new Set<string>();
 
   constructor(
     readonly from: string,
     readonly to: string,
+    private readonly taken: Int32Array<ArrayBufferLike> = new Int32Array(1),
   ) {}
+
+  /** Links the next few of `paths` that no thread has taken yet; false when none are left. */
+  linkNext(paths: readonly string[], count = 64): boolean {
+    for (;;) {
+      const start = Atomics.load(this.taken, 0);
+      if (start >= paths.length) return false;
+      const end = Math.min(start + count, paths.length);
+      if (Atomics.compareExchange(this.taken, 0, start, end) !== start) continue; // the other thread took them
+      for (let i = start; i < end; i++) this.link(paths[i]!);
+      return true;
+    }
+  }
 
   link(path: string): void {
     const twin = join(this.to, path);
@@ -196,10 +213,10 @@ export class TreeWriter {
   /**
    * With no served tree, every file is also linked into the other generation,
    * so the first rebuild finds a complete spare instead of linking the
-   * whole tree then: here, or by whoever takes `mirrored` (WriteOptions.mirrorElsewhere).
+   * whole tree then: here, or from `mirrored` by the caller (WriteOptions.mirrorElsewhere).
    */
   readonly mirror: Mirror | undefined;
-  /** Files written and not yet mirrored, when another thread mirrors them. */
+  /** Every file written, in order, when the caller mirrors them. */
   mirrored: string[] | undefined;
 
   private readonly compress: boolean;

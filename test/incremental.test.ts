@@ -61,6 +61,23 @@ describe('an incremental build', () => {
   });
 
   test.each([
+    ['in this thread', writeTree],
+    ['in a writer thread', writeTreeThreaded],
+  ])('a first build (%s) links every file into the spare generation, so the first rebuild links none', async (_how, write) => {
+    const out = join(tempDir(), 'dist');
+    const files = Array.from({ length: 2000 }, (_, i): [string, string] => [`author/page/${i % 50}/${i}.json`, `{"n":${i}}`.repeat(300)]);
+    await write(out, files, undefined, { compress: true });
+    const [served, spare] = [join(dirname(out), '.dist.a'), join(dirname(out), '.dist.b')];
+    expect(readlinkSync(out)).toBe('.dist.a');
+    const tree = snapshotTree(served);
+    expect(tree.size).toBe(3 * files.length); // each with its .gz and .br
+    for (const path of tree.keys()) expect(statSync(join(spare, path)).ino).toBe(statSync(join(served, path)).ino);
+    expect(snapshotTree(spare).size).toBe(tree.size);
+    const report = await write(out, [...files.slice(1), ['author.json', '{}']], undefined, { compress: true });
+    expect(report).toMatchObject({ written: 1, copied: 0, removed: 3 });
+  });
+
+  test.each([
     ['in this thread', async (out: string, files: Iterable<[string, string]>) => writeTree(out, files)],
     ['in a writer thread', writeTreeThreaded],
   ])('a build that stops half-way (%s) leaves the served tree as it was, and the next build recovers', async (_how, write) => {

@@ -83,10 +83,18 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     busy: () => ((posted - Atomics.load(counters, COUNTERS.written)) | 0) >= IN_FLIGHT / 2,
     async write(outputs, onFile) {
       try {
-        const { mirror: twin } = (await ready) as Extract<WorkerReply, { ready: true }>;
-        // The worker writes; it links what it wrote into the mirror generation while it has nothing
-        // to write, and this thread while it waits for the worker.
-        const mirror = twin && new Mirror(twin.from, twin.to, counters.subarray(COUNTERS.taken, COUNTERS.taken + 1));
+        // Rendering starts at once: the worker may still be starting, and takes the files when it is
+        // ready. The worker writes; it links what it wrote into the mirror generation while it has
+        // nothing to write, and this thread while it waits for the worker.
+        let mirror: Mirror | undefined;
+        let started = false;
+        /** Waits for the worker to be ready (or to have failed to lock the folder), once. */
+        const start = async () => {
+          if (started) return;
+          started = true;
+          const { mirror: twin } = (await ready) as Extract<WorkerReply, { ready: true }>;
+          mirror = twin && new Mirror(twin.from, twin.to, counters.subarray(COUNTERS.taken, COUNTERS.taken + 1));
+        };
         const toLink: string[] = []; // every file the worker wrote, in order, as far as it has told
         const encoder = new TextEncoder();
         let batch: FileBatch = { paths: [], ends: [], bytes: new Uint8Array(BATCH) };
@@ -101,6 +109,7 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
         /** Waits until no more than `limit` bytes are in flight, linking meanwhile. */
         const drain = async (limit: number) => {
           while (pending > limit) {
+            await start(); // the worker's first reply
             if (replies.length === 0 && mirror?.linkNext(toLink)) {
               await new Promise(setImmediate); // let the worker's replies in
             } else settle(await next());
@@ -141,6 +150,7 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
             batch.ends.push(used);
           }
           await flush();
+          await start();
           await drain(0);
           while (mirror?.linkNext(toLink)) {}
         } catch (err) {

@@ -208,6 +208,13 @@ export class TreeWriter {
   private readonly made = new Set<string>();
   /** Sections kept from the served tree, less the files their update drops. */
   private readonly keeps = new Map<Section, Set<string>>();
+  /**
+   * The served tree's paths by section, and those the spare lacks or holds
+   * otherwise (linked if the new tree keeps them): sorted out as soon as the
+   * indexes are read, while the sources are, not when the build has to wait.
+   */
+  private readonly servedPaths = new Map<Section | undefined, string[]>();
+  private readonly stale: string[] = [];
   private readonly cacheNext: string;
   private dirty = false;
   /**
@@ -236,6 +243,13 @@ export class TreeWriter {
     const current = readIndex(spare);
     if (!current) remove(spare); // none yet, or a build that stopped half-way: start empty
     this.current = current ?? new Map();
+    for (const [path, entry] of this.served ?? []) {
+      const section = sectionOf(path);
+      const paths = this.servedPaths.get(section);
+      if (paths) paths.push(path);
+      else this.servedPaths.set(section, [path]);
+      if (this.current.get(path) !== entry) this.stale.push(path);
+    }
     if (!active) {
       this.mirror = new Mirror(spare, this.layout.twin);
       remove(this.layout.twin);
@@ -295,10 +309,10 @@ export class TreeWriter {
       const { served, current, next, report } = this;
       // Kept sections: the served files, carried over by their index entry.
       if (served) {
-        for (const [path, entry] of served) {
-          const section = sectionOf(path);
-          const drop = section && this.keeps.get(section);
-          if (drop && !drop.has(path) && !next.has(path)) next.set(path, entry), report.kept++;
+        for (const [section, drop] of this.keeps) {
+          for (const path of this.servedPaths.get(section) ?? []) {
+            if (!drop.has(path) && !next.has(path)) next.set(path, served.get(path)!), report.kept++;
+          }
         }
         for (const path of served.keys()) if (!next.has(path)) report.removed++;
       }
@@ -308,10 +322,10 @@ export class TreeWriter {
         remove(this.cacheNext);
         return { ...report, unchanged: true };
       }
-      for (const [path, entry] of next) {
-        if (current.get(path) === entry || served?.get(path) !== entry) continue;
-        // Unchanged since the served tree: a hard link gives the same bytes
-        // and the same mtime without copying them.
+      for (const path of this.stale) {
+        if (next.get(path) !== served!.get(path)) continue;
+        // Unchanged since the served tree, which the spare lags behind: a hard
+        // link gives the same bytes and the same mtime without copying them.
         linkSync(join(active!, path), this.prepare(path));
         report.copied++;
       }

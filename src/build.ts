@@ -146,6 +146,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false });
     const served = servedBuild(options.out, key);
     const changes = findChanges(options.sources, served);
+    // A build that will change the tree lets the writer link the files the spare lags behind on, meanwhile.
+    if (changes.changed.size > 0) tree.linkAhead();
     const absent = SOURCES.filter((name) => changes.digests[name] === null).map((name) => `${name}.csv`);
     for (const file of absent) log(`${file}: absent, built as an empty list`);
     const { systems, countries, lists, items } = checkChanges(options.sources, changes);

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReflistError, type ErrorCode } from './errors.js';
 import { outputLength, type Output } from './render.js';
-import { Mirror, TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
+import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
 import type { FileBatch, WorkerReply, WorkerRequest } from './write-worker.js';
 
 /** lib/write-worker.js, made by `npm run compile`, found from src/ (tests) and lib/ alike. */
@@ -29,16 +29,20 @@ const IN_FLIGHT = 16 << 20;
 
 /**
  * Counters the two threads share: the text written (by the worker) modulo
- * 2^32, against the text posted for the backlog; how many written files are
- * taken for linking into the mirror (Mirror.linkNext); messages posted and
- * not yet handled, which the worker links only while there are none.
+ * 2^32, against the text posted for the backlog; messages posted and not
+ * yet handled, which the worker links ahead only while there are none.
  */
-export const COUNTERS = { written: 0, taken: 1, queued: 2 } as const;
+export const COUNTERS = { written: 0, queued: 1 } as const;
 
 /** An output folder opened for one build: locked and its indexes read, nothing written yet. */
 export interface OpenTree {
   /** True while the writer has a full backlog, the time to compute ahead (RenderOptions.busy). */
   busy(): boolean;
+  /**
+   * Says the build will change the tree: the writer thread may then make the
+   * links that can be made ahead while it has nothing to write (TreeWriter.linkAhead).
+   */
+  linkAhead(): void;
   /** Writes the files, then swaps the new tree in. */
   write(outputs: Iterable<Output>, onFile?: (count: number) => void): Promise<WriteReport>;
   /** Writes nothing and lets go of the folder. */
@@ -81,38 +85,25 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   return {
     // Half the limit, so the renderer turns to other work before it has to wait.
     busy: () => ((posted - Atomics.load(counters, COUNTERS.written)) | 0) >= IN_FLIGHT / 2,
+    linkAhead: () => send({ linkAhead: true }),
     async write(outputs, onFile) {
       try {
         // Rendering starts at once: the worker may still be starting, and takes the files when it is
-        // ready. The worker writes; it links what it wrote into the mirror generation while it has
-        // nothing to write, and this thread while it waits for the worker.
-        let mirror: Mirror | undefined;
+        // ready. Its first reply says so (or that it failed to lock the folder): awaited at the first wait.
         let started = false;
-        /** Waits for the worker to be ready (or to have failed to lock the folder), once. */
         const start = async () => {
-          if (started) return;
-          started = true;
-          const { mirror: twin } = (await ready) as Extract<WorkerReply, { ready: true }>;
-          mirror = twin && new Mirror(twin.from, twin.to, counters.subarray(COUNTERS.taken, COUNTERS.taken + 1));
+          if (!started) (started = true), await ready;
         };
-        const toLink: string[] = []; // every file the worker wrote, in order, as far as it has told
         const encoder = new TextEncoder();
         let batch: FileBatch = { paths: [], ends: [], bytes: new Uint8Array(BATCH) };
         let used = 0;
         const inFlight: number[] = []; // each posted message's bytes, oldest first
         let pending = 0;
-        const settle = (reply: WorkerReply) => {
-          if (!('ack' in reply)) return;
-          pending -= inFlight.shift()!;
-          if (reply.mirrored) toLink.push(...reply.mirrored);
-        };
-        /** Waits until no more than `limit` bytes are in flight, linking meanwhile. */
+        /** Waits until no more than `limit` bytes are in flight. */
         const drain = async (limit: number) => {
           while (pending > limit) {
-            await start(); // the worker's first reply
-            if (replies.length === 0 && mirror?.linkNext(toLink)) {
-              await new Promise(setImmediate); // let the worker's replies in
-            } else settle(await next());
+            await start();
+            if ('ack' in (await next())) pending -= inFlight.shift()!;
           }
         };
         const post = async (message: WorkerRequest, bytes: number, transfer: ArrayBuffer[] = []) => {
@@ -152,7 +143,6 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
           await flush();
           await start();
           await drain(0);
-          while (mirror?.linkNext(toLink)) {}
         } catch (err) {
           await abort();
           throw err;
@@ -183,6 +173,7 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
   }
   return {
     busy: () => false,
+    linkAhead: () => {}, // finish links what it must
     async write(files, onFile) {
       if (!writer) throw error;
       return writeOutputs(writer, files, onFile);
@@ -193,12 +184,14 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
   };
 }
 
-/** Writes a tree from a writer thread while this one renders. */
+/** Writes a tree from a writer thread while this one renders, linking ahead. */
 export function writeTreeThreaded(
   outDir: string,
   files: Iterable<Output>,
   onFile?: (count: number) => void,
   options: WriteOptions = {},
 ): Promise<WriteReport> {
-  return openTree(outDir, options).write(files, onFile);
+  const tree = openTree(outDir, options);
+  tree.linkAhead();
+  return tree.write(files, onFile);
 }

@@ -8,6 +8,11 @@
 // changed since the served tree; an unchanged file keeps its mtime (hard-linked
 // from the served tree when the spare lags behind), which lets rsync or an S3 sync
 // upload only what changed; a build that changes nothing writes nothing.
+// The spare lags behind by the files the last build changed. A writer thread
+// links what it lacks while the sources are read and rendered, and a first
+// build links what it writes into the other generation whenever its writer has
+// nothing to write, so that the first rebuild finds most of it there
+// (TreeWriter.linkAhead). Links that can wait never hold a build up.
 import { hash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import {
@@ -38,8 +43,6 @@ export interface WriteReport {
 export interface WriteOptions {
   /** Also write `.gz` and `.br` siblings of JSON, JS and HTML files, for hosts that serve them. */
   compress?: boolean;
-  /** The caller links the written files into the mirror generation (TreeWriter.mirrored) before `finish`, from any thread. */
-  mirrorElsewhere?: boolean;
 }
 
 const COMPRESSIBLE = /\.(json|js|html)$/;
@@ -160,40 +163,6 @@ function removeFile(root: string, path: string): void {
 }
 
 /**
- * Links files of one generation into another, making folders as needed. Two
- * threads may share the work: each takes the next paths that neither has
- * taken, counted in `taken` (shared memory).
- */
-export class Mirror {
-  private readonly made = new Set<string>();
-
-  constructor(
-    readonly from: string,
-    readonly to: string,
-    private readonly taken: Int32Array<ArrayBufferLike> = new Int32Array(1),
-  ) {}
-
-  /** Links the next few of `paths` that no thread has taken yet; false when none are left. */
-  linkNext(paths: readonly string[], count = 64): boolean {
-    for (;;) {
-      const start = Atomics.load(this.taken, 0);
-      if (start >= paths.length) return false;
-      const end = Math.min(start + count, paths.length);
-      if (Atomics.compareExchange(this.taken, 0, start, end) !== start) continue; // the other thread took them
-      for (let i = start; i < end; i++) this.link(paths[i]!);
-      return true;
-    }
-  }
-
-  link(path: string): void {
-    const twin = join(this.to, path);
-    const dir = dirname(twin);
-    if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
-    linkSync(join(this.from, path), twin);
-  }
-}
-
-/**
  * Writes one tree: `add` each file (or `keep` a section of the served tree,
  * and `cache` the build cache's files), then `finish`. Holds the output's
  * lock from construction to `finish` or `abort`.
@@ -215,16 +184,18 @@ export class TreeWriter {
    */
   private readonly servedPaths = new Map<Section | undefined, string[]>();
   private readonly stale: string[] = [];
+  /** How many of `stale` linkAhead has seen to. */
+  private ahead = 0;
+  /**
+   * A first build has no served tree to link from: it links what it writes
+   * into the other generation instead (linkAhead), which the first rebuild
+   * then finds ready as its spare, all of it or the part linked in time.
+   */
+  private readonly mirror: { to: string; paths: string[]; linked: number; made: Set<string> } | undefined;
+  /** Finished or aborted: nothing more is linked. */
+  private closed = false;
   private readonly cacheNext: string;
   private dirty = false;
-  /**
-   * With no served tree, every file is also linked into the other generation,
-   * so the first rebuild finds a complete spare instead of linking the
-   * whole tree then: here, or from `mirrored` by the caller (WriteOptions.mirrorElsewhere).
-   */
-  readonly mirror: Mirror | undefined;
-  /** Every file written, in order, when the caller mirrors them. */
-  mirrored: string[] | undefined;
 
   private readonly compress: boolean;
 
@@ -251,10 +222,9 @@ export class TreeWriter {
       if (this.current.get(path) !== entry) this.stale.push(path);
     }
     if (!active) {
-      this.mirror = new Mirror(spare, this.layout.twin);
       remove(this.layout.twin);
       remove(indexFile(this.layout.twin));
-      if (options.mirrorElsewhere) this.mirrored = [];
+      this.mirror = { to: this.layout.twin, paths: [], linked: 0, made: new Set() };
     }
     this.cacheNext = `${cacheDir(spare)}.next`;
     remove(this.cacheNext);
@@ -271,6 +241,43 @@ export class TreeWriter {
       this.put(`${path}.gz`, `${h}.gz`, () => gzipSync(text, { level: 9 }));
       this.put(`${path}.br`, `${h}.br`, () => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
     }
+  }
+
+  /**
+   * Links the next few files of the served tree that the spare lacks or
+   * holds otherwise into it, ahead of finish, which would link those the new
+   * tree keeps: most of them. A file this build has already taken is left
+   * alone; one taken later replaces its link (prepare). In a first build,
+   * links the next few files written into the other generation (mirror).
+   * A writer thread calls this while it has nothing else to do. False when
+   * nothing is left to link for now.
+   */
+  linkAhead(count = 64): boolean {
+    const { stale, mirror } = this;
+    if (this.closed) return false;
+    if (mirror) {
+      const { paths, made } = mirror;
+      if (mirror.linked >= paths.length) return false;
+      for (const end = Math.min(mirror.linked + count, paths.length); mirror.linked < end; mirror.linked++) {
+        const twin = join(mirror.to, paths[mirror.linked]!);
+        const dir = dirname(twin);
+        if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
+        linkSync(join(this.layout.spare, paths[mirror.linked]!), twin);
+      }
+      return true;
+    }
+    if (this.ahead >= stale.length) return false;
+    for (const end = Math.min(this.ahead + count, stale.length); this.ahead < end; this.ahead++) {
+      const path = stale[this.ahead]!;
+      if (!this.next.has(path)) this.linkServed(path);
+    }
+    return true;
+  }
+
+  /** Hard-links a served file into the spare: the same bytes and mtime, nothing copied. */
+  private linkServed(path: string): void {
+    linkSync(join(this.layout.active!, path), this.prepare(path));
+    this.current.set(path, this.served!.get(path)!);
   }
 
   /** Keeps the served tree's files of a section, but those in `drop` (and those added anew). */
@@ -299,11 +306,11 @@ export class TreeWriter {
     const file = this.prepare(path);
     writeFileSync(file, data());
     this.report.written++;
-    if (this.mirrored) this.mirrored.push(path);
-    else this.mirror?.link(path);
+    this.mirror?.paths.push(path);
   }
 
   finish(): WriteReport {
+    this.closed = true; // nothing is linked ahead once the spare may be served
     try {
       const { out, active, spare } = this.layout;
       const { served, current, next, report } = this;
@@ -319,20 +326,21 @@ export class TreeWriter {
       report.files = next.size;
       for (const entry of next.values()) report.bytes += Number(entry.slice(entry.indexOf('\t') + 1)) || 0;
       if (served && report.written === 0 && report.removed === 0) {
-        remove(this.cacheNext);
+        this.keepSpare();
         return { ...report, unchanged: true };
       }
+      // Unchanged since the served tree, which the spare lags behind: linked, ahead or now.
       for (const path of this.stale) {
-        if (next.get(path) !== served!.get(path)) continue;
-        // Unchanged since the served tree, which the spare lags behind: a hard
-        // link gives the same bytes and the same mtime without copying them.
-        linkSync(join(active!, path), this.prepare(path));
+        const entry = served!.get(path);
+        if (next.get(path) !== entry) continue;
+        if (current.get(path) !== entry) this.linkServed(path);
         report.copied++;
       }
       for (const path of current.keys()) if (!next.has(path)) removeFile(spare, path);
       this.finishCache(active);
       writeIndex(spare, next);
-      if (this.mirror) writeIndex(this.layout.twin, next);
+      const { mirror } = this;
+      if (mirror && mirror.linked > 0) writeIndex(mirror.to, new Map(mirror.paths.slice(0, mirror.linked).map((path) => [path, next.get(path)!])));
       swapLink(out, spare);
       return report;
     } finally {
@@ -354,10 +362,21 @@ export class TreeWriter {
     renameSync(this.cacheNext, target);
   }
 
-  /** Leaves the served tree as it is; the spare is left marked unknown. */
+  /** Leaves the served tree as it is. */
   abort(): void {
-    remove(this.cacheNext);
+    this.closed = true;
+    this.keepSpare();
     this.unlock();
+  }
+
+  /**
+   * When the spare is not swapped in: what was linked ahead into it stays
+   * for the next build, unless files were written too (its index then no
+   * longer says what it holds, and the next build starts it afresh).
+   */
+  private keepSpare(): void {
+    remove(this.cacheNext);
+    if (this.dirty && this.report.written === 0) writeIndex(this.layout.spare, this.current);
   }
 
   private makeDir(dir: string): void {

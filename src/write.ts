@@ -191,7 +191,7 @@ export class TreeWriter {
    * into the other generation instead (linkAhead), which the first rebuild
    * then finds ready as its spare, all of it or the part linked in time.
    */
-  private readonly mirror: { to: string; paths: string[]; linked: number; made: Set<string> } | undefined;
+  private readonly mirror: { to: string; paths: string[]; linked: number } | undefined;
   /** Finished or aborted: nothing more is linked. */
   private closed = false;
   private readonly cacheNext: string;
@@ -224,7 +224,7 @@ export class TreeWriter {
     if (!active) {
       remove(this.layout.twin);
       remove(indexFile(this.layout.twin));
-      this.mirror = { to: this.layout.twin, paths: [], linked: 0, made: new Set() };
+      this.mirror = { to: this.layout.twin, paths: [], linked: 0 };
     }
     this.cacheNext = `${cacheDir(spare)}.next`;
     remove(this.cacheNext);
@@ -256,13 +256,13 @@ export class TreeWriter {
     const { stale, mirror } = this;
     if (this.closed) return false;
     if (mirror) {
-      const { paths, made } = mirror;
+      const { paths } = mirror;
       if (mirror.linked >= paths.length) return false;
       for (const end = Math.min(mirror.linked + count, paths.length); mirror.linked < end; mirror.linked++) {
-        const twin = join(mirror.to, paths[mirror.linked]!);
-        const dir = dirname(twin);
-        if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
-        linkSync(join(this.layout.spare, paths[mirror.linked]!), twin);
+        const path = paths[mirror.linked]!;
+        const twin = join(mirror.to, path);
+        this.makeDir(dirname(twin));
+        linkSync(join(this.layout.spare, path), twin);
       }
       return true;
     }

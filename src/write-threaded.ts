@@ -89,11 +89,7 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     async write(outputs, onFile) {
       try {
         // Rendering starts at once: the worker may still be starting, and takes the files when it is
-        // ready. Its first reply says so (or that it failed to lock the folder): awaited at the first wait.
-        let started = false;
-        const start = async () => {
-          if (!started) (started = true), await ready;
-        };
+        // ready. Its first reply says so (or that it failed to lock the folder): awaited at each wait.
         const encoder = new TextEncoder();
         let batch: FileBatch = { paths: [], ends: [], bytes: new Uint8Array(BATCH) };
         let used = 0;
@@ -102,7 +98,7 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
         /** Waits until no more than `limit` bytes are in flight. */
         const drain = async (limit: number) => {
           while (pending > limit) {
-            await start();
+            await ready;
             if ('ack' in (await next())) pending -= inFlight.shift()!;
           }
         };
@@ -141,7 +137,7 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
             batch.ends.push(used);
           }
           await flush();
-          await start();
+          await ready;
           await drain(0);
         } catch (err) {
           await abort();

@@ -12,6 +12,14 @@ import { run } from './cli.js';
 // takes effect.
 setFlagsFromString('--heap-growing-percent=100');
 
+// `reflist build | head` closes the pipe early: what is left to print is
+// dropped and the build runs to its end, instead of dying on EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+}
+
 process.exitCode = await run(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),

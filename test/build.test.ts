@@ -1,4 +1,6 @@
 import { describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../src/cli.js';
@@ -99,6 +101,19 @@ describe('the command line', () => {
     const { code, stderr } = await cli(['build', '--sources', '/nonexistent/folder']);
     expect(code).toBe(1);
     expect(stderr).toContain('--sources: no such folder /nonexistent/folder');
+  });
+
+  test('finishes a build whose output pipe a reader closed early, as `reflist build | head -1` can', async () => {
+    const sources = writeSources(tempDir(), VALID);
+    const out = join(tempDir(), 'dist');
+    const child = spawn(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the reader is gone before the first line
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const [code] = (await once(child, 'close')) as [number];
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')).lists.author.total).toBeGreaterThan(0);
   });
 });
 

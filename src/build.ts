@@ -1,8 +1,8 @@
 // The pipeline: read → validate → render → write, with a report of what it did.
 // A section whose sources are unchanged since the served tree is neither
 // read nor rendered: the writer keeps its files (see tree.ts).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareStrings } from './client/fold.js';
 import { FORMAT, PAGED_LISTS, type PagedList } from './client/types.js';
@@ -12,7 +12,7 @@ import { ReflistError, ReflistErrors } from './errors.js';
 import type { CountryNode, ListItem } from './model.js';
 import { digestFile, readTableFile } from './read.js';
 import { createProgress, type Progress } from './progress.js';
-import { estimateListFiles, estimateLocationFiles, SECTIONS, type RenderOptions, type Section } from './render.js';
+import { estimateListFiles, estimateLocationFiles, SECTIONS, type RenderOptions, type Section, type TreeFile } from './render.js';
 import { renderTree, type How, type ListInput, type Previous } from './tree.js';
 import { updatable } from './update.js';
 import { Checker, SECTION_SOURCES, SOURCES, validateList, validateLocations, validateSystems, type SourceName, type Tables } from './validate.js';
@@ -26,6 +26,8 @@ export interface BuildOptions {
   search?: RenderOptions['search'];
   /** Also write `.gz` and `.br` siblings (see WriteOptions). */
   compress?: boolean;
+  /** Where nginx.conf sends the requests only the client answers (Term, Id, child): a `reflist serve`. */
+  nginxUpstream?: string;
   log?: (line: string) => void;
   progress?: Progress;
 }
@@ -38,12 +40,16 @@ export interface BuildReport extends WriteReport {
   ms: number;
 }
 
-/** lib/lookup-client.js, made by `npm run compile`; found from src/ (tests) and lib/ (the CLI) alike. */
-const CLIENT = fileURLToPath(new URL('../lib/lookup-client.js', import.meta.url));
+/** lib/tree/: the scripts every tree carries at its root (the client, the host adapters), made by `npm run compile`. */
+const TREE_SCRIPTS = fileURLToPath(new URL('../lib/tree/', import.meta.url));
 
-export function clientSource(): string {
-  if (!existsSync(CLIENT)) throw new ReflistError('INVALID_OPTION', `${CLIENT} is missing: run npm run compile`);
-  return readFileSync(CLIENT, 'utf8');
+export function treeScripts(): TreeFile[] {
+  const client = join(TREE_SCRIPTS, 'lookup-client.js');
+  if (!existsSync(client)) throw new ReflistError('INVALID_OPTION', `${client} is missing: run npm run compile`);
+  return readdirSync(TREE_SCRIPTS, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.js'))
+    .sort()
+    .map((path): TreeFile => [path.split(sep).join('/'), readFileSync(join(TREE_SCRIPTS, path), 'utf8')]);
 }
 
 /** Reads the named sources (all by default): an absent file is an empty list. */
@@ -155,7 +161,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     progress.phase('writing files', estimate(countries, items, options.pageSize, systems.ids.length));
     const sections = {} as Record<Section, How>;
     const outputs = renderTree(
-      { systems, countries, lists, client: clientSource(), cache: { options: key, digests: changes.digests, rows } },
+      { systems, countries, lists, scripts: treeScripts(), hosts: { nginxUpstream: options.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
       { pageSize: options.pageSize, search: options.search, busy: tree.busy },
       served,
       sections,

@@ -27,6 +27,20 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
+/** An http(s) origin, written into nginx.conf: nothing but scheme, host and port gets through. */
+function origin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+    throw new InvalidArgumentError(`--nginx-upstream: expected an origin like http://127.0.0.1:8081, got "${value}"`);
+  }
+  return url.origin;
+}
+
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 
 /**
@@ -66,8 +80,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .option('--out <dir>', 'output folder, replaced whole when the build succeeds', 'dist')
     .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), 30)
     .option('--compress', 'also write .gz and .br copies of JSON, JS and HTML files, for hosts that serve them')
+    .option('--nginx-upstream <url>', 'nginx.conf hands Term, Id and child requests to `reflist serve` at this origin', origin)
     .option('-q, --quiet', 'print nothing but errors')
-    .action(async (opts: { sources: string; out: string; pageSize: number; compress?: boolean; quiet?: boolean }) => {
+    .action(async (opts: { sources: string; out: string; pageSize: number; compress?: boolean; nginxUpstream?: string; quiet?: boolean }) => {
       const say = opts.quiet ? () => {} : io.stdout;
       const progress = createProgress(opts.quiet ? undefined : io.progress);
       const report = await build({ ...opts, log: (line) => say(line + '\n'), progress });

@@ -1,19 +1,17 @@
-// Host configuration beside the tree: `_headers` (Netlify, Cloudflare Pages),
-// `_redirects` (Netlify) and `nginx.conf`. Pure text from the manifest, so the
-// same sources give the same files. The paths written here are those of
+// Host configuration beside the tree: `_headers` (Netlify, Cloudflare),
+// `_redirects` (Netlify), `_routes.json` and `.assetsignore` (Cloudflare) and
+// `nginx.conf`. Pure text from the manifest and the build's options, so the
+// same sources give the same files. docs/hosts.md tells what each host answers. The paths written here are those of
 // client/paths.ts (`pagePath`, `firstPagePaths`); test/nginx.test.ts checks
 // that they agree by serving a real tree through nginx.
+import { CACHE_CONTROL, HOST_FILES, SERVICE_PATHS } from './client/host.js';
 import { COUNTED_LISTS, PAGED_LISTS, type CountedList, type Manifest, type PagedList } from './client/types.js';
 import type { TreeFile } from './render.js';
 
-/**
- * No file of the tree has a content hash: every file keeps its URL from one
- * build to the next, lookup.json and lookup-client.js included. A long max-age
- * would let a browser pair an old lookup.json with new search files (or an old
- * client with a new format), so every file gets five minutes, and
- * stale-while-revalidate hides the refetch for ten more.
- */
-export const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=600';
+export interface HostOptions {
+  /** An http(s) origin (`http://127.0.0.1:8081`) where nginx.conf sends what only the client answers. */
+  nginxUpstream?: string;
+}
 
 /** Parameter spellings the legacy rules match on hosts that compare names case-sensitively (select2 sends lower case). */
 const CASINGS = {
@@ -25,10 +23,27 @@ const CASINGS = {
 
 const isCounted = (list: PagedList): list is CountedList => (COUNTED_LISTS as readonly string[]).includes(list);
 
-export function* hostFiles(manifest: Manifest): Generator<TreeFile> {
+export function* hostFiles(manifest: Manifest, options: HostOptions = {}): Generator<TreeFile> {
   yield ['_headers', headers()];
   yield ['_redirects', redirects()];
-  yield ['nginx.conf', nginxConf(manifest)];
+  yield ['_routes.json', routes()];
+  yield ['.assetsignore', assetsIgnore()];
+  yield ['nginx.conf', nginxConf(manifest, options)];
+}
+
+/**
+ * Cloudflare Pages sends the paths listed here to _worker.js and serves every
+ * other file itself, at no invocation: the service's paths, and the host files
+ * Pages would otherwise serve, which the worker answers with a 404.
+ */
+function routes(): string {
+  return JSON.stringify({ version: 1, include: [...SERVICE_PATHS, ...HOST_FILES], exclude: [] }, null, 2) + '\n';
+}
+
+/** Files Cloudflare Workers' static assets must not upload (`_headers` it reads as its own). */
+function assetsIgnore(): string {
+  const names = HOST_FILES.filter((f) => f !== '/_headers').map((f) => f.slice(1).replace(/\/\*$/, ''));
+  return `# reflist: host files, read by a host, never served (generated with the tree).\n${names.join('\n')}\n`;
 }
 
 function headers(): string {
@@ -56,8 +71,12 @@ function redirects(): string {
     '# reflist: legacy query URLs -> static files, for Netlify (generated with the tree).',
     '# Netlify matches query parameter names case-sensitively: these rules cover page/Page,',
     '# system/System, term/Term and id/Id. Term and Id need lookup-client.js: they answer 404.',
-    '# Cloudflare Pages cannot match query strings and skips these lines.',
+    '# Cloudflare Pages cannot match query strings and skips these lines. With the edge function',
+    '# (_netlify/reflist.js) none of these rules is reached: it answers every such URL first.',
   ];
+  for (const file of HOST_FILES) {
+    if (file !== '/_headers' && file !== '/_redirects') lines.push(`${file}  /404.html  404!`);
+  }
   const rule = (from: string, params: string[], to: string, status: string) =>
     lines.push([from, ...params, to, status].join('  '));
   for (const list of PAGED_LISTS) {
@@ -80,8 +99,8 @@ function redirects(): string {
 /** A JSON error body for nginx's `return`, which interpolates `$name`: our messages hold none. */
 const error = (message: string) => `'${JSON.stringify({ error: message })}'`;
 
-const NEEDS_CLIENT = (param: string) =>
-  error(`${param} needs lookup-client.js (or npm start): this nginx serves the static pages only`);
+/** Sends a request only the client can answer to @reflist_client (see clientLocation). */
+const TO_CLIENT = 'return 418;';
 
 function nginxList(list: PagedList, manifest: Manifest): string {
   const pastEnd = `'{"total":${manifest.lists[list].total},"items":[]}'`;
@@ -95,13 +114,14 @@ function nginxList(list: PagedList, manifest: Manifest): string {
       ? [`if ($arg_child !~* "^(true|false|1|0)?$") { return 400 ${error('child: expected true, false, 1 or 0')}; }`]
       : []),
     ...(isCounted(list) ? [`if ($arg_system !~ "^(${systems})?$") { return 404 ${error('unknown System')}; }`] : []),
-    `if ($arg_id != "") { return 501 ${NEEDS_CLIENT('Id')}; }`,
-    `if ($arg_term != "") { return 501 ${NEEDS_CLIENT('Term')}; }`,
+    `if ($arg_id != "") { ${TO_CLIENT} }`,
+    `if ($arg_term != "") { ${TO_CLIENT} }`,
     // No tree has a billion pages; such a number would only make a needlessly long file name.
     `if ($reflist_page ~ "^[0-9]{10}") { return 200 ${pastEnd}; }`,
   ];
   const file = isCounted(list) ? `/${list}$reflist_system/page/$reflist_page.json` : `/${list}/page/$reflist_page.json`;
   return `location = /${list}.json {
+    error_page 418 = @reflist_client;
     ${checks.join('\n    ')}
     try_files ${file} @reflist_${list}_past_end;
 }
@@ -112,7 +132,34 @@ location @reflist_${list}_past_end {
 `;
 }
 
-function nginxConf(manifest: Manifest): string {
+/** A regex alternative of the host files, for an nginx location. */
+const hostFilesPattern = () =>
+  HOST_FILES.map((f) => f.slice(1).replace(/\./g, '\\\\.').replace(/\/\*$/, '/.*')).join('|');
+
+/**
+ * Where the requests only the client answers (Term, Id, child) go: to a
+ * `reflist serve` on the same tree when the build names one, else a 501 that
+ * says how to get there. The upstream's own CORS and cache headers give way
+ * to the server's, so no header is sent twice.
+ */
+function clientLocation(upstream: string | undefined): string {
+  if (upstream) {
+    return `location @reflist_client {
+    proxy_pass ${upstream};
+    proxy_hide_header Access-Control-Allow-Origin;
+    proxy_hide_header Cache-Control;
+}
+`;
+  }
+  return `# Term, Id and child need the client. To answer them exactly, run \`reflist serve --dir <this tree>\`
+# and build with --nginx-upstream http://127.0.0.1:PORT: this location then proxies to it.
+location @reflist_client {
+    return 501 ${error('Term, Id and child need lookup-client.js or reflist serve: this nginx serves the static pages only (build with --nginx-upstream)')};
+}
+`;
+}
+
+function nginxConf(manifest: Manifest, options: HostOptions): string {
   return `# reflist nginx.conf, tree format ${manifest.format}: generated by the build, rebuilt with the tree.
 # The body of a server block of its own. Include it in a server that sets root to
 # this folder, and reload nginx after each build (list totals and systems are
@@ -126,7 +173,7 @@ function nginxConf(manifest: Manifest): string {
 #
 # Serves the static tree with CORS, and answers the legacy query URLs of author,
 # division and descriptor with Page and System (as /author.json?Page=2&System=gbif).
-# Term and Id need lookup-client.js or \`npm start\`: they answer 501 here.
+# Term, Id and child need the client: ${options.nginxUpstream ? `they go to ${options.nginxUpstream} (reflist serve)` : 'they answer 501 here (see @reflist_client)'}.
 
 types {
     application/json json;
@@ -172,15 +219,17 @@ if ($arg_system ~ "^[A-Za-z0-9_-]+$") {
 
 ${PAGED_LISTS.map((list) => nginxList(list, manifest)).join('')}
 location = /country.json {
-    if ($arg_term != "") { return 501 ${NEEDS_CLIENT('Term')}; }
+    error_page 418 = @reflist_client;
+    if ($arg_term != "") { ${TO_CLIENT} }
     try_files $uri @reflist_not_found;
 }
 location ~ "^/country/[0-9]+/state\\.json$" {
+    error_page 418 = @reflist_client;
     if (!-f $request_filename) { return 404 ${error('not found: no such country')}; }
-    if ($arg_term != "") { return 501 ${NEEDS_CLIENT('Term')}; }
+    if ($arg_term != "") { ${TO_CLIENT} }
     try_files $uri @reflist_not_found;
 }
-location ~ "^/(_headers|_redirects|nginx\\.conf)$" {
+${clientLocation(options.nginxUpstream)}location ~ "^/(${hostFilesPattern()})$" {
     return 404 ${error('not found')};
 }
 location / {

@@ -5,7 +5,7 @@ import { PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './cli
 import { ReflistError } from './errors.js';
 import type { CountryNode, Entry } from './model.js';
 import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndex, type SearchIndexOptions } from './search-index.js';
-import { hostFiles } from './hosts.js';
+import { hostFiles, type HostOptions } from './hosts.js';
 
 export type TreeFile = [path: string, text: string];
 
@@ -209,10 +209,10 @@ export function estimateLocationFiles(countries: CountryNode[]): number {
 
 const NOT_FOUND_PAGE = `<!doctype html><meta charset="utf-8"><title>404 Not Found</title><h1>404 Not Found</h1>\n`;
 
-/** The files at the root: the client, 404.html, the host files and lookup.json (last: it names every list's search files). */
-export function* renderRoot(manifest: Manifest, client: string): Generator<TreeFile> {
-  yield ['lookup-client.js', client];
+/** The files at the root: the scripts, 404.html, the host files and lookup.json (last: it names every list's search files). */
+export function* renderRoot(manifest: Manifest, scripts: TreeFile[], hosts: HostOptions): Generator<TreeFile> {
+  yield* scripts;
   yield ['404.html', NOT_FOUND_PAGE];
-  yield* hostFiles(manifest);
+  yield* hostFiles(manifest, hosts);
   yield [MANIFEST, json(manifest)];
 }

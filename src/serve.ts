@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { createLookupClient, type LookupClient } from './client/client.js';
-import { parseRequest } from './client/request.js';
+import { answerHttp, routeOf } from './client/host.js';
 import { MANIFEST } from './client/paths.js';
 
 const TYPES: Record<string, string> = {
@@ -62,38 +62,38 @@ export function createCompatServer({ dir }: ServeOptions): Server {
   const root = resolve(dir);
   const client = treeClient(root);
   return createServer(async (req, res) => {
-    const send = (status: number, body: string, type = TYPES['.json']!) => {
-      res.writeHead(status, { 'content-type': type, 'access-control-allow-origin': '*', 'content-length': Buffer.byteLength(body) });
-      res.end(req.method === 'HEAD' ? undefined : body);
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('allow', 'GET, HEAD');
-      return send(405, JSON.stringify({ error: `method ${req.method} not allowed: use GET or HEAD` }));
-    }
+    const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     try {
-      const parsed = parseRequest(url);
-      if (!('status' in parsed && parsed.status === 404)) {
-        const answer = await client().request(url);
-        return send(answer.status, JSON.stringify(answer.body));
+      if (method !== 'GET' && method !== 'HEAD' || routeOf(url) === 'answer') {
+        const http = await answerHttp(client(), method, url);
+        res.writeHead(http.status, { ...http.headers, 'content-length': Buffer.byteLength(http.body) });
+        return res.end(method === 'HEAD' ? undefined : http.body);
       }
+      const fail = (status: number, error: string) => {
+        const body = JSON.stringify({ error });
+        res.writeHead(status, { 'content-type': TYPES['.json']!, 'access-control-allow-origin': '*', 'content-length': Buffer.byteLength(body) });
+        res.end(method === 'HEAD' ? undefined : body);
+      };
       let path: string;
       try {
         path = decodeURIComponent(new URL(url, 'http://x/').pathname);
       } catch {
-        return send(400, JSON.stringify({ error: 'malformed percent-encoding in path' }));
+        return fail(400, 'malformed percent-encoding in path');
       }
       const file = safeFile(root, path);
-      if (!file) return send(404, JSON.stringify({ error: `not found: ${path}` }));
+      if (!file) return fail(404, `not found: ${path}`);
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'access-control-allow-origin': '*',
         'content-length': statSync(file).size,
       });
-      if (req.method === 'HEAD') return res.end();
+      if (method === 'HEAD') return res.end();
       createReadStream(file).pipe(res);
     } catch (err) {
-      send(500, JSON.stringify({ error: String(err) }));
+      const body = JSON.stringify({ error: String(err) });
+      res.writeHead(500, { 'content-type': TYPES['.json']!, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
     }
   });
 }

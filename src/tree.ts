@@ -6,7 +6,8 @@ import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } fro
 import { cacheLines, metaOutput, sourceFile, type CacheMeta } from './cache.js';
 import type { TextEdit } from './delta.js';
 import { sortEntries, type CountryNode, type ListItem } from './model.js';
-import { encodeRecord, renderList, renderLocations, renderRoot, type ListState, type Output, type RenderOptions, type Section } from './render.js';
+import { encodeRecord, renderList, renderLocations, renderRoot, type ListState, type Output, type RenderOptions, type Section, type TreeFile } from './render.js';
+import type { HostOptions } from './hosts.js';
 import { patchList, updatable, updateList, type Served } from './update.js';
 import type { Systems } from './validate.js';
 
@@ -16,8 +17,9 @@ export interface TreeInput {
   countries?: CountryNode[];
   /** Each list's sources, or undefined to keep the served list. */
   lists: Partial<Record<PagedList, ListInput>>;
-  /** The text of lookup-client.js. */
-  client: string;
+  /** The scripts at the tree's root: lookup-client.js and the host adapters. */
+  scripts: TreeFile[];
+  hosts: HostOptions;
   /** What the build cache records besides the lists' states. */
   cache: Omit<CacheMeta, 'version' | 'lists' | 'countries'>;
 }
@@ -74,7 +76,7 @@ export function* renderTree(
   const lists = Object.fromEntries(PAGED_LISTS.map((l) => [l, states[l].info])) as Record<PagedList, ListInfo>;
   const countries = input.countries?.length ?? previous!.meta.countries;
   const manifest: Manifest = { format: FORMAT, pageSize: options.pageSize, systems: input.systems.list, lists: { ...lists, country: { total: countries } } };
-  yield* renderRoot(manifest, input.client);
+  yield* renderRoot(manifest, input.scripts, input.hosts);
   yield metaOutput({ ...input.cache, countries, lists: states });
 }
 

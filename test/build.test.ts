@@ -34,7 +34,7 @@ describe('a build', () => {
     const check = new Checker(readSources(sources).tables);
     const systems = validateSystems(check);
     const input = () => ({
-      systems, countries: validateLocations(check), client: '', cache: { options: '', digests: {}, rows: {} },
+      systems, countries: validateLocations(check), scripts: [], hosts: {}, cache: { options: '', digests: {}, rows: {} },
       lists: Object.fromEntries(PAGED_LISTS.map((list) => [list, { items: () => validateList(list, check, systems) }])),
     });
     const render = (busy?: () => boolean) => [...renderTree(input(), { pageSize: 30, busy })];

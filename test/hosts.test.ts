@@ -15,9 +15,23 @@ const files = new Map(hostFiles(MANIFEST));
 const rules = files.get('_redirects')!.split('\n').filter((l) => l !== '' && !l.startsWith('#')).map((l) => l.split(/\s+/));
 
 describe('host files', () => {
-  test('are _headers, _redirects and nginx.conf, the same for the same manifest', () => {
-    expect([...files.keys()]).toEqual(['_headers', '_redirects', 'nginx.conf']);
+  test('are _headers, _redirects, _routes.json, .assetsignore and nginx.conf, the same for the same manifest', () => {
+    expect([...files.keys()]).toEqual(['_headers', '_redirects', '_routes.json', '.assetsignore', 'nginx.conf']);
     expect(new Map(hostFiles(structuredClone(MANIFEST)))).toEqual(files);
+  });
+
+  test('_routes.json sends Cloudflare Pages the service paths and the private host files, and no list folder', () => {
+    const routes = JSON.parse(files.get('_routes.json')!) as { version: number; include: string[]; exclude: string[] };
+    expect(routes.version).toBe(1);
+    expect(routes.include).toEqual(expect.arrayContaining(['/author.json', '/country.json', '/country/*', '/nginx.conf', '/_netlify/*']));
+    expect(routes.include.length + routes.exclude.length).toBeLessThanOrEqual(100); // Cloudflare's limit
+    expect(routes.include.filter((r) => /^\/(author|division|descriptor)\//.test(r))).toEqual([]);
+  });
+
+  test('.assetsignore keeps the host files out of Workers static assets, but not _headers, which Workers read', () => {
+    const names = files.get('.assetsignore')!.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    expect(names).toEqual(expect.arrayContaining(['_worker.js', '_routes.json', 'nginx.conf', '_netlify', '.assetsignore']));
+    expect(names).not.toContain('_headers');
   });
 
   test('_headers gives every file CORS and a short Cache-Control, and JSON its content type', () => {
@@ -25,8 +39,13 @@ describe('host files', () => {
     expect(files.get('_headers')).toMatch(/^\/\*\.json\n {2}Content-Type: application\/json; charset=utf-8$/m);
   });
 
-  test('every _redirects rule matches query parameters, so Cloudflare Pages (source, destination, code) skips it', () => {
-    for (const rule of rules) expect(rule.length).toBeGreaterThanOrEqual(4);
+  test('every _redirects rule matches query parameters or answers 404!, so Cloudflare Pages (source, destination, 3xx or 200) skips it', () => {
+    for (const rule of rules) expect(rule.length >= 4 || rule.at(-1) === '404!', rule.join(' ')).toBe(true);
+  });
+
+  test('_redirects hides the host files Netlify would serve', () => {
+    const hidden = rules.filter((r) => r.length === 3).map((r) => r[0]);
+    expect(hidden).toEqual(['/_worker.js', '/_routes.json', '/.assetsignore', '/nginx.conf', '/_netlify/*']);
   });
 
   test.each(PAGED_LISTS)('_redirects answers Term and Id of %s before any page rule, in both casings', (list) => {

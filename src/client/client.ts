@@ -7,7 +7,11 @@ import { rankRecords, toItem } from './search.js';
 import type { ChildRecord, EntryRecord, Envelope, Item, Manifest, SearchChunk, SearchPages } from './types.js';
 
 export interface LookupClientOptions {
-  /** Where the tree is served; defaults to the folder this file was loaded from. */
+  /**
+   * Where the tree is served. Defaults to the folder this file was loaded from,
+   * where the runtime says so (a browser's module script); required elsewhere
+   * (workers, service workers, bundles).
+   */
   baseUrl?: string | URL;
   /** A fetch implementation; defaults to globalThis.fetch. */
   fetch?: (url: string) => Promise<{ ok: boolean; status?: number; text(): Promise<string> }>;
@@ -31,14 +35,25 @@ export interface LookupClient {
 const ok = (body: unknown): Answer => ({ status: 200, body });
 const fail = (status: number, error: string): Answer => ({ status, body: { error } });
 
+/** The folder this module was loaded from, when the runtime gives it a URL (a bundle for a worker does not). */
+function defaultBaseUrl(): string {
+  const here: unknown = import.meta.url;
+  if (typeof here === 'string' && /^(https?|file):/.test(here)) return new URL('.', here).href;
+  throw new Error('createLookupClient: pass baseUrl, the URL the tree is served at (this runtime does not say where the client was loaded from)');
+}
+
 export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
-  const base = new URL(String(options.baseUrl ?? new URL('.', import.meta.url)));
+  const base = new URL(String(options.baseUrl ?? defaultBaseUrl()));
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   const baseUrl = base.href;
   const fetchImpl = options.fetch ?? ((url: string) => globalThis.fetch(url));
   const cacheSize = options.cacheSize ?? 64;
-  const cache = new Map<string, Promise<unknown>>();
-  let manifestEntry: Promise<unknown> | undefined;
+  // Only settled results are shared between requests, never a pending promise:
+  // a shared runtime (Cloudflare's workerd) cancels a request that waits on I/O
+  // another request started. Two requests for a file not yet read both fetch it.
+  // See docs/hosts.md.
+  const cache = new Map<string, unknown>();
+  let manifestValue: Manifest | undefined;
 
   /**
    * A file's JSON, or undefined when it is missing (404, 410) or not JSON (an
@@ -60,28 +75,25 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
   }
 
-  function load<T>(path: string): Promise<T | undefined> {
-    let entry = cache.get(path);
-    if (entry) {
+  async function load<T>(path: string): Promise<T | undefined> {
+    if (cache.has(path)) {
+      const value = cache.get(path);
       cache.delete(path); // re-insert: the Map's order is the LRU order
-    } else {
-      entry = fetchJson(path);
-      entry.catch(() => cache.get(path) === entry && cache.delete(path));
-      if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+      cache.set(path, value);
+      return value as T | undefined;
     }
-    cache.set(path, entry);
-    return entry as Promise<T | undefined>;
+    const value = await fetchJson(path);
+    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+    cache.set(path, value);
+    return value as T | undefined;
   }
 
   /** lookup.json is read once a page visit, outside the LRU that long scrolls churn. */
   async function manifest(): Promise<Manifest> {
-    manifestEntry ??= fetchJson(MANIFEST);
-    const m = (await manifestEntry.catch((err: unknown) => ((manifestEntry = undefined), Promise.reject(err)))) as Manifest | undefined;
-    if (!m || typeof m.pageSize !== 'number') {
-      manifestEntry = undefined;
-      throw new Error(`no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
-    }
-    return m;
+    if (manifestValue) return manifestValue;
+    const m = (await fetchJson(MANIFEST)) as Manifest | undefined;
+    if (!m || typeof m.pageSize !== 'number') throw new Error(`no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
+    return (manifestValue = m);
   }
 
   async function answerList(r: Extract<Route, { kind: 'list' }>): Promise<Answer> {

@@ -158,8 +158,9 @@ function ajaxFrom<T>(load: (query: Select2Query) => Promise<Select2Page<T>>, del
 export function select2Ajax(client: Client, list: PagedList, options: Select2AjaxOptions = {}): Select2Ajax {
   return ajaxFrom(async ({ term, page }) => {
     const url = listUrl(list, term, page, systemOf(options.system));
-    const [body, manifest] = await Promise.all([fetchBody<Envelope<ListItem>>(client, url), client.manifest()]);
-    return toSelect2Page(list, body, page, manifest.pageSize);
+    // One after the other: the request reads lookup.json, which the client then has at hand (it shares no pending reads).
+    const body = await fetchBody<Envelope<ListItem>>(client, url);
+    return toSelect2Page(list, body, page, (await client.manifest()).pageSize);
   }, options.delay);
 }
 

@@ -1,0 +1,89 @@
+// What every host adapter shares (the compat server, the Cloudflare worker, the
+// Netlify edge function, the service worker): which paths belong to the
+// original service, and how one of its requests becomes an HTTP answer.
+// See docs/hosts.md.
+import type { LookupClient } from './client.js';
+import { parseRequest, splitUrl } from './request.js';
+
+/**
+ * The service's paths as host routing globs (`*` matches the rest of a path).
+ * Everything under `country/` is a service path; the lists' own folders
+ * (`author/page/…`, search and id files) are plain files no adapter touches.
+ */
+export const SERVICE_PATHS = ['/author.json', '/division.json', '/descriptor.json', '/country.json', '/country/*'] as const;
+
+/**
+ * Host files at the tree's root that a host reads but must not serve. Adapters
+ * routed to them answer 404; a path ending in `/*` is a folder.
+ */
+export const HOST_FILES = [
+  '/_worker.js', '/_routes.json', '/_headers', '/_redirects', '/.assetsignore', '/nginx.conf', '/_netlify/*',
+] as const;
+
+/**
+ * No file of the tree has a content hash: every file keeps its URL from one
+ * build to the next, lookup.json and lookup-client.js included. A long max-age
+ * would let a browser pair an old lookup.json with new search files, so
+ * answers get five minutes, and stale-while-revalidate hides the refetch.
+ */
+export const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=600';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+const matches = (globs: readonly string[], path: string) =>
+  globs.some((glob) => (glob.endsWith('/*') ? path.startsWith(glob.slice(0, -1)) : path === glob));
+
+/**
+ * What an adapter does with a request (its URL relative to the tree, with the
+ * query): `answer` it with answerHttp (a service path, or a host file, which
+ * answers 404), or leave it to the host's `file`s.
+ */
+export function routeOf(url: string): 'answer' | 'file' {
+  if (matches(HOST_FILES, splitUrl(url).path)) return 'answer';
+  const route = parseRequest(url);
+  return 'status' in route && route.status === 404 ? 'file' : 'answer';
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The JSON text; a HEAD answer sends the headers alone. */
+  body: string;
+}
+
+const answer = (status: number, body: unknown, extra: Record<string, string> = {}): HttpAnswer => ({
+  status,
+  headers: { 'content-type': JSON_TYPE, 'access-control-allow-origin': '*', 'cache-control': CACHE_CONTROL, ...extra },
+  body: JSON.stringify(body),
+});
+
+/**
+ * The HTTP answer to a request of the original service, `url` relative to the
+ * tree (`/author.json?Term=smi`): 405 for a method other than GET and HEAD,
+ * 404 for a host file, else the client's answer. A failure to read the tree (a 503 from the host)
+ * answers 502, never a wrong 200 or 404.
+ */
+export async function answerHttp(client: LookupClient, method: string, url: string): Promise<HttpAnswer> {
+  if (method !== 'GET' && method !== 'HEAD') {
+    return answer(405, { error: `method ${method} not allowed: use GET or HEAD` }, { allow: 'GET, HEAD' });
+  }
+  const { path } = splitUrl(url);
+  if (matches(HOST_FILES, path)) return answer(404, { error: `not found: ${path}` });
+  try {
+    const { status, body } = await client.request(url);
+    return answer(status, body);
+  } catch (err) {
+    return answer(502, { error: `could not read the tree: ${err instanceof Error ? err.message : String(err)}` }, { 'cache-control': 'no-store' });
+  }
+}
+
+/** An HttpAnswer as a fetch Response (workers, Deno, service workers). */
+export function toResponse(http: HttpAnswer, method: string): Response {
+  return new Response(method === 'HEAD' ? null : http.body, { status: http.status, headers: http.headers });
+}
+
+/** The path of `url` below the tree's URL `base` (with its query), or undefined when it lies elsewhere. */
+export function pathBelow(url: URL, base: URL): string | undefined {
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return undefined;
+  return '/' + url.pathname.slice(base.pathname.length) + url.search;
+}

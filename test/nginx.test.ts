@@ -1,15 +1,19 @@
 // A real nginx serving built trees through the generated nginx.conf: the
 // client over it agrees with the reference, and the legacy query URLs answer
 // through the config's rewrites exactly as the reference does (or 501 where
-// only the client can answer: Term and Id).
+// only the client can answer: Term and Id), and exactly in every case when
+// the tree is built with --nginx-upstream and a reflist serve stands behind it.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseQuery, parseRequest, splitUrl } from '../src/client/request.js';
 import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
-import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, type Running } from './helpers.js';
+import { build } from '../src/build.js';
+import { createCompatServer } from '../src/serve.js';
+import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, writeSources, type Running } from './helpers.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
@@ -165,7 +169,7 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
   ])('%s answers 501 with a JSON error: only the client answers Term and Id', async (url) => {
     const { status, body } = await get(nginx.url, url);
     expect(status).toBe(501);
-    expect((body as { error: string }).error).toMatch(/lookup-client\.js/);
+    expect((body as { error: string }).error).toMatch(/lookup-client\.js or reflist serve/);
   });
 
   test('answers JSON with CORS, gzip and a short Cache-Control, and a JSON 404', async () => {
@@ -202,6 +206,81 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
             const expected = referenceRequest(src, pageSize, url);
             expectLike(url, await client.request(url), expected);
             expectNginx(dir, url, await get(server.url, url), expected);
+          }
+        } finally {
+          await server.stop();
+        }
+      }),
+      { numRuns: Math.ceil(Number(process.env['PROPERTY_RUNS'] ?? 60) / 4) },
+    );
+  }, 300_000);
+});
+
+/** A compat server (`reflist serve`) on a free loopback port. */
+async function startCompat(tree: string): Promise<Running & { origin: string }> {
+  const server = createCompatServer({ dir: tree });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: origin + '/', origin, stop: () => new Promise<void>((done) => server.close(() => done())) };
+}
+
+/** A tree built with --nginx-upstream pointing at a compat server over it, and nginx in front. */
+async function nginxWithUpstream(src: RefSources, pageSize: number, out: string): Promise<Running> {
+  const sources = writeSources(tempDir('reflist-src-'), toCsvFiles(src));
+  // The server reads the tree per request, so it can listen (and name its port) before the build.
+  const compat = await startCompat(out);
+  await build({ sources, out, pageSize, nginxUpstream: compat.origin });
+  const nginx = await startNginx(out);
+  return { url: nginx.url, stop: async () => void (await Promise.all([nginx.stop(), compat.stop()])) };
+}
+
+describe.skipIf(!haveNginx)('nginx with --nginx-upstream and reflist serve behind it', () => {
+  const root = tempDir('reflist-nginx-upstream-');
+  let nginx: Running;
+  beforeAll(async () => {
+    nginx = await nginxWithUpstream(FIXED, 30, join(root, 'fixed'));
+  });
+  afterAll(() => nginx?.stop());
+
+  test.each([
+    '/author.json?Term=au',
+    '/author.json?term=au&page=2',
+    '/author.json?Term=AUTHOR%2006&System=gbif',
+    '/author.json?Id=5',
+    '/author.json?Id=0031&System=gbif',
+    '/division.json?Id=10&child=true',
+    '/division.json?Id=10&child=1&System=col-2',
+    '/descriptor.json?id=3',
+    '/country.json?Term=can',
+    '/country/0840/state.json?term=ca',
+    '/country/999/state.json?Term=x',
+  ])('%s answers like the reference, through reflist serve', async (url) => {
+    expectLike(url, await get(nginx.url, url), referenceRequest(FIXED, 30, url));
+  });
+
+  test("an answer from reflist serve carries one CORS header and nginx's Cache-Control", async () => {
+    const res = await fetch(nginx.url + 'author.json?Term=au');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*'); // two headers would read "*, *"
+    expect(res.headers.get('cache-control')).toMatch(/^public, max-age=300\b/);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  test('every legacy URL straight to nginx agrees with the reference on random sources, Term and Id included', async () => {
+    let sample = 0;
+    const arbCase = arbSources().chain((src) =>
+      arbPageSize.chain((pageSize) =>
+        fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), { minLength: 30, maxLength: 60 }) }),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(arbCase, async ({ src, pageSize, urls }) => {
+        const dir = join(root, `s${sample++}`);
+        const server = await nginxWithUpstream(src, pageSize, dir);
+        try {
+          for (const url of urls) {
+            const actual = await get(server.url, url);
+            if (isTreeFile(dir, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
+            else expectLike(url, actual, referenceRequest(src, pageSize, url));
           }
         } finally {
           await server.stop();

@@ -45,6 +45,33 @@ describe('the client', () => {
     expect(requested.filter((p) => p === 'author/page/2.json')).toHaveLength(2); // the failure was not cached
   });
 
+  test('shares the files it has read between requests, but never a read still under way', async () => {
+    const { requested, fetch } = filesFetch();
+    // The first request's read of page 2 hangs, as one can in a runtime that cancels another request's I/O.
+    let first = true;
+    const hanging = async (url: string) => {
+      if (first && url.endsWith('/author/page/2.json')) return ((first = false), new Promise<never>(() => {}));
+      return fetch(url);
+    };
+    const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch: hanging });
+    await client.manifest();
+    void client.request('/author.json?Page=2');
+    await new Promise((r) => setTimeout(r, 10));
+    const second = await Promise.race([client.request('/author.json?Page=2'), new Promise((r) => setTimeout(r, 2000, 'waited'))]);
+    expect(second).toMatchObject({ status: 200 }); // it did not wait on the first one's read
+    await client.request('/author.json?Page=2');
+    expect(requested.filter((p) => p === 'author/page/2.json')).toHaveLength(1); // the settled read is shared
+  });
+
+  test('without a baseUrl, where the runtime gives the module no URL of its own, asks for one', async () => {
+    const source = readFileSync(join(out, 'lookup-client.js'), 'utf8');
+    const mod = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {
+      createLookupClient(o?: object): unknown;
+    };
+    expect(() => mod.createLookupClient()).toThrow(/pass baseUrl/);
+    expect(() => mod.createLookupClient({ baseUrl: 'https://example.org/lookup/' })).not.toThrow();
+  });
+
   test('counts a missing file or an app-shell page as absent', async () => {
     const { fetch } = filesFetch();
     const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/?v=2', fetch });

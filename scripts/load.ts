@@ -6,7 +6,7 @@
 // each in its own process on a free 127.0.0.1 port: the compat server
 // (`reflist serve`), `serve` on the plain files, json-server 0.17 on a db.json
 // of the same authors, and nginx with the tree's nginx.conf when
-// /usr/sbin/nginx exists. autocannon then drives each target for S seconds
+// /usr/sbin/nginx exists (handing Term to the compat server). autocannon then drives each target for S seconds
 // with C connections, one target at a time, and the table gives requests/s,
 // p99 latency, errors and non-2xx answers, and the server's resident memory
 // before and after. Load generator and servers share this machine's cores, so
@@ -122,7 +122,9 @@ async function main() {
   const sources = join(work, 'sources');
   const tree = join(work, 'dist');
   await writeSynthetic(sources, { authors });
-  const report = await build({ sources, out: tree, pageSize: 30 });
+  const [pc, ps, pj, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  // nginx hands Term and Id to the compat server, as docs/hosts.md sets it up.
+  const report = await build({ sources, out: tree, pageSize: 30, nginxUpstream: `http://127.0.0.1:${pc}` });
   console.log(`tree: ${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB from ${authors} authors (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
   const rows = parse(readFileSync(join(sources, 'author.csv')), { columns: true, bom: true }) as { id: string; text: string }[];
@@ -146,7 +148,6 @@ async function main() {
   const stopAll = () => Promise.all(servers.map(stop));
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
-    const [pc, ps, pj, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const compat = await start('compat', process.execPath, ['lib/cli.js', 'serve', '--dir', tree, '--port', String(pc), '--host', '127.0.0.1'], pc, '/lookup.json');
     servers.push(compat);
     const serve = await start('serve', process.execPath, [join(ROOT, 'node_modules/serve/build/main.js'), '-L', '-n', '--no-port-switching', '-l', `tcp://127.0.0.1:${ps}`, tree], ps, '/lookup.json');
@@ -176,6 +177,7 @@ async function main() {
         ? ([
             ['nginx   /author.json?Page=7', nginx, () => '/author.json?Page=7'],
             ['nginx   /author/page/7.json', nginx, () => '/author/page/7.json'],
+            ['nginx → compat /author.json?Term=…', nginx, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
           ] as [string, Server, () => string][])
         : []),
     ];

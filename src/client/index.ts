@@ -2,6 +2,9 @@
 export { createLookupClient } from './client.js';
 export type { Answer, LookupClient, LookupClientOptions } from './client.js';
 export { fold } from './fold.js';
+// For an adapter of one's own (another edge runtime): the same definitions as the tree's own adapters.
+export { answerHttp, HOST_FILES, routeOf, SERVICE_PATHS, toResponse } from './host.js';
+export type { HttpAnswer } from './host.js';
 export {
   cascadeAjax, countyCascade, countyResults, divisionValue, flattenDivisions, listUrl, optionForId, parseDivisionValue,
   preselect, select2Ajax, templateResult, toSelect2Page,

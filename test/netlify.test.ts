@@ -1,0 +1,359 @@
+// The Netlify edge function every tree carries (_netlify/reflist.js), run in
+// Deno behind test/hosts/netlify-harness.js, which routes by the function's
+// config.path with URLPattern as Netlify does and serves the rest as static
+// files with a 404.html. Every request of the original service answers as the
+// reference does; everything else is a file or Netlify's 404.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SERVICE_PATHS } from '../src/client/host.js';
+import { parseRequest } from '../src/client/request.js';
+import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
+import { buildFrom, tempDir, type Running } from './helpers.js';
+import { startNetlifyDeno } from './hosts/netlify.js';
+import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
+
+const OWN_READ = { 'x-reflist-read': '1' };
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+interface Got extends RefResponse {
+  headers: Headers;
+  text: string;
+}
+
+async function get(base: string, url: string, init?: RequestInit): Promise<Got> {
+  const res = await fetch(base + url.slice(1), init);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // left as text: the expectation says what was wanted
+  }
+  return { status: res.status, body, text, headers: res.headers };
+}
+
+/** Who answered, as the harness says: function, function-passthrough or static. */
+const servedBy = (got: Got) => got.headers.get('x-netlify-harness');
+
+/** A path of the original service (SPEC §1): what the client answers, a 404 included, rather than leaving to the files. */
+function isServicePath(url: string): boolean {
+  const route = parseRequest(url);
+  return !('status' in route && route.status === 404);
+}
+
+/** Whether `url` names a file of the tree, as the harness looks it up (no `//` merging, a folder's index.html). */
+function isTreeFile(root: string, url: string): boolean {
+  const path = url.replace(/[?#].*$/s, '');
+  if (/\/\//.test(path)) return false;
+  let file: string;
+  try {
+    file = join(root, decodeURIComponent(path));
+  } catch {
+    return false;
+  }
+  if (path.endsWith('/')) file = join(file, 'index.html');
+  else if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+  return existsSync(file) && statSync(file).isFile();
+}
+
+/** Whether a request path falls under config.path, read as Netlify globs (`*`: the rest of the path). */
+const underServiceGlobs = (path: string) =>
+  SERVICE_PATHS.some((glob) => (glob.endsWith('/*') ? path.startsWith(glob.slice(0, -1)) : path === glob));
+
+/** A check that says what went wrong instead of throwing, for the burst. */
+function mismatch(root: string, url: string, actual: Got, expected: RefResponse): string | undefined {
+  try {
+    expectNetlify(root, url, actual, expected);
+    return undefined;
+  } catch (err) {
+    return `${url}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+  }
+}
+
+function expectLike(url: string, actual: RefResponse, expected: RefResponse) {
+  if (expected.status === 200) expect({ url, status: actual.status, body: actual.body }).toEqual({ url, ...expected });
+  else {
+    expect({ url, status: actual.status }).toEqual({ url, status: expected.status });
+    expect(typeof (actual.body as { error?: unknown } | undefined)?.error, url).toBe('string');
+  }
+}
+
+/**
+ * What Netlify with the edge function answers: a service path as the
+ * reference does; anything else is the tree's file or, where there is none,
+ * a 404 with 404.html (the reference agrees it is not found).
+ */
+function expectNetlify(root: string, url: string, actual: Got, expected: RefResponse) {
+  if (!isServicePath(url)) {
+    if (isTreeFile(root, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
+    else {
+      expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
+      expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: 404, text: readFileSync(join(root, '404.html'), 'utf8') });
+    }
+  } else {
+    expectLike(url, actual, expected);
+    expect(actual.headers.get('content-type'), url).toBe(JSON_TYPE);
+  }
+}
+
+// Three author pages of 30 with Unicode names, two systems (counts on some items),
+// divisions with children, and a country with a state and a county to reach through zero-padded ids.
+const authors = [
+  ...Array.from({ length: 65 }, (_, i) => ({ id: i + 1, text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}` })),
+  { id: 101, text: 'Müller, Jürgen' },
+  { id: 102, text: 'Straße, Anna' },
+  { id: 103, text: 'Ærøskøbing, Søren' },
+  { id: 104, text: 'Łukasiewicz, Jan' },
+  { id: 105, text: '東京, 太郎' },
+  { id: 106, text: 'Dvořák, Antonín' },
+  { id: 107, text: 'ﬁnch, Ｍａｒｙ' },
+];
+const FIXED: RefSources = {
+  author: authors,
+  country: [{ id: 840, text: 'United States' }, { id: 124, text: 'Canada' }, { id: 384, text: "Côte d'Ivoire" }],
+  state: [{ id: 6, country_id: 840, text: 'California' }, { id: 72, country_id: 840, text: 'Puerto Rico' }],
+  county: [{ country_id: 840, state_id: 6, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3207, LongitudeCenter: -118.2243 }],
+  division: [{ id: 1, text: 'Zoology' }, { id: 2, text: 'Botany' }],
+  category: [{ id: 10, division_id: 1, text: 'Mammals' }, { id: 20, division_id: 2, text: 'Ferns' }],
+  descriptor: Array.from({ length: 40 }, (_, i) => ({ id: i, text: `Descriptor ${i}` })),
+  system: [{ id: 'gbif', text: 'GBIF' }, { id: 'col-2', text: 'Catalogue of Life' }],
+  author_count: [{ system: 'gbif', id: 31, count: 4 }, { system: 'col-2', id: 61, count: 9 }, { system: 'gbif', id: 101, count: 2 }],
+  division_count: [{ system: 'col-2', id: 2, count: 3 }],
+};
+
+const TABLE: [string, string][] = [
+  ['/author.json?Term=m%C3%BCller', 'a Term in UTF-8'],
+  ['/author.json?Term=MULLER', 'a Term without its diacritics, in capitals'],
+  ['/author.json?term=strasse', 'ß folds to ss'],
+  ['/author.json?Term=%C3%A6r%C3%B8', 'æ and ø in the Term'],
+  ['/author.json?Term=aer', 'æ folds to ae'],
+  ['/author.json?Term=lukas', 'Ł folds to l'],
+  ['/author.json?Term=%E6%9D%B1%E4%BA%AC', 'a CJK Term'],
+  ['/author.json?Term=fin', 'a ligature folds (NFKD)'],
+  ['/author.json?Term=%EF%BD%8D%EF%BD%81%EF%BD%92%EF%BD%99', 'fullwidth letters fold (NFKD)'],
+  ['/author.json?Term=ann&Page=2', 'a Term, page 2'],
+  ['/author.json?Term=ann&Page=9', 'a Term past its last page'],
+  ['/author.json?Term=m%C3%BCller&System=gbif', 'a Term with a System: counts'],
+  ['/author.json?Term=+jan+', 'a Term with plus-spaces around it'],
+  ['/author.json?Term=zzzz', 'a Term matching nothing'],
+  ['/author.json?Term=', 'an empty Term: page 1'],
+  ['/author.json?Term=%25', 'a Term of punctuation only'],
+  ['/author.json?Page=2', 'a page by the original casing'],
+  ['/author.json?page=3', 'a page by select2 casing'],
+  ['/author.json?PAGE=03', 'any casing of the name, leading zeros'],
+  ['/author.json?System=gbif', 'a system, page 1'],
+  ['/author.json?System=col-2&Page=3', 'a system page'],
+  ['/author.json?Page=4', 'a page past the end'],
+  ['/author.json?Page=99999999999999999999&System=gbif', 'a huge page past the end'],
+  ['/author.json?Page=&page=2', 'the first occurrence wins, and empty counts as absent'],
+  ['/author.json?q=au&_type=query', 'select2 parameters ignored'],
+  ['/author.json?Id=101', 'an Id'],
+  ['/author.json?Id=0101&System=gbif', 'a zero-padded Id with a System'],
+  ['/author.json?Id=999', 'an unknown Id: no items'],
+  ['/author.json?Page=x', 'a non-integer Page: 400'],
+  ['/author.json?Page=0', 'Page 0: 400'],
+  ['/author.json?Page=1.5&System=nope', 'Page is checked before System: 400'],
+  ['/author.json?System=nope', 'an unknown System: 404'],
+  ['/author.json?System=GBIF', 'System ids match case-sensitively: 404'],
+  ['/author.json?Id=x1', 'an Id that is not digits: 400'],
+  ['/division.json?Page=1&System=col-2', 'divisions with children and counts'],
+  ['/division.json?Term=fern', 'a Term over categories'],
+  ['/division.json?Id=10&child=true', 'a category with its division'],
+  ['/division.json?Id=20&child=1&System=col-2', 'a category with its division and counts'],
+  ['/division.json?Id=1', 'a division by Id'],
+  ['/division.json?Id=99&child=true', 'an unknown category: no items'],
+  ['/division.json?child=maybe', 'a bad child: 400'],
+  ['/division.json?child=TRUE', 'child without Id: no effect'],
+  ['/descriptor.json?page=2&System=nope', 'System ignored on descriptor'],
+  ['/descriptor.json?id=3', 'a descriptor by id'],
+  ['/descriptor.json?Term=descriptor%203', 'a descriptor Term'],
+  ['/country.json', 'the countries'],
+  ['/country.json?Term=c%C3%B4te', 'a country Term with a diacritic'],
+  ['/country.json?Term=cote', 'a country Term without it'],
+  ['/country/840.json', 'a country'],
+  ['/country/0840.json', 'a zero-padded country id'],
+  ['/country/840/state.json?term=ca', 'a state Term'],
+  ['/country/840/state.json?Term=rico&Page=2', 'Page ignored on states'],
+  ['/country/0840/state/006/county/06037.json', 'zero-padded path ids'],
+  ['/country/840/state/06/county/06037.json', 'a county by zero-padded ids'],
+  ['/country/840/state/6/county.json', 'the county grid'],
+  ['/country/124/state.json', 'a country without states: an empty list'],
+  ['/country/999.json', 'an unknown country: 404'],
+  ['/country/999/state.json?Term=x', 'states of an unknown country: 404 before Term'],
+  ['/country/840/state/7.json', 'an unknown state: 404'],
+  ['/country/124/state/6.json', 'a state under the wrong country: 404'],
+  ['/country/840/state/6/county/1.json', 'an unknown county: 404'],
+  ['/country/abc.json', 'a non-numeric country: not a service path, the 404 page'],
+  ['/country/840/states.json', 'a misspelt path under country/: the 404 page'],
+  ['/country', 'the country folder without .json: the 404 page'],
+  ['/authors.json?Term=x', 'an unknown list: the 404 page'],
+  ['/Author.json', 'paths match case-sensitively: the 404 page'],
+  ['/author.json/', 'a trailing slash: the 404 page'],
+  ['//author.json', 'a doubled slash: the 404 page'],
+  ['/', 'the root, which has no index.html: the 404 page'],
+  ['/author/page/2.json', 'a page file: the file'],
+  ['/lookup.json?Term=x', 'the manifest, query ignored: the file'],
+];
+
+describe('the Netlify edge function in Deno', () => {
+  const root = tempDir('reflist-netlify-');
+  const tree = join(root, 'fixed');
+  let netlify: Running;
+  let config: { path: string[]; excludedPath?: unknown; header?: Record<string, unknown> };
+  beforeAll(async () => {
+    await buildFrom(toCsvFiles(FIXED), tree, 30);
+    ({ config } = await import(pathToFileURL(join(tree, '_netlify/reflist.js')).href));
+    netlify = await startNetlifyDeno(tree);
+  });
+  afterAll(() => netlify?.stop());
+
+  test.each(TABLE)('%s answers like the reference or the static host (%s)', async (url) => {
+    expectNetlify(tree, url, await get(netlify.url, url), referenceRequest(FIXED, 30, url));
+  });
+
+  test('the table reaches the function for service paths and the files for the rest', async () => {
+    const by = await Promise.all(TABLE.map(async ([url]) => [url, servedBy(await get(netlify.url, url))] as const));
+    for (const [url, who] of by) {
+      const path = url.replace(/\?.*$/s, '');
+      const want = isServicePath(url) ? 'function' : underServiceGlobs(path) ? 'function-passthrough' : 'static';
+      expect({ url, who }).toEqual({ url, who: want });
+    }
+  });
+
+  test('plain files of the tree are served as files, without the function', async () => {
+    for (const file of ['author/page/2.json', 'author/system/gbif/page/1.json', 'lookup.json', 'lookup-client.js']) {
+      const got = await get(netlify.url, '/' + file);
+      expect({ file, status: got.status, by: servedBy(got) }).toEqual({ file, status: 200, by: 'static' });
+      expect(got.text).toBe(readFileSync(join(tree, file), 'utf8'));
+      expect(got.headers.get('content-type')).toMatch(file.endsWith('.json') ? /^application\/json/ : /^application\/javascript/);
+    }
+  });
+
+  test('the function lets its own reads through to the files, so a service path it reads gives the raw file and nothing loops', async () => {
+    for (const file of ['country.json', 'country/840.json', 'country/840/state.json', 'country/840/state/6/county.json']) {
+      const got = await get(netlify.url, `/${file}?Term=zzzz`, { headers: OWN_READ });
+      // A `header: { 'x-reflist-read': false }` in config would spare the invocation: then the files answer alone.
+      const by = config.header?.['x-reflist-read'] === false ? 'static' : 'function-passthrough';
+      expect({ file, status: got.status, by: servedBy(got) }).toEqual({ file, status: 200, by });
+      expect(got.text).toBe(readFileSync(join(tree, file), 'utf8'));
+    }
+    // The same paths without the header are answered by the function, which reads them over HTTP itself.
+    const filtered = await get(netlify.url, '/country.json?Term=zzzz', { signal: AbortSignal.timeout(10_000) });
+    expect({ status: filtered.status, body: filtered.body, by: servedBy(filtered) }).toEqual({
+      ...referenceRequest(FIXED, 30, '/country.json?Term=zzzz'),
+      by: 'function',
+    });
+    expect(filtered.body).toEqual({ total: 0, items: [] });
+  });
+
+  test('every file of the tree reads back whole through the harness, as the function reads it', async () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else files.push(relative(tree, path));
+      }
+    };
+    walk(tree);
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const res = await fetch(netlify.url + file.split('/').map(encodeURIComponent).join('/'), { headers: OWN_READ });
+      expect({ file, status: res.status }).toEqual({ file, status: 200 });
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(join(tree, file))), file).toBe(true);
+    }
+  });
+
+  test('answers JSON with CORS and a short Cache-Control, errors included; HEAD gives the headers alone; POST is a 405', async () => {
+    for (const url of ['/author.json?Term=m%C3%BCller', '/author.json?Page=x', '/country/999.json', '/division.json?Id=10&child=true']) {
+      const got = await get(netlify.url, url);
+      expect({ url, type: got.headers.get('content-type'), cors: got.headers.get('access-control-allow-origin') }).toEqual({
+        url,
+        type: JSON_TYPE,
+        cors: '*',
+      });
+      expect(got.headers.get('cache-control'), url).toMatch(/max-age=\d+/);
+    }
+    const head = await fetch(netlify.url + 'author.json?Term=ann', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(JSON_TYPE);
+    expect(await head.text()).toBe('');
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const got = await get(netlify.url, '/author.json?Term=ann', { method, body: method === 'DELETE' ? undefined : 'x' });
+      expect({ method, status: got.status, allow: got.headers.get('allow'), by: servedBy(got) }).toEqual({
+        method,
+        status: 405,
+        allow: 'GET, HEAD',
+        by: 'function',
+      });
+      expect(typeof (got.body as { error?: unknown }).error).toBe('string');
+      expect(got.headers.get('access-control-allow-origin')).toBe('*');
+    }
+  });
+
+  test("config.path is exactly the service paths the client answers, and URLPattern routes by it as host.ts's globs say", async () => {
+    expect(config.path).toEqual([...SERVICE_PATHS]);
+    expect(config.excludedPath).toBeUndefined();
+    // Every service path of random requests, every file of the tree and paths near them: the function
+    // sees exactly the paths under the globs, answers the service paths, and lets the rest through.
+    const requests = fc.sample(arbRequest(FIXED, 30), { numRuns: 300, seed: 7 });
+    const near = ['/author.json', '/author.jsonx', '/xauthor.json', '/country.json', '/country.jsonp', '/country/', '/country/x', '/countryx/1.json',
+      '/division.json', '/descriptor.json', '/descriptor/page/1.json', '/division/page/1.json', '/404.html', '/_headers', '/_netlify/reflist.js'];
+    const paths = new Set([...requests.map((u) => u.replace(/\?.*$/s, '')), ...near]);
+    expect([...paths].filter(isServicePath).length).toBeGreaterThan(30);
+    for (const path of paths) {
+      const who = servedBy(await get(netlify.url, path));
+      const want = isServicePath(path) ? 'function' : underServiceGlobs(path) ? 'function-passthrough' : 'static';
+      expect({ path, who }).toEqual({ path, who: want });
+      if (isServicePath(path)) expect(underServiceGlobs(path), path).toBe(true);
+    }
+  });
+
+  test('a burst of 300 concurrent requests, three rounds from a cold start, answers every one like the reference', async () => {
+    const fresh = await startNetlifyDeno(tree);
+    try {
+      const urls = [
+        ...TABLE.map(([url]) => url),
+        ...fc.sample(arbRequest(FIXED, 30), { numRuns: 300 - TABLE.length, seed: 42 }),
+      ];
+      expect(urls).toHaveLength(300);
+      const expected = urls.map((url) => referenceRequest(FIXED, 30, url));
+      for (let round = 0; round < 3; round++) {
+        const results = await Promise.allSettled(urls.map((url) => get(fresh.url, url)));
+        const failures = results.flatMap((r, i) =>
+          r.status === 'rejected' ? [`${urls[i]}: ${String(r.reason)}`] : [mismatch(tree, urls[i]!, r.value, expected[i]!)].filter((m) => m !== undefined),
+        );
+        expect({ round, failures }).toEqual({ round, failures: [] });
+      }
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  test('the function in Deno agrees with the reference on random sources and requests', async () => {
+    let sample = 0;
+    const arbCase = arbSources().chain((src) =>
+      arbPageSize.chain((pageSize) =>
+        fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), { minLength: 30, maxLength: 60 }) }),
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(arbCase, async ({ src, pageSize, urls }) => {
+        const dir = join(root, `s${sample++}`);
+        await buildFrom(toCsvFiles(src), dir, pageSize);
+        const server = await startNetlifyDeno(dir);
+        try {
+          // All at once: the function's reads in flight and settled both get their turn.
+          const got = await Promise.all(urls.map((url) => get(server.url, url)));
+          urls.forEach((url, i) => expectNetlify(dir, url, got[i]!, referenceRequest(src, pageSize, url)));
+        } finally {
+          await server.stop();
+        }
+      }),
+      { numRuns: Math.ceil(Number(process.env['PROPERTY_RUNS'] ?? 60) / 4) },
+    );
+  }, 300_000);
+});

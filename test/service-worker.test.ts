@@ -270,6 +270,17 @@ window.early = (async (controlled) => {
   return { controlled, status: res.status, body: await res.json() };
 })(navigator.serviceWorker.controller !== null);`;
     writeFileSync(join(siteDir, 'early.html'), oldPage(`${A}author.json`, early));
+    // The same lookup once the worker controls the page. Not navigator.serviceWorker.ready:
+    // it resolves when the worker is active, before clients.claim() makes it the page's controller.
+    const waits = `navigator.serviceWorker.register('/lookup-sw.js?tree=${A}');
+window.early = (async () => {
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+  }
+  const res = await fetch('${A}author.json?Term=smi');
+  return { controlled: true, status: res.status, body: await res.json() };
+})();`;
+    writeFileSync(join(siteDir, 'waits.html'), oldPage(`${A}author.json`, waits));
     // Where the tree lies comes from the page's address: the property test builds a tree a run.
     writeFileSync(
       join(siteDir, 'random.html'),
@@ -469,6 +480,12 @@ window.early = (async (controlled) => {
       expect((await fetchFromPage(demo.page, [url]))[0]).toEqual(reference('/author.json?Term=smi'));
       await demo.page.reload();
       expect(await early(demo)).toEqual({ controlled: true, ...reference('/author.json?Term=smi') });
+    });
+
+    test('a page that waits for controllerchange before its first lookup gets the worker\'s answer on a first visit', async () => {
+      const demo = await open(`${site.url}waits.html`);
+      const early = await demo.page.evaluate(() => (window as unknown as { early: Promise<unknown> }).early);
+      expect(early).toEqual({ controlled: true, ...reference('/author.json?Term=smi') });
     });
 
     test('a tree host without CORS headers cannot be read from another origin: the worker answers 502, never a wrong 200', async () => {

@@ -5,8 +5,9 @@
 // Builds a tree from a synthetic corpus (100,000 authors by default) and starts,
 // each in its own process on a free 127.0.0.1 port: the compat server
 // (`reflist serve`), `serve` on the plain files, json-server 0.17 on a db.json
-// of the same authors, and nginx with the tree's nginx.conf when
-// /usr/sbin/nginx exists (handing Term to the compat server). autocannon then drives each target for S seconds
+// of the same authors, nginx with the tree's nginx.conf when
+// /usr/sbin/nginx exists (handing Term to the compat server), the tree's
+// _worker.js in workerd and its Netlify edge function in Deno. autocannon then drives each target for S seconds
 // with C connections, one target at a time, and the table gives requests/s,
 // p99 latency, errors and non-2xx answers, and the server's resident memory
 // before and after. Load generator and servers share this machine's cores, so
@@ -21,7 +22,9 @@ import { build } from '../src/build.js';
 import { fold } from '../src/client/fold.js';
 import { bucketOf, bucketPath, MANIFEST, searchFileFor, searchPath } from '../src/client/paths.js';
 import type { Manifest } from '../src/client/types.js';
-import { freePort, nginxMainConf, tempDir } from '../test/helpers.js';
+import { freePort, nginxMainConf, tempDir, type Running } from '../test/helpers.js';
+import { startNetlifyDeno } from '../test/hosts/netlify.js';
+import { startWorkerd } from '../test/hosts/workerd.js';
 import { mulberry32 } from './sources/prng.js';
 import { writeSynthetic } from './sources.js';
 
@@ -47,7 +50,8 @@ const ROOT = process.cwd();
 interface Server {
   name: string;
   url: string;
-  child: ChildProcess;
+  pid: number;
+  stop(): Promise<void>;
 }
 
 /** Resident memory of a process and its descendants (nginx answers from its workers), in bytes. */
@@ -83,7 +87,7 @@ async function start(name: string, command: string, args: string[], port: number
     if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}`);
     try {
       await fetch(url + probe);
-      return { name, url, child };
+      return { name, url, pid: child.pid!, stop: () => stopChild(child) };
     } catch {
       if (i > 300) throw new Error(`${name} did not answer on ${url} within 30 s`);
       await new Promise((r) => setTimeout(r, 100));
@@ -91,12 +95,18 @@ async function start(name: string, command: string, args: string[], port: number
   }
 }
 
-function stop(server: Server): Promise<void> {
-  if (server.child.exitCode !== null) return Promise.resolve();
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    server.child.once('exit', () => resolve());
-    server.child.kill('SIGTERM');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
   });
+}
+
+/** A host's runtime started by the tests' launcher (workerd, Deno), as a target. */
+async function adapter(name: string, launch: (tree: string) => Promise<Running>, tree: string): Promise<Server> {
+  const running = await launch(tree);
+  return { name, url: running.url.replace(/\/$/, ''), pid: running.pid!, stop: running.stop };
 }
 
 /** Cycles through paths, one per request. */
@@ -145,7 +155,7 @@ async function main() {
   const enc = encodeURIComponent;
 
   const servers: Server[] = [];
-  const stopAll = () => Promise.all(servers.map(stop));
+  const stopAll = () => Promise.all(servers.map((s) => s.stop()));
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
     const compat = await start('compat', process.execPath, ['lib/cli.js', 'serve', '--dir', tree, '--port', String(pc), '--host', '127.0.0.1'], pc, '/lookup.json');
@@ -162,6 +172,11 @@ async function main() {
       nginx = await start('nginx', NGINX, ['-c', join(prefix, 'nginx.conf'), '-p', prefix, '-e', join(prefix, 'error.log')], pn, '/lookup.json');
       servers.push(nginx);
     } else console.log(`${NGINX} is missing: no nginx rows`);
+    // The edge adapters in their hosts' own runtimes: _worker.js in workerd, the Netlify edge function in Deno.
+    const workerd = await adapter('workerd', startWorkerd, tree);
+    servers.push(workerd);
+    const deno = await adapter('deno', startNetlifyDeno, tree);
+    servers.push(deno);
 
     const targets: [string, Server, () => string][] = [
       ['compat  /author.json?Page=7', compat, () => '/author.json?Page=7'],
@@ -170,6 +185,9 @@ async function main() {
       ['serve   /author/page/7.json', serve, () => '/author/page/7.json'],
       ['serve   id bucket of Id=…', serve, cycle(ids.map((id) => '/' + bucketPath('author', bucketOf(String(id), buckets))))],
       ['serve   search file of Term=…', serve, cycle(terms.map((t) => '/' + searchPath('author', search[searchFileFor(t, search)]!)))],
+      ['workerd _worker.js /author.json?Term=…', workerd, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
+      ['workerd _worker.js /author.json?Id=…', workerd, cycle(ids.map((id) => `/author.json?Id=${id}`))],
+      ['deno    _netlify/reflist.js /author.json?Term=…', deno, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
       ['json-server /author?_page=7&_limit=30', json, () => '/author?_page=7&_limit=30'],
       ['json-server /author/ID', json, cycle(ids.map((id) => `/author/${id}`))],
       ['json-server /author?q=…&_page=1&_limit=30', json, cycle(terms.map((t) => `/author?q=${enc(t)}&_page=1&_limit=30`))],
@@ -184,9 +202,9 @@ async function main() {
 
     const table: string[][] = [];
     for (const [name, server, next] of targets) {
-      const before = rss(server.child.pid!);
+      const before = rss(server.pid);
       const result = await autocannon({ url: server.url, connections, duration, requests: [{ setupRequest: (req) => ({ ...req, path: next() }) }] });
-      const after = rss(server.child.pid!);
+      const after = rss(server.pid);
       const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
       table.push([name, Math.round(result.requests.average).toLocaleString('en-US'), `${result.latency.p99} ms`, `${result.errors + result.timeouts}/${result.non2xx}`, mib(before), mib(after)]);
       console.log(`  ${name}: ${Math.round(result.requests.average)} req/s`);

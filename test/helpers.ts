@@ -52,6 +52,8 @@ export async function freePort(): Promise<number> {
 export interface Running {
   url: string;
   stop(): Promise<void>;
+  /** The server's process, for its memory (scripts/load.ts). */
+  pid?: number;
 }
 
 /** `serve` (the npm static server) on a free loopback port, serving root. */

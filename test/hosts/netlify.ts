@@ -70,7 +70,7 @@ export async function startNetlifyDeno(tree: string): Promise<Running> {
         await new Promise((r) => setTimeout(r, 30));
       }
     }
-    return { url, stop: cleanup };
+    return { url, stop: cleanup, pid: child.pid };
   } catch (err) {
     await cleanup();
     throw err;

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 export interface Running {
   url: string;
   stop(): Promise<void>;
+  /** The server's process, for its memory (scripts/load.ts). */
+  pid?: number;
 }
 
 export interface RunningWorkerd extends Running {
@@ -100,5 +102,5 @@ export async function startWorkerd(tree: string, options: { timeoutMs?: number }
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-  return { url, assetsUrl: `http://127.0.0.1:${assetsPort}/`, stop };
+  return { url, assetsUrl: `http://127.0.0.1:${assetsPort}/`, stop, pid: child.pid };
 }

@@ -13,16 +13,16 @@ import { join } from 'node:path';
 import { build } from '../src/build.js';
 import { routeOf } from '../src/client/host.js';
 import { parseRequest } from '../src/client/request.js';
-import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
+import { mulberry32 } from '../scripts/sources/prng.js';
+import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
+import { assertHostOnRandomCases, expectLikeReference, jsonOrText, type HostAnswer } from './host-checks.js';
 import { startWorkerd } from './hosts/workerd.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const WRANGLER = join(process.cwd(), 'node_modules/.bin/wrangler');
 
-interface Got extends RefResponse {
-  headers: Headers;
-  text: string;
+interface Got extends HostAnswer {
   bytes: Buffer;
 }
 
@@ -41,29 +41,15 @@ function get(base: string, url: string, init: { method?: string; body?: string }
       res.on('end', () => {
         const bytes = Buffer.concat(chunks);
         const text = bytes.toString('utf8');
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // left as text: the expectation says what was wanted
-        }
         const headers = new Headers();
         for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
-        resolve({ status: res.statusCode!, body, text, bytes, headers });
+        resolve({ status: res.statusCode!, body: jsonOrText(text), text, bytes, headers });
       });
     });
     req.on('timeout', () => req.destroy(new Error(`no answer to ${url} in 20 s`)));
     req.on('error', reject);
     req.end(init.body);
   });
-}
-
-function expectLike(url: string, actual: RefResponse, expected: RefResponse) {
-  if (expected.status === 200) expect({ url, status: actual.status, body: actual.body }).toEqual({ url, ...expected });
-  else {
-    expect({ url, status: actual.status }).toEqual({ url, status: expected.status });
-    expect(typeof (actual.body as { error?: unknown } | null)?.error, url).toBe('string');
-  }
 }
 
 /**
@@ -73,7 +59,7 @@ function expectLike(url: string, actual: RefResponse, expected: RefResponse) {
  * host's files answer (`assets`: the same request straight to the assets service).
  */
 function expectWorker(url: string, actual: Got, expected: RefResponse, assets: Got | undefined) {
-  if (routeOf(url) === 'answer') return expectLike(url, actual, expected);
+  if (routeOf(url) === 'answer') return expectLikeReference(url, actual, expected);
   expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
   expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: assets!.status, text: assets!.text });
 }
@@ -191,7 +177,7 @@ describe('the Cloudflare _worker.js in workerd', () => {
   afterAll(() => worker?.stop());
 
   test.each(SERVICE_URLS)('%s answers like the reference (%s)', async (url) => {
-    expectLike(url, await get(worker.url, url), referenceRequest(FIXED, 30, url));
+    expectLikeReference(url, await get(worker.url, url), referenceRequest(FIXED, 30, url));
   });
 
   test.each(OTHER_PATHS)('%s is no service path: the worker hands it to the assets, which answer 404', async (url) => {
@@ -241,56 +227,34 @@ describe('the Cloudflare _worker.js in workerd', () => {
   });
 
   test('random sources and random requests straight to workerd answer like the reference', async () => {
-    let sample = 0;
-    const arbCase = arbSources().chain((src) =>
-      arbPageSize.chain((pageSize) =>
-        fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), { minLength: 30, maxLength: 60 }) }),
-      ),
-    );
-    await fc.assert(
-      fc.asyncProperty(arbCase, async ({ src, pageSize, urls }) => {
-        const dir = join(root, `s${sample++}`, 'dist');
-        mkdirSync(join(dir, '..'), { recursive: true });
-        await buildFrom(toCsvFiles(src), dir, pageSize);
-        const server = await startWorkerd(dir);
-        try {
-          // All at once: one isolate answers them together, as it does on Cloudflare.
-          const answers = await Promise.all(
-            urls.map(async (url) => [
-              await get(server.url, url),
-              routeOf(url) === 'file' ? await get(server.assetsUrl, url) : undefined,
-            ] as const),
-          );
-          urls.forEach((url, i) => expectWorker(url, answers[i]![0], referenceRequest(src, pageSize, url), answers[i]![1]));
-        } finally {
-          await server.stop();
-        }
-      }),
-      { numRuns: Math.ceil(Number(process.env['PROPERTY_RUNS'] ?? 60) / 4) },
-    );
+    await assertHostOnRandomCases({
+      root,
+      treeIn: (dir) => join(dir, 'dist'),
+      start: (tree) => startWorkerd(tree),
+      check: async (server, { src, pageSize, urls }) => {
+        // All at once: one isolate answers them together, as it does on Cloudflare.
+        const answers = await Promise.all(
+          urls.map(async (url) => [
+            await get(server.url, url),
+            routeOf(url) === 'file' ? await get(server.assetsUrl, url) : undefined,
+          ] as const),
+        );
+        urls.forEach((url, i) => expectWorker(url, answers[i]![0], referenceRequest(src, pageSize, url), answers[i]![1]));
+      },
+    });
   }, 120_000);
 });
 
 // ---------------------------------------------------------------- bursts
 
-/** A seeded PRNG (mulberry32): the same bursts on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Every draw below comes from a seeded mulberry32 (scripts/sources/prng.ts): the same bursts on every run.
 
 const SURNAMES = ['Müller', 'Łukasiewicz', 'Straße', 'Ångström', 'Øberg', 'Smith', 'Smyth', 'García', 'Nguyễn', "O'Brien", 'Dvořák', 'Şahin', '山田', 'Kowalski', 'Ødegård', 'Peña', 'Ibáñez', 'Zürcher', 'Æsir', 'Björk'];
 const GIVEN = ['Anna', 'Jürgen', 'Åsa', 'Seán', 'José', 'Zoë', 'Łucja', 'Ib', 'Chloé', 'Václav', 'Taro', 'Ana María'];
 
 /** 200 authors (50 pages of 4, 200 page files with the three systems), divisions, descriptors and some geography. */
 const BURST: RefSources = (() => {
-  const rnd = prng(7);
+  const rnd = mulberry32(7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const author = Array.from({ length: 200 }, (_, i) => ({ id: 1000 + i * 3, text: `${pick(SURNAMES)}, ${pick(GIVEN)}` }));
   const system = [{ id: 'gbif', text: 'GBIF' }, { id: 'col', text: 'Catalogue of Life' }, { id: 'idig-bio', text: 'iDigBio' }];
@@ -317,7 +281,7 @@ const BURST_PAGE_SIZE = 4;
  * force: it is asked once a URL), from which each round draws its own mix.
  */
 function burstPool(size: number): string[] {
-  const rnd = prng(1000);
+  const rnd = mulberry32(1000);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const enc = encodeURIComponent;
   const terms = [...SURNAMES, ...GIVEN].map((w) => w.slice(0, 2 + Math.floor(rnd() * 3)));
@@ -345,7 +309,7 @@ function burstPool(size: number): string[] {
 
 /** Round `round`'s burst: `count` URLs of the pool in a random order, some of them twice. */
 function burstOf(pool: readonly string[], round: number, count: number): string[] {
-  const rnd = prng(round);
+  const rnd = mulberry32(round);
   return Array.from({ length: count }, () => pool[Math.floor(rnd() * pool.length)]!);
 }
 
@@ -467,7 +431,7 @@ async function startWrangler(args: string[], home: string): Promise<Running> {
 /** A few service URLs, a plain file and the host files through a real local Cloudflare host of the fixed tree. */
 async function expectHostServesTree(host: Running) {
   for (const url of ['/author.json?Term=m%C3%BCl', '/author.json?page=2&system=gbif', '/division.json?Id=10&child=true', '/country/0840/state/06/county/06037.json', '/country.json?Term=%C3%A5land', '/author.json?Page=0', '/author.json?System=nope']) {
-    expectLike(url, await get(host.url, url), referenceRequest(FIXED, 30, url));
+    expectLikeReference(url, await get(host.url, url), referenceRequest(FIXED, 30, url));
   }
   for (const file of ['/author/page/2.json', '/lookup-client.js']) {
     const res = await get(host.url, file);

@@ -10,33 +10,17 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SERVICE_PATHS } from '../src/client/host.js';
 import { parseRequest } from '../src/client/request.js';
-import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
+import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, tempDir, type Running } from './helpers.js';
+import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, type HostAnswer } from './host-checks.js';
 import { startNetlifyDeno } from './hosts/netlify.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const OWN_READ = { 'x-reflist-read': '1' };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-interface Got extends RefResponse {
-  headers: Headers;
-  text: string;
-}
-
-async function get(base: string, url: string, init?: RequestInit): Promise<Got> {
-  const res = await fetch(base + url.slice(1), init);
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // left as text: the expectation says what was wanted
-  }
-  return { status: res.status, body, text, headers: res.headers };
-}
-
 /** Who answered, as the harness says: function, function-passthrough or static. */
-const servedBy = (got: Got) => got.headers.get('x-netlify-harness');
+const servedBy = (got: HostAnswer) => got.headers.get('x-netlify-harness');
 
 /** A path of the original service (SPEC §1): what the client answers, a 404 included, rather than leaving to the files. */
 function isServicePath(url: string): boolean {
@@ -44,7 +28,10 @@ function isServicePath(url: string): boolean {
   return !('status' in route && route.status === 404);
 }
 
-/** Whether `url` names a file of the tree, as the harness looks it up (no `//` merging, a folder's index.html). */
+/**
+ * Whether `url` names a file of the tree, as the harness looks it up: unlike
+ * host-checks' isStaticTreeFile (nginx, http.server), no `//` merging, and a folder's index.html.
+ */
 function isTreeFile(root: string, url: string): boolean {
   const path = url.replace(/[?#].*$/s, '');
   if (/\/\//.test(path)) return false;
@@ -64,7 +51,7 @@ const underServiceGlobs = (path: string) =>
   SERVICE_PATHS.some((glob) => (glob.endsWith('/*') ? path.startsWith(glob.slice(0, -1)) : path === glob));
 
 /** A check that says what went wrong instead of throwing, for the burst. */
-function mismatch(root: string, url: string, actual: Got, expected: RefResponse): string | undefined {
+function mismatch(root: string, url: string, actual: HostAnswer, expected: RefResponse): string | undefined {
   try {
     expectNetlify(root, url, actual, expected);
     return undefined;
@@ -73,20 +60,12 @@ function mismatch(root: string, url: string, actual: Got, expected: RefResponse)
   }
 }
 
-function expectLike(url: string, actual: RefResponse, expected: RefResponse) {
-  if (expected.status === 200) expect({ url, status: actual.status, body: actual.body }).toEqual({ url, ...expected });
-  else {
-    expect({ url, status: actual.status }).toEqual({ url, status: expected.status });
-    expect(typeof (actual.body as { error?: unknown } | undefined)?.error, url).toBe('string');
-  }
-}
-
 /**
  * What Netlify with the edge function answers: a service path as the
  * reference does; anything else is the tree's file or, where there is none,
  * a 404 with 404.html (the reference agrees it is not found).
  */
-function expectNetlify(root: string, url: string, actual: Got, expected: RefResponse) {
+function expectNetlify(root: string, url: string, actual: HostAnswer, expected: RefResponse) {
   if (!isServicePath(url)) {
     if (isTreeFile(root, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
     else {
@@ -94,7 +73,7 @@ function expectNetlify(root: string, url: string, actual: Got, expected: RefResp
       expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: 404, text: readFileSync(join(root, '404.html'), 'utf8') });
     }
   } else {
-    expectLike(url, actual, expected);
+    expectLikeReference(url, actual, expected);
     expect(actual.headers.get('content-type'), url).toBe(JSON_TYPE);
   }
 }
@@ -211,11 +190,11 @@ describe('the Netlify edge function in Deno', () => {
   afterAll(() => netlify?.stop());
 
   test.each(TABLE)('%s answers like the reference or the static host (%s)', async (url) => {
-    expectNetlify(tree, url, await get(netlify.url, url), referenceRequest(FIXED, 30, url));
+    expectNetlify(tree, url, await fetchAnswer(netlify.url, url), referenceRequest(FIXED, 30, url));
   });
 
   test('the table reaches the function for service paths and the files for the rest', async () => {
-    const by = await Promise.all(TABLE.map(async ([url]) => [url, servedBy(await get(netlify.url, url))] as const));
+    const by = await Promise.all(TABLE.map(async ([url]) => [url, servedBy(await fetchAnswer(netlify.url, url))] as const));
     for (const [url, who] of by) {
       const path = url.replace(/\?.*$/s, '');
       const want = isServicePath(url) ? 'function' : underServiceGlobs(path) ? 'function-passthrough' : 'static';
@@ -225,7 +204,7 @@ describe('the Netlify edge function in Deno', () => {
 
   test('plain files of the tree are served as files, without the function', async () => {
     for (const file of ['author/page/2.json', 'author/system/gbif/page/1.json', 'lookup.json', 'lookup-client.js']) {
-      const got = await get(netlify.url, '/' + file);
+      const got = await fetchAnswer(netlify.url, '/' + file);
       expect({ file, status: got.status, by: servedBy(got) }).toEqual({ file, status: 200, by: 'static' });
       expect(got.text).toBe(readFileSync(join(tree, file), 'utf8'));
       expect(got.headers.get('content-type')).toMatch(file.endsWith('.json') ? /^application\/json/ : /^application\/javascript/);
@@ -234,14 +213,14 @@ describe('the Netlify edge function in Deno', () => {
 
   test('the function lets its own reads through to the files, so a service path it reads gives the raw file and nothing loops', async () => {
     for (const file of ['country.json', 'country/840.json', 'country/840/state.json', 'country/840/state/6/county.json']) {
-      const got = await get(netlify.url, `/${file}?Term=zzzz`, { headers: OWN_READ });
+      const got = await fetchAnswer(netlify.url, `/${file}?Term=zzzz`, { headers: OWN_READ });
       // A `header: { 'x-reflist-read': false }` in config would spare the invocation: then the files answer alone.
       const by = config.header?.['x-reflist-read'] === false ? 'static' : 'function-passthrough';
       expect({ file, status: got.status, by: servedBy(got) }).toEqual({ file, status: 200, by });
       expect(got.text).toBe(readFileSync(join(tree, file), 'utf8'));
     }
     // The same paths without the header are answered by the function, which reads them over HTTP itself.
-    const filtered = await get(netlify.url, '/country.json?Term=zzzz', { signal: AbortSignal.timeout(10_000) });
+    const filtered = await fetchAnswer(netlify.url, '/country.json?Term=zzzz', { signal: AbortSignal.timeout(10_000) });
     expect({ status: filtered.status, body: filtered.body, by: servedBy(filtered) }).toEqual({
       ...referenceRequest(FIXED, 30, '/country.json?Term=zzzz'),
       by: 'function',
@@ -269,7 +248,7 @@ describe('the Netlify edge function in Deno', () => {
 
   test('answers JSON with CORS and a short Cache-Control, errors included; HEAD gives the headers alone; POST is a 405', async () => {
     for (const url of ['/author.json?Term=m%C3%BCller', '/author.json?Page=x', '/country/999.json', '/division.json?Id=10&child=true']) {
-      const got = await get(netlify.url, url);
+      const got = await fetchAnswer(netlify.url, url);
       expect({ url, type: got.headers.get('content-type'), cors: got.headers.get('access-control-allow-origin') }).toEqual({
         url,
         type: JSON_TYPE,
@@ -282,7 +261,7 @@ describe('the Netlify edge function in Deno', () => {
     expect(head.headers.get('content-type')).toBe(JSON_TYPE);
     expect(await head.text()).toBe('');
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const got = await get(netlify.url, '/author.json?Term=ann', { method, body: method === 'DELETE' ? undefined : 'x' });
+      const got = await fetchAnswer(netlify.url, '/author.json?Term=ann', { method, body: method === 'DELETE' ? undefined : 'x' });
       expect({ method, status: got.status, allow: got.headers.get('allow'), by: servedBy(got) }).toEqual({
         method,
         status: 405,
@@ -305,7 +284,7 @@ describe('the Netlify edge function in Deno', () => {
     const paths = new Set([...requests.map((u) => u.replace(/\?.*$/s, '')), ...near]);
     expect([...paths].filter(isServicePath).length).toBeGreaterThan(30);
     for (const path of paths) {
-      const who = servedBy(await get(netlify.url, path));
+      const who = servedBy(await fetchAnswer(netlify.url, path));
       const want = isServicePath(path) ? 'function' : underServiceGlobs(path) ? 'function-passthrough' : 'static';
       expect({ path, who }).toEqual({ path, who: want });
       if (isServicePath(path)) expect(underServiceGlobs(path), path).toBe(true);
@@ -322,7 +301,7 @@ describe('the Netlify edge function in Deno', () => {
       expect(urls).toHaveLength(300);
       const expected = urls.map((url) => referenceRequest(FIXED, 30, url));
       for (let round = 0; round < 3; round++) {
-        const results = await Promise.allSettled(urls.map((url) => get(fresh.url, url)));
+        const results = await Promise.allSettled(urls.map((url) => fetchAnswer(fresh.url, url)));
         const failures = results.flatMap((r, i) =>
           r.status === 'rejected' ? [`${urls[i]}: ${String(r.reason)}`] : [mismatch(tree, urls[i]!, r.value, expected[i]!)].filter((m) => m !== undefined),
         );
@@ -334,26 +313,14 @@ describe('the Netlify edge function in Deno', () => {
   });
 
   test('the function in Deno agrees with the reference on random sources and requests', async () => {
-    let sample = 0;
-    const arbCase = arbSources().chain((src) =>
-      arbPageSize.chain((pageSize) =>
-        fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), { minLength: 30, maxLength: 60 }) }),
-      ),
-    );
-    await fc.assert(
-      fc.asyncProperty(arbCase, async ({ src, pageSize, urls }) => {
-        const dir = join(root, `s${sample++}`);
-        await buildFrom(toCsvFiles(src), dir, pageSize);
-        const server = await startNetlifyDeno(dir);
-        try {
-          // All at once: the function's reads in flight and settled both get their turn.
-          const got = await Promise.all(urls.map((url) => get(server.url, url)));
-          urls.forEach((url, i) => expectNetlify(dir, url, got[i]!, referenceRequest(src, pageSize, url)));
-        } finally {
-          await server.stop();
-        }
-      }),
-      { numRuns: Math.ceil(Number(process.env['PROPERTY_RUNS'] ?? 60) / 4) },
-    );
+    await assertHostOnRandomCases({
+      root,
+      start: startNetlifyDeno,
+      check: async (server, { src, pageSize, urls }, tree) => {
+        // All at once: the function's reads in flight and settled both get their turn.
+        const got = await Promise.all(urls.map((url) => fetchAnswer(server.url, url)));
+        urls.forEach((url, i) => expectNetlify(tree, url, got[i]!, referenceRequest(src, pageSize, url)));
+      },
+    });
   }, 300_000);
 });

@@ -4,16 +4,16 @@
 // only the client can answer: Term and Id), and exactly in every case when
 // the tree is built with --nginx-upstream and a reflist serve stands behind it.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import fc from 'fast-check';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { parseQuery, parseRequest, splitUrl } from '../src/client/request.js';
-import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
+import { parseQuery, splitUrl } from '../src/client/request.js';
+import { toCsvFiles } from './arbitraries.js';
 import { build } from '../src/build.js';
 import { createCompatServer } from '../src/serve.js';
 import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, writeSources, type Running } from './helpers.js';
+import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, isStaticTreeFile } from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
@@ -54,18 +54,6 @@ async function startNginx(tree: string): Promise<Running> {
   };
 }
 
-async function get(base: string, url: string): Promise<RefResponse & { headers: Headers }> {
-  const res = await fetch(base + url.slice(1));
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // left as text: the expectation below says what was wanted
-  }
-  return { status: res.status, body, headers: res.headers };
-}
-
 /** Requests nginx leaves to the client: a Term or an Id on a path that takes it (SPEC §1). */
 function needsClient(url: string): boolean {
   const { path, search } = splitUrl(url);
@@ -74,30 +62,13 @@ function needsClient(url: string): boolean {
   return (path === '/country.json' || /^\/country\/\d+\/state\.json$/.test(path)) && params.has('term');
 }
 
-/** Whether `url` is no path of the service but a file of the tree, which a static host serves (`//` merged, as nginx does). */
-function isTreeFile(root: string, url: string): boolean {
-  const route = parseRequest(url);
-  if (!('status' in route && route.status === 404)) return false;
-  // Not splitUrl: new URL() would read `//author.json` as a host name.
-  const file = join(root, decodeURIComponent(url.replace(/[?#].*$/s, '')).replace(/\/{2,}/g, '/'));
-  return existsSync(file) && statSync(file).isFile();
-}
-
-function expectLike(url: string, actual: RefResponse, expected: RefResponse) {
-  if (expected.status === 200) expect({ url, status: actual.status, body: actual.body }).toEqual({ url, ...expected });
-  else {
-    expect({ url, status: actual.status }).toEqual({ url, status: expected.status });
-    expect(typeof (actual.body as { error?: unknown }).error, url).toBe('string');
-  }
-}
-
 /** What nginx should answer for a request of the original service. */
 function expectNginx(root: string, url: string, actual: RefResponse, expected: RefResponse) {
-  if (isTreeFile(root, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
+  if (isStaticTreeFile(root, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
   else if (expected.status === 200 && needsClient(url)) {
     expect({ url, status: actual.status }).toEqual({ url, status: 501 });
     expect((actual.body as { error: string }).error, url).toMatch(/lookup-client\.js/);
-  } else expectLike(url, actual, expected);
+  } else expectLikeReference(url, actual, expected);
 }
 
 // Three author pages of 30, two systems (counts on some items), divisions with
@@ -155,7 +126,7 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
     ['/country/999/state.json?Term=x', 'states of an unknown country: 404 before Term'],
     ['/country/840/state/7.json', 'an unknown state: 404'],
   ])('%s answers like the reference (%s)', async (url) => {
-    expectLike(url, await get(nginx.url, url), referenceRequest(FIXED, 30, url));
+    expectLikeReference(url, await fetchAnswer(nginx.url, url), referenceRequest(FIXED, 30, url));
   });
 
   test.each([
@@ -167,7 +138,7 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
     '/country.json?Term=can',
     '/country/840/state.json?term=ca',
   ])('%s answers 501 with a JSON error: only the client answers Term and Id', async (url) => {
-    const { status, body } = await get(nginx.url, url);
+    const { status, body } = await fetchAnswer(nginx.url, url);
     expect(status).toBe(501);
     expect((body as { error: string }).error).toMatch(/lookup-client\.js or reflist serve/);
   });
@@ -180,39 +151,27 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
     expect(page.headers.get('cache-control')).toMatch(/max-age=\d+/);
     const js = await fetch(nginx.url + 'lookup-client.js');
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    const missing = await get(nginx.url, '/nope/x.json');
+    const missing = await fetchAnswer(nginx.url, '/nope/x.json');
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'not found: /nope/x.json' });
     expect(missing.headers.get('access-control-allow-origin')).toBe('*');
-    for (const hidden of ['/nginx.conf', '/_headers', '/_redirects']) expect((await get(nginx.url, hidden)).status).toBe(404);
+    for (const hidden of ['/nginx.conf', '/_headers', '/_redirects']) expect((await fetchAnswer(nginx.url, hidden)).status).toBe(404);
     expect((await fetch(nginx.url + 'author.json', { method: 'POST' })).status).toBe(405);
   });
 
   test('the client over nginx and the legacy URLs straight to nginx both agree with the reference on random sources', async () => {
-    let sample = 0;
-    const arbCase = arbSources().chain((src) =>
-      arbPageSize.chain((pageSize) =>
-        fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), { minLength: 30, maxLength: 60 }) }),
-      ),
-    );
-    await fc.assert(
-      fc.asyncProperty(arbCase, async ({ src, pageSize, urls }) => {
-        const dir = join(root, `s${sample++}`);
-        await buildFrom(toCsvFiles(src), dir, pageSize);
-        const server = await startNginx(dir);
-        try {
-          const client = await treeClient(dir, { baseUrl: server.url });
-          for (const url of urls) {
-            const expected = referenceRequest(src, pageSize, url);
-            expectLike(url, await client.request(url), expected);
-            expectNginx(dir, url, await get(server.url, url), expected);
-          }
-        } finally {
-          await server.stop();
+    await assertHostOnRandomCases({
+      root,
+      start: startNginx,
+      check: async (server, { src, pageSize, urls }, tree) => {
+        const client = await treeClient(tree, { baseUrl: server.url });
+        for (const url of urls) {
+          const expected = referenceRequest(src, pageSize, url);
+          expectLikeReference(url, await client.request(url), expected);
+          expectNginx(tree, url, await fetchAnswer(server.url, url), expected);
         }
-      }),
-      { numRuns: Math.ceil(Number(process.env['PROPERTY_RUNS'] ?? 60) / 4) },
-    );
+      },
+    });
   }, 300_000);
 });
 
@@ -255,7 +214,7 @@ describe.skipIf(!haveNginx)('nginx with --nginx-upstream and reflist serve behin
     '/country/0840/state.json?term=ca',
     '/country/999/state.json?Term=x',
   ])('%s answers like the reference, through reflist serve', async (url) => {
-    expectLike(url, await get(nginx.url, url), referenceRequest(FIXED, 30, url));
+    expectLikeReference(url, await fetchAnswer(nginx.url, url), referenceRequest(FIXED, 30, url));
   });
 
   test("an answer from reflist serve carries one CORS header and nginx's Cache-Control", async () => {
@@ -266,27 +225,18 @@ describe.skipIf(!haveNginx)('nginx with --nginx-upstream and reflist serve behin
   });
 
   test('every legacy URL straight to nginx agrees with the reference on random sources, Term and Id included', async () => {
-    let sample = 0;
-    const arbCase = arbSources().chain((src) =>
-      arbPageSize.chain((pageSize) =>
-        fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), { minLength: 30, maxLength: 60 }) }),
-      ),
-    );
-    await fc.assert(
-      fc.asyncProperty(arbCase, async ({ src, pageSize, urls }) => {
-        const dir = join(root, `s${sample++}`);
-        const server = await nginxWithUpstream(src, pageSize, dir);
-        try {
-          for (const url of urls) {
-            const actual = await get(server.url, url);
-            if (isTreeFile(dir, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
-            else expectLike(url, actual, referenceRequest(src, pageSize, url));
-          }
-        } finally {
-          await server.stop();
+    await assertHostOnRandomCases({
+      root,
+      // The build names the upstream's port, so the upstream starts first.
+      buildsTree: true,
+      start: (tree, { src, pageSize }) => nginxWithUpstream(src, pageSize, tree),
+      check: async (server, { src, pageSize, urls }, tree) => {
+        for (const url of urls) {
+          const actual = await fetchAnswer(server.url, url);
+          if (isStaticTreeFile(tree, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
+          else expectLikeReference(url, actual, referenceRequest(src, pageSize, url));
         }
-      }),
-      { numRuns: Math.ceil(Number(process.env['PROPERTY_RUNS'] ?? 60) / 4) },
-    );
+      },
+    });
   }, 300_000);
 });

@@ -4,16 +4,16 @@
 // and the service worker answers them from the tree's files exactly as the
 // reference does. Without the worker the same URL answers the unfiltered page.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { CHROMIUM, DemoPage, launchChromium } from '../scripts/demo-page.js';
 import { routeOf } from '../src/client/host.js';
-import { parseRequest } from '../src/client/request.js';
-import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
+import { toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
+import { arbHostCase, expectLikeReference, hostPropertyRuns, isStaticTreeFile, jsonOrText } from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const hasChromium = existsSync(CHROMIUM);
@@ -169,30 +169,6 @@ function expectedTexts(url: string): string[] {
   return (body as { items: Item[] }).items.map((item) => (item.count === undefined ? item.text : `${item.text} (${item.count})`));
 }
 
-/** Whether `url` is no path of the service but a file of the tree, which a static host serves (`//` merged). */
-function isTreeFile(root: string, url: string): boolean {
-  const route = parseRequest(url);
-  if (!('status' in route && route.status === 404)) return false;
-  const file = join(root, decodeURIComponent(url.replace(/[?#].*$/s, '')).replace(/\/{2,}/g, '/'));
-  return existsSync(file) && statSync(file).isFile();
-}
-
-function expectLike(url: string, actual: RefResponse, expected: RefResponse) {
-  if (expected.status === 200) expect({ url, status: actual.status, body: actual.body }).toEqual({ url, ...expected });
-  else {
-    expect({ url, status: actual.status }).toEqual({ url, status: expected.status });
-    expect(typeof (actual.body as { error?: unknown } | null)?.error, url).toBe('string');
-  }
-}
-
-const parse = (text: string): unknown => {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
-};
-
 /** GETs each URL with fetch() from the page, one after another: status and body (parsed when JSON). */
 async function fetchFromPage(page: Page, urls: string[]): Promise<RefResponse[]> {
   const raw = await page.evaluate(async (list) => {
@@ -207,7 +183,7 @@ async function fetchFromPage(page: Page, urls: string[]): Promise<RefResponse[]>
     }
     return out;
   }, urls);
-  return raw.map(({ status, text }) => ({ status, body: parse(text) }));
+  return raw.map(({ status, text }) => ({ status, body: jsonOrText(text) }));
 }
 
 /** Waits until the page is controlled by a service worker; the time it took, from the navigation's start. */
@@ -422,8 +398,8 @@ window.early = (async () => {
       const urls = ['/author.json?Page=0', '/author.json?System=nope', '/division.json?child=maybe', '/country/7.json', '/lookup.json', '/author/page/2.json'];
       const answers = await fetchFromPage(demo.page, urls.map((u) => treeHost.url + u.slice(1)));
       urls.forEach((url, i) => {
-        if (isTreeFile(tree, url)) expect({ url, status: answers[i]!.status }).toEqual({ url, status: 200 });
-        else expectLike(url, answers[i]!, reference(url));
+        if (isStaticTreeFile(tree, url)) expect({ url, status: answers[i]!.status }).toEqual({ url, status: 200 });
+        else expectLikeReference(url, answers[i]!, reference(url));
       });
       expect(treeHost.seen).toContain('/author/page/2.json');
     });
@@ -505,11 +481,7 @@ window.early = (async () => {
 
   test('fetch() from a controlled page answers random requests like the reference, and the tree\'s own files from the network', async () => {
     let sample = 0;
-    const arbCase = arbSources().chain((src) =>
-      arbPageSize.chain((pageSize) =>
-        fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), { minLength: 20, maxLength: 40 }) }),
-      ),
-    );
+    const arbCase = arbHostCase({ minLength: 20, maxLength: 40 });
     await fc.assert(
       fc.asyncProperty(arbCase, async ({ src, pageSize, urls }) => {
         const name = `s${sample++}`;
@@ -529,15 +501,15 @@ window.early = (async () => {
               // Not the service's: the worker leaves it to the static server.
               const direct = await fetch(base + url.slice(1));
               await direct.arrayBuffer();
-              expect({ url, status: actual.status }).toEqual({ url, status: isTreeFile(dir, url) ? 200 : direct.status });
-            } else expectLike(url, actual, referenceRequest(src, pageSize, url));
+              expect({ url, status: actual.status }).toEqual({ url, status: isStaticTreeFile(dir, url) ? 200 : direct.status });
+            } else expectLikeReference(url, actual, referenceRequest(src, pageSize, url));
           }
         } finally {
           await runContext.close();
         }
       }),
       // Each run is a browser visit: report the first failing case as found, unshrunk.
-      { numRuns: Math.max(2, Math.ceil(Number(process.env['PROPERTY_RUNS'] ?? 60) / 10)), endOnFailure: true },
+      { numRuns: Math.max(2, hostPropertyRuns(10)), endOnFailure: true },
     );
   }, 60_000);
 });

@@ -1,19 +1,12 @@
 // Cloudflare's own runtime, offline: workerd (the dev dependency wrangler's)
 // serving a built tree's _worker.js with the binding ASSETS to a disk service
 // over the tree, as Cloudflare Pages (advanced mode) and Workers with static
-// assets run it. Self-contained: scripts/load.ts imports it too.
+// assets run it. scripts/load.ts imports it too (as it does test/helpers.ts).
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-export interface Running {
-  url: string;
-  stop(): Promise<void>;
-  /** The server's process, for its memory (scripts/load.ts). */
-  pid?: number;
-}
+import { freePort, type Running } from '../helpers.js';
 
 export interface RunningWorkerd extends Running {
   /** The disk service the worker's ASSETS binding reaches, on a port of its own: what the host itself answers for a file. */
@@ -24,17 +17,6 @@ export const WORKERD = join(process.cwd(), 'node_modules/.bin/workerd');
 
 /** A compatibility date workerd 2026-04-26 (wrangler 4.86.0's) supports. */
 export const COMPATIBILITY_DATE = '2025-09-01';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /**
  * The capnp config: the worker (`_worker.js`, embedded from beside the config:

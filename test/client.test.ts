@@ -72,6 +72,13 @@ describe('the client', () => {
     expect(() => mod.createLookupClient({ baseUrl: 'https://example.org/lookup/' })).not.toThrow();
   });
 
+  test('reads a path that starts with // as a path, never as another host', async () => {
+    const { fetch } = filesFetch();
+    const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch });
+    expect((await client.request('//x/author.json?Page=2')).status).toBe(404);
+    expect((await client.request('//x/country/840.json')).status).toBe(404);
+  });
+
   test('counts a missing file or an app-shell page as absent', async () => {
     const { fetch } = filesFetch();
     const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/?v=2', fetch });

@@ -48,10 +48,11 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   const baseUrl = base.href;
   const fetchImpl = options.fetch ?? ((url: string) => globalThis.fetch(url));
   const cacheSize = options.cacheSize ?? 64;
-  // Only settled results are shared between requests, never a pending promise:
-  // a shared runtime (Cloudflare's workerd) cancels a request that waits on I/O
-  // another request started. Two requests for a file not yet read both fetch it.
-  // See docs/hosts.md.
+  // Only settled results are shared between requests, never a pending promise,
+  // so no request's answer depends on another request's I/O: an edge runtime
+  // ties I/O to the request that started it (Cloudflare cancels it when that
+  // request's client goes away). Two requests for a file not yet read both
+  // fetch it. See docs/hosts.md.
   const cache = new Map<string, unknown>();
   let manifestValue: Manifest | undefined;
 

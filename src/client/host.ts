@@ -34,19 +34,11 @@ const matches = (globs: readonly string[], path: string) =>
   globs.some((glob) => (glob.endsWith('/*') ? path.startsWith(glob.slice(0, -1)) : path === glob));
 
 /**
- * `url` with a path that starts with `//` (`//x/author.json`) kept a path:
- * splitUrl would read it as a protocol-relative URL of the host `x`, and a
- * request for `//x/author.json?Page=2` would answer `/author.json?Page=2`.
- */
-const asPath = (url: string) => (url.startsWith('//') ? `http://tree${url}` : url);
-
-/**
  * What an adapter does with a request (its URL relative to the tree, with the
  * query): `answer` it with answerHttp (a service path, or a host file, which
  * answers 404), or leave it to the host's `file`s.
  */
 export function routeOf(url: string): 'answer' | 'file' {
-  url = asPath(url);
   if (matches(HOST_FILES, splitUrl(url).path)) return 'answer';
   const route = parseRequest(url);
   return 'status' in route && route.status === 404 ? 'file' : 'answer';
@@ -75,7 +67,6 @@ export async function answerHttp(client: LookupClient, method: string, url: stri
   if (method !== 'GET' && method !== 'HEAD') {
     return answer(405, { error: `method ${method} not allowed: use GET or HEAD` }, { allow: 'GET, HEAD' });
   }
-  url = asPath(url);
   const { path } = splitUrl(url);
   if (matches(HOST_FILES, path)) return answer(404, { error: `not found: ${path}` });
   try {

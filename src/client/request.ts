@@ -42,9 +42,13 @@ export function parseQuery(search: string): Map<string, string> {
   return params;
 }
 
-/** Splits any URL form (absolute, or path with query) into its path and query. */
+/**
+ * Splits any URL form (absolute, or path with query) into its path and query.
+ * A path that starts with `//` stays a path: read as a protocol-relative URL,
+ * `//x/author.json` would be `/author.json` of the host `x`.
+ */
 export function splitUrl(url: string): { path: string; search: string } {
-  const u = new URL(url, 'http://x/');
+  const u = new URL(url.startsWith('//') ? `http://x${url}` : url, 'http://x/');
   let path = u.pathname;
   try {
     path = decodeURIComponent(path);

@@ -36,14 +36,6 @@ export interface CountryNode extends Labelled {
   states: StateNode[];
 }
 
-export interface Model {
-  systems: { id: string; text: string }[];
-  author: Entry[];
-  division: Entry[];
-  descriptor: Entry[];
-  countries: CountryNode[];
-}
-
 export function labelled<T extends { id: number; text: string }>(row: T): T & { key: string } {
   return { ...row, key: fold(row.text) };
 }

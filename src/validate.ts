@@ -2,7 +2,7 @@
 // of SPEC §5 and collecting every error with its file and line.
 import { ReflistError, suggest } from './errors.js';
 import type { PagedList } from './client/types.js';
-import { labelled, sortCounties, sortEntries, sortLabels, type CountryNode, type ListItem, type Model } from './model.js';
+import { labelled, sortCounties, sortLabels, type CountryNode, type ListItem } from './model.js';
 import type { RawTable } from './read.js';
 
 type Kind = 'id' | 'text' | 'lat' | 'lon' | 'system';
@@ -232,19 +232,4 @@ export function validateList(list: PagedList, check: Checker, systems: Systems):
     }
   }
   return [...items.values()];
-}
-
-/** Every source checked and the whole model built: what a build without a previous tree does. */
-export function validate(tables: Tables): { model: Model; errors: ReflistError[] } {
-  const check = new Checker(tables);
-  const systems = validateSystems(check);
-  const countries = validateLocations(check);
-  const model: Model = {
-    systems: systems.list,
-    author: sortEntries(validateList('author', check, systems)),
-    division: sortEntries(validateList('division', check, systems)),
-    descriptor: sortEntries(validateList('descriptor', check, systems)),
-    countries,
-  };
-  return { model, errors: check.errors };
 }

@@ -60,7 +60,8 @@ export interface JQuerySelect {
   select2(...args: unknown[]): unknown;
 }
 
-interface ListItem {
+/** An item of a list's page as the service answers it (with System, its count; in division, its categories). */
+interface PageItem {
   id: number;
   text: string;
   count?: number;
@@ -97,7 +98,7 @@ export function listUrl(list: PagedList, term: string, page: number, system?: st
   return `/${list}.json${query ? `?${query}` : ''}`;
 }
 
-function plainOption(item: ListItem): LookupOption {
+function plainOption(item: PageItem): LookupOption {
   const option: LookupOption = { id: String(item.id), text: item.text, itemId: item.id };
   if (item.count !== undefined) option.count = item.count;
   return option;
@@ -107,7 +108,7 @@ function plainOption(item: ListItem): LookupOption {
  * Each division followed by its categories, all of them options: select2 4
  * would turn an item with `children` into an unselectable group.
  */
-export function flattenDivisions(items: readonly ListItem[]): LookupOption[] {
+export function flattenDivisions(items: readonly PageItem[]): LookupOption[] {
   return items.flatMap((item) => [
     { ...plainOption(item), id: divisionValue('parent', item.id), kind: 'parent' as const },
     ...(item.children ?? []).map((child) => ({
@@ -121,7 +122,7 @@ export function flattenDivisions(items: readonly ListItem[]): LookupOption[] {
 }
 
 /** An envelope page as select2 results; `more` counts list items (division parents), not flattened options. */
-export function toSelect2Page(list: PagedList, body: Envelope<ListItem>, page: number, pageSize: number): Select2Page {
+export function toSelect2Page(list: PagedList, body: Envelope<PageItem>, page: number, pageSize: number): Select2Page {
   const results = list === 'division' ? flattenDivisions(body.items) : body.items.map(plainOption);
   return { results, pagination: { more: page * pageSize < body.total } };
 }
@@ -159,7 +160,7 @@ export function select2Ajax(client: Client, list: PagedList, options: Select2Aja
   return ajaxFrom(async ({ term, page }) => {
     const url = listUrl(list, term, page, systemOf(options.system));
     // One after the other: the request reads lookup.json, which the client then has at hand (it shares no pending reads).
-    const body = await fetchBody<Envelope<ListItem>>(client, url);
+    const body = await fetchBody<Envelope<PageItem>>(client, url);
     return toSelect2Page(list, body, page, (await client.manifest()).pageSize);
   }, options.delay);
 }
@@ -181,7 +182,7 @@ function preselectUrl(list: PagedList, id: number | string, child: boolean, syst
 }
 
 /** The option an Id lookup answers: for a category, the only child its parent carries. */
-export function optionForId(list: PagedList, body: Envelope<ListItem>, child: boolean): LookupOption | undefined {
+export function optionForId(list: PagedList, body: Envelope<PageItem>, child: boolean): LookupOption | undefined {
   const item = body.items[0];
   if (!item) return undefined;
   if (list !== 'division') return plainOption(item);
@@ -205,7 +206,7 @@ export async function preselect(
   options: { child?: boolean; system?: string | null } = {},
 ): Promise<LookupOption | undefined> {
   const { url, child } = preselectUrl(list, id, options.child ?? false, options.system ?? undefined);
-  const option = optionForId(list, await fetchBody<Envelope<ListItem>>(client, url), child);
+  const option = optionForId(list, await fetchBody<Envelope<PageItem>>(client, url), child);
   // Through select2's own 'select' (not a bare <option>) so select2('data') holds the whole option.
   if (option) $select.select2('trigger', 'select', { data: option });
   return option;
@@ -249,13 +250,13 @@ export interface CascadeSelects {
 /** The three ajax options of the cascade; each reads the upstream selects when select2 asks. */
 export function cascadeAjax(client: Client, selects: CascadeSelects, delay?: number) {
   const country = ajaxFrom(async ({ term }) => {
-    const body = await fetchBody<Envelope<ListItem>>(client, `/country.json${termQuery(term)}`);
+    const body = await fetchBody<Envelope<PageItem>>(client, `/country.json${termQuery(term)}`);
     return whole(body.items.map(plainOption));
   }, delay);
   const state = ajaxFrom(async ({ term }) => {
     const c = chosenId(selects.country);
     if (c === undefined) return whole<LookupOption & { countryId: number }>([]);
-    const body = await fetchBody<Envelope<ListItem>>(client, `/country/${c}/state.json${termQuery(term)}`);
+    const body = await fetchBody<Envelope<PageItem>>(client, `/country/${c}/state.json${termQuery(term)}`);
     return whole(body.items.map((item) => ({ ...plainOption(item), countryId: Number(c) })));
   }, delay);
   const county = ajaxFrom(async ({ term }) => {

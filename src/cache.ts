@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PagedList } from './client/types.js';
 import type { Entry } from './model.js';
-import type { ListState, Output } from './render.js';
+import type { ListState } from './render.js';
+import type { Output } from './tree-files.js';
 import type { SourceName } from './validate.js';
 
 /** Bumped whenever what the cache holds, or how labels fold, changes. */

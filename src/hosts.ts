@@ -6,7 +6,7 @@
 // that they agree by serving a real tree through nginx.
 import { CACHE_CONTROL, HOST_FILES, SERVICE_PATHS } from './client/host.js';
 import { COUNTED_LISTS, PAGED_LISTS, type CountedList, type Manifest, type PagedList } from './client/types.js';
-import type { TreeFile } from './render.js';
+import type { TreeFile } from './tree-files.js';
 
 export interface HostOptions {
   /** An http(s) origin (`http://127.0.0.1:8081`) where nginx.conf sends what only the client answers. */

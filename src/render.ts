@@ -1,35 +1,12 @@
 // Stage 4, render: the model → every file of the tree as [path, text] pairs,
 // section by section. Pure: the writer alone touches the disk.
 import { bucketPath, childBucketPath, firstPagePaths, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
-import { PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
+import type { ListInfo, Manifest, PagedList } from './client/types.js';
 import { ReflistError } from './errors.js';
 import type { CountryNode, Entry } from './model.js';
 import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndex, type SearchIndexOptions } from './search-index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
-
-export type TreeFile = [path: string, text: string];
-
-/** The parts of the tree that are made from their own sources (SECTION_SOURCES), and kept whole when those did not change. */
-export const SECTIONS = ['locations', ...PAGED_LISTS] as const;
-export type Section = (typeof SECTIONS)[number];
-
-/** What rendering hands the writer: files, sections to keep from the served tree, and the build cache. */
-export type Output =
-  | TreeFile
-  | { keep: Section; drop: string[] }
-  | { cache: string; text: string | Uint8Array; append?: boolean };
-
-/** Text an output carries, in UTF-16 units: what the writer's backlog is measured in. */
-export const outputLength = (output: Output): number =>
-  Array.isArray(output) ? output[1].length : 'text' in output ? output.text.length : 0;
-
-/** The section a path of the tree belongs to; lookup.json and the other root files belong to none. */
-export function sectionOf(path: string): Section | undefined {
-  const slash = path.indexOf('/');
-  const head = slash < 0 ? path.slice(0, path.indexOf('.')) : path.slice(0, slash);
-  if (head === 'country') return 'locations';
-  return (PAGED_LISTS as readonly string[]).includes(head) ? (head as PagedList) : undefined;
-}
+import type { TreeFile } from './tree-files.js';
 
 export interface RenderOptions {
   pageSize: number;

@@ -6,7 +6,8 @@ import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } fro
 import { cacheLines, metaOutput, sourceFile, type CacheMeta } from './cache.js';
 import type { TextEdit } from './delta.js';
 import { sortEntries, type CountryNode, type ListItem } from './model.js';
-import { encodeRecord, renderList, renderLocations, renderRoot, type ListState, type Output, type RenderOptions, type Section, type TreeFile } from './render.js';
+import { encodeRecord, renderList, renderLocations, renderRoot, type ListState, type RenderOptions } from './render.js';
+import type { Output, Section, TreeFile } from './tree-files.js';
 import type { HostOptions } from './hosts.js';
 import { patchList, updatable, updateList, type Served } from './update.js';
 import type { Systems } from './validate.js';

@@ -9,7 +9,8 @@ import { compareLabels, fold } from './client/fold.js';
 import { LineEntry, lineId, linesOutput } from './cache.js';
 import type { TextEdit } from './delta.js';
 import type { Entry, ListItem } from './model.js';
-import { encodeRecord, indexFiles, indexPaths, renderBuckets, renderPages, type ListState, type Output, type RenderOptions } from './render.js';
+import { encodeRecord, indexFiles, indexPaths, renderBuckets, renderPages, type ListState, type RenderOptions } from './render.js';
+import type { Output } from './tree-files.js';
 import { buildSearchIndex, updateSearchIndex, type SearchIndex } from './search-index.js';
 
 /** Lists whose entries have no children: a division's record depends on its categories too. */

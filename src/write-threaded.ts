@@ -6,9 +6,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ReflistError, type ErrorCode } from './errors.js';
-import { outputLength, type Output } from './render.js';
+import { outputLength, type Output } from './tree-files.js';
 import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
-import type { FileBatch, WorkerReply, WorkerRequest } from './write-worker.js';
+import { COUNTERS, type FileBatch, type WorkerReply, type WorkerRequest } from './write-protocol.js';
 
 /** lib/write-worker.js, made by `npm run compile`, found from src/ (tests) and lib/ alike. */
 const WORKER = fileURLToPath(new URL('../lib/write-worker.js', import.meta.url));
@@ -27,12 +27,7 @@ const BATCH = 1 << 20;
  */
 const IN_FLIGHT = 16 << 20;
 
-/**
- * Counters the two threads share: the text written (by the worker) modulo
- * 2^32, against the text posted for the backlog; messages posted and not
- * yet handled, which the worker links ahead only while there are none.
- */
-export const COUNTERS = { written: 0, queued: 1 } as const;
+
 
 /** An output folder opened for one build: locked and its indexes read, nothing written yet. */
 export interface OpenTree {

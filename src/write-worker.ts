@@ -6,23 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ReflistError } from './errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
-import { outputLength, type Output } from './render.js';
-import { COUNTERS } from './write-threaded.js';
-
-/** Files as they cross threads: file i is bytes[ends[i - 1] .. ends[i]). */
-export interface FileBatch {
-  paths: string[];
-  ends: number[];
-  bytes: Uint8Array;
-}
-
-export type WorkerRequest = { files: FileBatch } | { outputs: Output[] } | { linkAhead: true } | { finish: true } | { abort: true };
-export type WorkerReply =
-  | { ready: true }
-  | { ack: number }
-  | { report: TreeWriter['report'] }
-  | { aborted: true }
-  | { error: { message: string; code?: string } };
+import { outputLength } from './tree-files.js';
+import { COUNTERS, type WorkerReply, type WorkerRequest } from './write-protocol.js';
 
 const port = parentPort!;
 const reply = (message: WorkerReply) => port.postMessage(message);

@@ -22,7 +22,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { ReflistError } from './errors.js';
 import { MANIFEST } from './client/paths.js';
-import { sectionOf, type Output, type Section } from './render.js';
+import { sectionOf, type Output, type Section } from './tree-files.js';
 
 export interface WriteReport {
   /** Files and bytes of the new tree. */

@@ -1,0 +1,27 @@
+// The messages and shared counters between the main thread (write-threaded.ts)
+// and the writer's thread (write-worker.ts), in a module of their own so that
+// neither imports the other.
+import type { Output } from './tree-files.js';
+import type { TreeWriter } from './write.js';
+
+/**
+ * Counters the two threads share: the text written (by the worker) modulo
+ * 2^32, against the text posted for the backlog; messages posted and not
+ * yet handled, which the worker links ahead only while there are none.
+ */
+export const COUNTERS = { written: 0, queued: 1 } as const;
+
+/** Files as they cross threads: file i is bytes[ends[i - 1] .. ends[i]). */
+export interface FileBatch {
+  paths: string[];
+  ends: number[];
+  bytes: Uint8Array;
+}
+
+export type WorkerRequest = { files: FileBatch } | { outputs: Output[] } | { linkAhead: true } | { finish: true } | { abort: true };
+export type WorkerReply =
+  | { ready: true }
+  | { ack: number }
+  | { report: TreeWriter['report'] }
+  | { aborted: true }
+  | { error: { message: string; code?: string } };

@@ -1,4 +1,4 @@
-// Regenerates the source CSV files (SPEC §5) from npm data packages.
+// Regenerates the source CSV files (docs/contract.md §5) from npm data packages.
 //
 //   npm run sources                       # the shipped sources/ (real geography + seeded sample)
 //   npm run sources -- --out DIR          # the same, elsewhere

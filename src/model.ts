@@ -1,4 +1,4 @@
-// The validated sources, sorted in list order (SPEC §2): what every later
+// The validated sources, sorted in list order (docs/contract.md §2): what every later
 // stage renders from. Nothing here touches the disk.
 import { compareLabels, compareStrings, fold } from './client/fold.js';
 

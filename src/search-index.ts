@@ -1,4 +1,5 @@
-// Stage 4b, the Term index of one paged list (SPEC §2), pure.
+// Stage 4b, the Term index of one paged list, pure: docs/search-index.md
+// lays it out; what a Term matches is docs/contract.md §2.
 //
 // Keys are the word-start suffixes of every folded label, sorted. A prefix
 // whose matches fit in one file ("small") is answered by filtering the records

@@ -1,5 +1,5 @@
 // Stage 2, validate: raw tables → typed rows → the model, checking every rule
-// of SPEC §5 and collecting every error with its file and line.
+// of docs/contract.md §5 and collecting every error with its file and line.
 import { ReflistError, suggest } from './errors.js';
 import type { PagedList } from './client/types.js';
 import { labelled, sortCounties, sortLabels, type CountryNode, type ListItem } from './model.js';

@@ -1,5 +1,5 @@
-// fast-check arbitraries for property tests: nasty but valid sources (SPEC §5),
-// requests of the original service against them (SPEC §1), and their CSV files.
+// fast-check arbitraries for property tests: nasty but valid sources (docs/contract.md §5),
+// requests of the original service against them (docs/contract.md §1), and their CSV files.
 import fc from 'fast-check';
 import { mulberry32 } from '../scripts/sources/prng.js';
 import type { RefSources } from './reference.js';
@@ -471,7 +471,7 @@ export function arbRequest(src: RefSources, pageSize: number): fc.Arbitrary<stri
 
 // ---------------------------------------------------------------- CSV
 
-/** How toCsvFiles lays out the files; every variant is valid input per SPEC §5. */
+/** How toCsvFiles lays out the files; every variant is valid input per docs/contract.md §5. */
 export interface CsvStyle {
   /** Drives the column orders, which ids get zero-padded and which fields get needless quotes. */
   seed: number;
@@ -513,7 +513,7 @@ export const CSV_FILES = [
   'category.csv', 'descriptor.csv', 'system.csv', 'author_count.csv', 'division_count.csv',
 ] as const;
 
-/** The ten source files of SPEC §5 as RFC 4180 CSV text with a header row. */
+/** The ten source files of docs/contract.md §5 as RFC 4180 CSV text with a header row. */
 export function toCsvFiles(src: RefSources, style: Partial<CsvStyle> = {}): Record<string, string> {
   const s: CsvStyle = { ...PLAIN_STYLE, ...style };
   const rnd = mulberry32(s.seed);

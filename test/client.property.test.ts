@@ -1,6 +1,6 @@
 // The strongest test reflist has: random sources, built for real, served by a
 // real static server, asked random requests through lookup-client.js, and
-// every answer compared with the brute-force reference of SPEC §1–2.
+// every answer compared with the brute-force reference of docs/contract.md §1–§2.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';

@@ -91,7 +91,7 @@ export async function treeClient(root: string, options: LookupClientOptions): Pr
 
 /**
  * A whole nginx configuration that serves `tree` on a loopback port with the
- * tree's own nginx.conf included as the README says, everything nginx writes under `prefix`.
+ * tree's own nginx.conf included as docs/hosts.md says, everything nginx writes under `prefix`.
  */
 export function nginxMainConf(prefix: string, tree: string, port: number): string {
   const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${join(prefix, t)};`).join('\n');

@@ -22,7 +22,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Who answered, as the harness says: function, function-passthrough or static. */
 const servedBy = (got: HostAnswer) => got.headers.get('x-netlify-harness');
 
-/** A path of the original service (SPEC §1): what the client answers, a 404 included, rather than leaving to the files. */
+/** A path of the original service (docs/contract.md §1): what the client answers, a 404 included, rather than leaving to the files. */
 function isServicePath(url: string): boolean {
   const route = parseRequest(url);
   return !('status' in route && route.status === 404);

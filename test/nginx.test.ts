@@ -22,7 +22,7 @@ if (!haveNginx) console.warn(`test/nginx.test.ts skipped: ${NGINX} is missing (a
 
 /**
  * nginx on a free loopback port serving `tree` with the tree's own nginx.conf,
- * as the README tells users to include it. Everything it writes stays in a temp dir.
+ * as docs/hosts.md tells users to include it. Everything it writes stays in a temp dir.
  */
 async function startNginx(tree: string): Promise<Running> {
   const prefix = tempDir('reflist-nginx-');
@@ -54,7 +54,7 @@ async function startNginx(tree: string): Promise<Running> {
   };
 }
 
-/** Requests nginx leaves to the client: a Term or an Id on a path that takes it (SPEC §1). */
+/** Requests nginx leaves to the client: a Term or an Id on a path that takes it (docs/contract.md §1). */
 function needsClient(url: string): boolean {
   const { path, search } = splitUrl(url);
   const params = parseQuery(search);

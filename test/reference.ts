@@ -1,5 +1,5 @@
-// Brute-force reference of the original lookup service (SPEC §1–§2), written
-// from the SPEC alone and independent of src/: the oracle property tests
+// Brute-force reference of the original lookup service (docs/contract.md §1–§2),
+// written from that contract alone and independent of src/: the oracle property tests
 // check the static tree and its client against. Every request filters and
 // sorts the whole source arrays; clarity over speed.
 
@@ -269,7 +269,7 @@ function renderCounty(c: County): unknown {
   return { FIPS: c.FIPS, LongitudeCenter: c.LongitudeCenter, county: c.county, latitudeCenter: c.latitudeCenter };
 }
 
-/** Answers one request of the original service, exactly as SPEC §1–§2 and the project decisions say. */
+/** Answers one request of the original service, exactly as docs/contract.md §1–§2 says, the project's decisions included. */
 export function referenceRequest(src: RefSources, pageSize: number, url: string): RefResponse {
   const { path, search } = splitUrl(url);
   const get = parseQuery(search);

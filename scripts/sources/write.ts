@@ -1,4 +1,4 @@
-// Writes the ten source files of SPEC §5: the real geography (geo.ts) plus a
+// Writes the ten source files of docs/contract.md §5: the real geography (geo.ts) plus a
 // reproducible author/division/descriptor/system sample, either the curated
 // one shipped in sources/ or a synthetic corpus of any size for benchmarks.
 import { mkdir } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// createLookupClient: answers any request of the original service (SPEC §1)
+// createLookupClient: answers any request of the original service (docs/contract.md §1)
 // from the static tree alone, by turning it into one or two file reads.
 import { fold, tierOf } from './fold.js';
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';

@@ -1,4 +1,4 @@
-// SPEC §2: the one normalisation that list order, Term matching and the
+// docs/contract.md §2: the one normalisation that list order, Term matching and the
 // search index all agree on. Shared verbatim by the builder and the client.
 
 const LETTERS: Record<string, string> = {
@@ -25,7 +25,7 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** List order (SPEC §2): by fold(text), then text, then id. */
+/** List order (docs/contract.md §2): by fold(text), then text, then id. */
 export function compareLabels(
   a: { key: string; text: string; id: number },
   b: { key: string; text: string; id: number },

@@ -2,7 +2,7 @@
 // client reads them, so both take them from here.
 import type { PagedList } from './types.js';
 
-/** No directory holds more than this many numbered files (SPEC §3 caps a directory at 10,000 entries). */
+/** No directory holds more than this many numbered files (docs/contract.md §3 caps a folder at 10,000 entries). */
 export const FILES_PER_DIR = 1000;
 
 export const MANIFEST = 'lookup.json';

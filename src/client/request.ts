@@ -1,4 +1,4 @@
-// Parses a request of the original service (SPEC §1) into a route, with the
+// Parses a request of the original service (docs/contract.md §1) into a route, with the
 // 400s and 404s that need no file to decide. Pure: no fetch, no manifest.
 import { fold } from './fold.js';
 import { canonicalDigits } from './paths.js';

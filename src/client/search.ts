@@ -1,4 +1,4 @@
-// Term semantics of SPEC §2 over stored records: which records match a folded
+// Term semantics (docs/contract.md §2) over stored records: which records match a folded
 // query, in which tier, and what each answers as an item. The builder ranks
 // its large prefixes with the same functions, so both sides agree by construction.
 import { fold, tierOf } from './fold.js';

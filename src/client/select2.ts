@@ -212,7 +212,7 @@ export async function preselect(
   return option;
 }
 
-/** Items filtered by a Term the way the service does (SPEC §2: tier 1 first, list order within a tier). */
+/** Items filtered by a Term the way the service does (docs/contract.md §2: tier 1 first, list order within a tier). */
 function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string): T[] {
   const q = fold(term);
   if (q === '') return [...items];

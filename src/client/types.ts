@@ -1,5 +1,5 @@
 // The shapes that the builder writes and the client reads. Everything beyond
-// the public envelopes of SPEC §1 is compact arrays: these files are internal.
+// the public envelopes of docs/contract.md §1 is compact arrays: these files are internal.
 
 export const PAGED_LISTS = ['author', 'division', 'descriptor'] as const;
 export type PagedList = (typeof PAGED_LISTS)[number];
@@ -78,7 +78,7 @@ export interface ListInfo {
   buckets: number;
   /** division only: number of category bucket files. */
   childBuckets?: number;
-  /** First keys of the search files, in order (SPEC §2 Term index). */
+  /** First keys of the search files, in order (docs/search-index.md). */
   search: string[];
 }
 

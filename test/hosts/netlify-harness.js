@@ -19,7 +19,7 @@
 // Every response carries `x-netlify-harness`: `function` (the function's
 // Response), `function-passthrough` (it returned undefined) or `static` (no
 // route matched), so tests can tell who answered. Nothing else is added: no
-// _headers, no _redirects (see the README's note on the Netlify harness).
+// _headers, no _redirects (see docs/hosts.md, Netlify).
 
 const [treeArg, portArg = '0'] = Deno.args;
 if (!treeArg) {

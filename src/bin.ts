@@ -4,11 +4,9 @@ import { run } from './cli.js';
 
 // A build's data is a few long-lived structures plus much short-lived text.
 // By default V8 lets the heap grow to several times what survived its last
-// full collection, which at a million rows is mostly garbage. Measured at a
-// million authors (peak RSS, wall time): heap growth capped at 1.75× gave
-// 1.22 GB, 32 s; at 2×, 1.24-1.26 GB, 29-34 s; at 2.5×, 1.35 GB, 27 s; at
-// 3×, 1.52 GB, 29 s. 2× leaves room under 1.5 GB for the peak's spread. The
-// flag is read at each collection, so setting it here, before any data,
+// full collection, which at a million rows is mostly garbage. Capped at 2×,
+// a 1M build stays under 1.5 GB (the figures: docs/performance.md, Memory).
+// The flag is read at each collection, so setting it here, before any data,
 // takes effect.
 setFlagsFromString('--heap-growing-percent=100');
 

@@ -47,7 +47,7 @@ describe('a build', () => {
     }
   });
 
-  test('writes every public path of SPEC §3', async () => {
+  test('writes every public path of docs/contract.md §3', async () => {
     const out = join(tempDir(), 'dist');
     await buildFrom(VALID, out, 2);
     const files = [...snapshotTree(out).keys()];

@@ -8,6 +8,10 @@
 //       files, bytes, files/s) against the floor: plain fs writing the same
 //       files into the same folders; then incremental rebuilds after one
 //       author's text changes, and with no change.
+//   npm run bench -- parser [--authors N] [--rounds R]  the A/B of the CSV
+//       parsers: full CLI builds with the hand-written parser and with
+//       csv-parse (REFLIST_PARSER, read in src/read.ts), in paired rounds of
+//       alternating order, then the time to read all the sources alone.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -15,7 +19,7 @@ import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
-import { build } from '../src/build.js';
+import { build, readSources } from '../src/build.js';
 import { createLookupClient } from '../src/client/client.js';
 import { fold } from '../src/client/fold.js';
 import { tempDir } from '../test/helpers.js';
@@ -121,11 +125,11 @@ interface Run {
 /** Flushes dirty pages (and the discards of deleted trees) so one run's writes do not slow the next. */
 const settle = () => execFileSync('sync');
 
-/** One CLI build in its own process, as a user runs it. */
-function cliBuild(sources: string, out: string): Run {
+/** One CLI build in its own process, as a user runs it; `env` is added to the build's environment. */
+function cliBuild(sources: string, out: string, env: Record<string, string> = {}): Run {
   settle();
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], { encoding: 'utf8', env: { ...process.env, ...env } });
   const seconds = (performance.now() - started) / 1000;
   if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
   const lines = result.stdout.trim().split('\n');
@@ -209,8 +213,82 @@ async function buildBench(sizes: number[]): Promise<void> {
   if (rows.length === 2) console.log(`\n${rows[1]![0]} / ${rows[0]![0]} authors: full build ${(Number(rows[1]![1]) / Number(rows[0]![1])).toFixed(1)}× the time`);
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' } } });
+const PARSERS = ['hand-written', 'csv-parse'] as const;
+type ParserName = (typeof PARSERS)[number];
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Milliseconds to read every source of `sources` (readSources, as a build does), in a fresh process with the given parser; `times` reads. */
+function parseTimes(sources: string, parser: ParserName, times: number): number[] {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', 'read-sources', '--sources', sources, '--rounds', String(times)], {
+    encoding: 'utf8',
+    env: { ...process.env, REFLIST_PARSER: parser },
+  });
+  if (result.status !== 0) throw new Error(`reading failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as number[];
+}
+
+/** In this process: reads the sources `rounds` times and prints the milliseconds of each read as JSON. */
+function readSourcesTimes(sources: string, rounds: number): void {
+  const ms: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    const { tables, errors } = readSources(sources);
+    ms.push(performance.now() - started);
+    if (errors.length > 0 || !tables.author) throw new Error(`unexpected read: ${errors.length} errors`);
+  }
+  console.log(JSON.stringify(ms));
+}
+
+/**
+ * The A/B of issue 17's rule: the hand-written parser stays only if it saves at
+ * least 10 % of a full build at 100k. Each round builds with both, in
+ * alternating order, into new folders (see buildBench); the ratio of a round
+ * compares two builds that met the same machine.
+ */
+async function parserBench(authors: number, rounds: number): Promise<void> {
+  execFileSync(process.execPath, ['scripts/compile.mjs']);
+  console.log(`machine: ${availableParallelism()} cores, node ${process.version}`);
+  const sources = tempDir('reflist-bench-src-');
+  await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
+  const work = tempDir('reflist-bench-');
+  const seconds: Record<ParserName, number[]> = { 'hand-written': [], 'csv-parse': [] };
+  const ratios: number[] = [];
+  console.log(`${int(authors)} authors, ${rounds} rounds; full CLI build each, REFLIST_PARSER=hand-written | csv-parse`);
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? PARSERS : ([...PARSERS].reverse() as ParserName[]);
+    for (const parser of order) {
+      const run = cliBuild(sources, join(work, `${parser}-${round}`, 'dist'), { REFLIST_PARSER: parser });
+      seconds[parser].push(run.seconds);
+    }
+    const [hw, cp] = [seconds['hand-written'][round]!, seconds['csv-parse'][round]!];
+    ratios.push(hw / cp);
+    console.log(`  round ${round + 1} (${order.join(' first, ')} second): hand-written ${hw.toFixed(2)} s, csv-parse ${cp.toFixed(2)} s, hand-written / csv-parse ${(hw / cp).toFixed(3)}`);
+  }
+  const [hw, cp, ratio] = [median(seconds['hand-written']), median(seconds['csv-parse']), median(ratios)];
+  console.log(`  median: hand-written ${hw.toFixed(2)} s, csv-parse ${cp.toFixed(2)} s, ratio ${ratio.toFixed(3)}: the hand-written parser saves ${((1 - ratio) * 100).toFixed(1)} % of a full build`);
+  const reads: Record<ParserName, number[]> = { 'hand-written': [], 'csv-parse': [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const parser of round % 2 === 0 ? PARSERS : [...PARSERS].reverse()) reads[parser].push(...parseTimes(sources, parser, 3));
+  }
+  const [rhw, rcp] = [median(reads['hand-written']), median(reads['csv-parse'])];
+  console.log(`  reading all ${int(authors)}-author sources alone (readSources, ${reads['csv-parse'].length} reads each, in fresh processes): median hand-written ${rhw.toFixed(0)} ms, csv-parse ${rcp.toFixed(0)} ms (${(rhw - rcp).toFixed(0)} ms, ${(((rhw - rcp) / (cp * 1000)) * 100).toFixed(1)} % of the csv-parse build)`);
+  console.log(`  decision (keep the hand-written parser only if it saves >= 10 %): ${1 - ratio >= 0.1 ? 'the hand-written parser' : 'csv-parse'}`);
+  console.log('\n| parser | rounds | median full build s | median read of all sources ms |');
+  console.log('|---|---|---|---|');
+  console.log(`| hand-written | ${rounds} | ${hw.toFixed(2)} | ${rhw.toFixed(0)} |`);
+  console.log(`| csv-parse | ${rounds} | ${cp.toFixed(2)} | ${rcp.toFixed(0)} |`);
+  console.log(`| ratio hand-written / csv-parse (median of rounds) | | ${ratio.toFixed(3)} | ${(rhw / rcp).toFixed(2)} |`);
+  rmSync(work, { recursive: true, force: true });
+  rmSync(sources, { recursive: true, force: true });
+}
+
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' } } });
 const which = positionals[0] ?? 'search';
 if (which === 'search') await searchBench(Number(values.authors ?? 100_000));
 else if (which === 'build') await buildBench((values.authors ?? '100000,1000000').split(',').map(Number));
-else throw new Error(`unknown benchmark "${which}": expected search or build`);
+else if (which === 'parser') await parserBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
+else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
+else throw new Error(`unknown benchmark "${which}": expected search, build or parser`);

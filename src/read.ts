@@ -9,6 +9,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { Parser } from 'csv-parse';
 import { ReflistError } from './errors.js';
 import { readWithCsvParse } from './read-slow.js';
 
@@ -28,8 +29,20 @@ export interface TableRead {
 /** Bytes read, decoded and parsed at a time. */
 const CHUNK = 1 << 20;
 
+/**
+ * The parser that reads the sources: the hand-written one, or with
+ * REFLIST_PARSER=csv-parse csv-parse alone. Read here only, for the A/B of
+ * `npm run bench -- parser`.
+ */
+const HAND_WRITTEN = process.env['REFLIST_PARSER'] !== 'csv-parse';
+
 /** A source file's table and errors. `chunk` (bytes parsed at a time) is for tests. */
 export function readTable(file: string, bytes: Uint8Array, chunk = CHUNK): TableRead {
+  if (!HAND_WRITTEN) {
+    const reader = new CsvReader(file);
+    for (let at = 0; at < bytes.length; at += chunk) reader.push(bytes.subarray(at, at + chunk));
+    return reader.end();
+  }
   return readWellFormed(file, bytes, chunk) ?? readWhole(file, bytes);
 }
 
@@ -45,6 +58,12 @@ export function readWellFormed(file: string, bytes: Uint8Array, chunk = CHUNK): 
  * held whole (unless it needs csv-parse); `digest` is the SHA-1 (hex) of its bytes.
  */
 export function readTableFile(file: string, path: string, chunk = CHUNK): TableRead & { digest: string } {
+  if (!HAND_WRITTEN) {
+    const reader = new CsvReader(file);
+    const hash = createHash('sha1');
+    eachChunk(path, chunk, (bytes) => (hash.update(bytes), reader.push(bytes), true));
+    return { ...reader.end(), digest: hash.digest('hex') };
+  }
   const reader = new ChunkReader(file);
   const hash = createHash('sha1');
   eachChunk(path, chunk, (bytes) => (hash.update(bytes), reader.push(bytes)));
@@ -324,4 +343,220 @@ function readWhole(file: string, bytes: Uint8Array): TableRead {
   const errors = utf8Errors(file, check.lines);
   const read = readWithCsvParse(file, new TextDecoder('utf-8').decode(bytes), CHUNK);
   return { table: read.table, errors: errors.concat(read.errors) };
+}
+
+// ------------------------------------------------------------ csv-parse
+
+/** What read.ts uses of a csv-parse Parser: its parser proper, fed bytes a chunk at a time, and where it is. */
+interface CsvParseApi {
+  parse(bytes: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): (Error & { code?: string }) | undefined;
+  /** Bytes consumed since the parser's start: at a record's push, where the record ends. */
+  info: { bytes: number };
+  options: { record_delimiter: Buffer[] };
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const startsWithBom = (bytes: Uint8Array, at: number) => UTF8_BOM.every((b, i) => bytes[at + i] === b);
+
+/** The count of LF bytes in bytes[from, to). */
+function lfs(bytes: Uint8Array, from = 0, to = bytes.length): number {
+  let n = 0;
+  for (let i = bytes.indexOf(LF, from); i >= 0 && i < to; i = bytes.indexOf(LF, i + 1)) n++;
+  return n;
+}
+
+function newlinesIn(value: string): number {
+  let n = 0;
+  for (let i = value.indexOf('\n'); i >= 0; i = value.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * Where the quote that is never closed opened, in the bytes of a record that
+ * runs to the end of the file: past it, quotes come only doubled, so it is
+ * the first quote of the last run of an odd number of quotes. -1 if none.
+ */
+function unclosedQuote(bytes: Uint8Array): number {
+  for (let i = bytes.lastIndexOf(QUOTE); i >= 0; ) {
+    let first = i;
+    while (first > 0 && bytes[first - 1] === QUOTE) first--;
+    if ((i - first + 1) % 2 === 1) return first;
+    i = first > 0 ? bytes.lastIndexOf(QUOTE, first - 1) : -1;
+  }
+  return -1;
+}
+
+const noop = () => {};
+
+/**
+ * A file read by csv-parse a chunk at a time, each record counted on the
+ * line it starts on. csv-parse stops at the first malformed record; the
+ * reader then reports it on its line and reads on from the next line, so a
+ * broken record costs only itself: the rows after it are read and checked as
+ * usual, and other files that refer to them find them. A quote that is never
+ * closed is reported on the line where it opened.
+ */
+class CsvReader {
+  readonly table: RawTable;
+  private readonly errors: ReflistError[] = [];
+  private readonly utf8 = new InvalidUtf8Lines();
+  /** The first bytes, held until the BOMs they may start with are skipped; undefined once parsing began. */
+  private head: Buffer | undefined = Buffer.alloc(0);
+  private parser: CsvParseApi | undefined;
+  /** The file offset of the parser's first byte. */
+  private parserFrom = 0;
+  /** The bytes fed from the start of the record being read on, the first of them at file offset pendingFrom. */
+  private pending: Buffer[] = [];
+  private pendingFrom = 0;
+  /** Where the record being read starts: its file offset and line. */
+  private recordFrom = 0;
+  private line = 1;
+  private headerRead = false;
+  private readonly take = (record: string[]) => this.record(record);
+
+  constructor(private readonly file: string) {
+    this.table = { file, header: [], rows: [], lines: [] };
+  }
+
+  push(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    const bytes = Buffer.from(chunk); // a copy: the caller may reuse its buffer, and pending keeps this one
+    this.utf8.push(bytes, () => this.lineAtEnd());
+    if (!this.head) return this.feed(bytes);
+    this.head = Buffer.concat([this.head, bytes]);
+    if (this.head.length >= 2 * UTF8_BOM.length) this.start();
+  }
+
+  end(): TableRead {
+    this.utf8.end(() => this.lineAtEnd());
+    if (this.head) this.start();
+    // A file that ends in a malformed record is read again from it; undefined: it was read to its end.
+    while (this.parser!.parse(undefined, true, this.take, noop)) {
+      const rest = this.recover(true);
+      if (!rest) break;
+      this.feed(rest);
+    }
+    const errors = utf8Errors(this.file, this.utf8.lines).concat(this.errors);
+    return { table: this.table, errors: errors.sort((a, b) => a.line! - b.line!) };
+  }
+
+  /** Skips up to two BOMs (as a decoder and then csv-parse did) and parses the bytes held. */
+  private start(): void {
+    const head = this.head!;
+    this.head = undefined;
+    let at = 0;
+    for (let i = 0; i < 2 && startsWithBom(head, at); i++) at += UTF8_BOM.length;
+    this.restart(at);
+    if (at < head.length) this.feed(head.subarray(at));
+  }
+
+  /** A new parser from file offset `from`, where a record starts, keeping the line end found on the file's first line. */
+  private restart(from: number): void {
+    const found = this.parser?.options.record_delimiter.map(String) ?? [];
+    const options = { relax_column_count: true, ...(found.length > 0 && { record_delimiter: found }) };
+    this.parser = (new Parser(options) as unknown as { api: CsvParseApi }).api;
+    this.parserFrom = this.recordFrom = from;
+    this.pending = [];
+  }
+
+  private feed(bytes: Buffer): void {
+    for (let next: Buffer | undefined = bytes; next; ) {
+      // Drop what lies wholly before the record being read.
+      while (this.pending.length > 0 && this.pendingFrom + this.pending[0]!.length <= this.recordFrom) {
+        this.pendingFrom += this.pending.shift()!.length;
+      }
+      if (this.pending.length === 0) this.pendingFrom = this.recordFrom;
+      this.pending.push(next);
+      const failed = this.parser!.parse(next, false, this.take, noop);
+      next = failed ? this.recover(false) : undefined;
+    }
+  }
+
+  private record(record: string[]): void {
+    const line = this.line;
+    let lines = 1;
+    for (const value of record) lines += newlinesIn(value);
+    this.line += lines;
+    this.recordFrom = this.parserFrom + this.parser!.info.bytes;
+    if (record.length === 1 && record[0] === '') return; // an empty line, or one of only ""
+    if (!this.headerRead) (this.table.header = record.map((h) => h.trim())), (this.headerRead = true);
+    else this.table.rows.push(record.slice()), this.table.lines.push(line); // a copy without the spare capacity
+  }
+
+  /** The line of the last byte pushed. */
+  private lineAtEnd(): number {
+    return this.head ? 1 + lfs(this.head) : this.line + lfs(this.unread());
+  }
+
+  /** The bytes fed from the start of the record being read on. */
+  private unread(): Buffer {
+    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    return all.subarray(this.recordFrom - this.pendingFrom);
+  }
+
+  /**
+   * The parser failed somewhere from the record being read to the last byte
+   * fed: feeds those bytes again to a new parser, a line at a time, reports
+   * the line it fails on, and answers the bytes after that line, to be fed
+   * to a parser started there (undefined if it did not fail again).
+   * `final`: the file has ended.
+   */
+  private recover(final: boolean): Buffer | undefined {
+    const from = this.recordFrom;
+    const line = this.line;
+    const bytes = this.unread();
+    this.restart(from);
+    this.pending = [bytes];
+    this.pendingFrom = from;
+    for (let at = 0, last = 0; ; ) {
+      let failed;
+      if (at < bytes.length) {
+        const lf = bytes.indexOf(LF, at);
+        const to = lf < 0 ? bytes.length : lf + 1;
+        failed = this.parser!.parse(bytes.subarray(at, to), false, this.take, noop);
+        [last, at] = [at, to];
+      } else if (final) {
+        failed = this.parser!.parse(undefined, true, this.take, noop);
+        if (!failed) return undefined;
+      } else {
+        return undefined;
+      }
+      if (failed?.code === 'CSV_QUOTE_NOT_CLOSED') {
+        // The record being read runs to the end of the file.
+        const record = bytes.subarray(this.recordFrom - from);
+        const quote = Math.max(0, unclosedQuote(record));
+        const opened = this.line + lfs(record, 0, quote);
+        this.fail('quote opened here is never closed', opened);
+        return this.readOnAfter(record, this.recordFrom, quote, opened);
+      }
+      if (failed) {
+        // csv-parse holds back the last bytes it was given until it sees what follows them: the error may be at the end of the line before.
+        const onLineBefore = last > 0 && this.failsAlone(bytes.subarray(this.recordFrom - from, last));
+        const at = onLineBefore ? last - 1 : last;
+        const failedOn = line + lfs(bytes, 0, at);
+        this.fail(failed.message.replace(/ at line \d+/, ''), failedOn);
+        return this.readOnAfter(bytes, from, at, failedOn);
+      }
+    }
+  }
+
+  /** Whether csv-parse finds an error in these bytes, read to their end from the start of a record, other than a quote still open. */
+  private failsAlone(bytes: Buffer): boolean {
+    const probe = (new Parser({ relax_column_count: true, record_delimiter: this.parser!.options.record_delimiter.map(String) }) as unknown as { api: CsvParseApi }).api;
+    const failed = probe.parse(bytes, true, noop, noop);
+    return failed !== undefined && failed.code !== 'CSV_QUOTE_NOT_CLOSED';
+  }
+
+  /** Starts a parser after the line `line` that holds bytes[at] (bytes[0] is at file offset `from`), and answers the bytes after it. */
+  private readOnAfter(bytes: Buffer, from: number, at: number, line: number): Buffer | undefined {
+    const lf = bytes.indexOf(LF, at);
+    const next = lf < 0 ? bytes.length : lf + 1;
+    this.restart(from + next);
+    this.line = line + 1;
+    return next < bytes.length ? bytes.subarray(next) : undefined;
+  }
+
+  private fail(message: string, line: number): void {
+    this.errors.push(new ReflistError('CSV_MALFORMED', message, { file: this.file, line }));
+  }
 }

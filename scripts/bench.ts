@@ -8,10 +8,10 @@
 //       files, bytes, files/s) against the floor: plain fs writing the same
 //       files into the same folders; then incremental rebuilds after one
 //       author's text changes, and with no change.
-//   npm run bench -- parser [--authors N] [--rounds R]  the A/B of the CSV
-//       parsers: full CLI builds with the hand-written parser and with
-//       csv-parse (REFLIST_PARSER, read in src/read.ts), in paired rounds of
-//       alternating order, then the time to read all the sources alone.
+//   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
+//       the sources alone (csv-parse). The A/B of the hand-written parser
+//       against csv-parse that chose it is this mode at commit 7cc075b
+//       (docs/performance.md): run it in a worktree of that commit.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -213,19 +213,14 @@ async function buildBench(sizes: number[]): Promise<void> {
   if (rows.length === 2) console.log(`\n${rows[1]![0]} / ${rows[0]![0]} authors: full build ${(Number(rows[1]![1]) / Number(rows[0]![1])).toFixed(1)}× the time`);
 }
 
-const PARSERS = ['hand-written', 'csv-parse'] as const;
-type ParserName = (typeof PARSERS)[number];
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** Milliseconds to read every source of `sources` (readSources, as a build does), in a fresh process with the given parser; `times` reads. */
-function parseTimes(sources: string, parser: ParserName, times: number): number[] {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', 'read-sources', '--sources', sources, '--rounds', String(times)], {
-    encoding: 'utf8',
-    env: { ...process.env, REFLIST_PARSER: parser },
-  });
+/** Milliseconds to read every source of `sources` (readSources, as a build does), in a fresh process; `times` reads. */
+function parseTimes(sources: string, times: number): number[] {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', 'read-sources', '--sources', sources, '--rounds', String(times)], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`reading failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as number[];
 }
@@ -242,46 +237,15 @@ function readSourcesTimes(sources: string, rounds: number): void {
   console.log(JSON.stringify(ms));
 }
 
-/**
- * The A/B of issue 17's rule: the hand-written parser stays only if it saves at
- * least 10 % of a full build at 100k. Each round builds with both, in
- * alternating order, into new folders (see buildBench); the ratio of a round
- * compares two builds that met the same machine.
- */
+/** The time to read all the sources of a corpus alone, each read in one of `rounds` fresh processes, 3 reads each. */
 async function parserBench(authors: number, rounds: number): Promise<void> {
-  execFileSync(process.execPath, ['scripts/compile.mjs']);
   console.log(`machine: ${availableParallelism()} cores, node ${process.version}`);
   const sources = tempDir('reflist-bench-src-');
   await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
-  const work = tempDir('reflist-bench-');
-  const seconds: Record<ParserName, number[]> = { 'hand-written': [], 'csv-parse': [] };
-  const ratios: number[] = [];
-  console.log(`${int(authors)} authors, ${rounds} rounds; full CLI build each, REFLIST_PARSER=hand-written | csv-parse`);
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? PARSERS : ([...PARSERS].reverse() as ParserName[]);
-    for (const parser of order) {
-      const run = cliBuild(sources, join(work, `${parser}-${round}`, 'dist'), { REFLIST_PARSER: parser });
-      seconds[parser].push(run.seconds);
-    }
-    const [hw, cp] = [seconds['hand-written'][round]!, seconds['csv-parse'][round]!];
-    ratios.push(hw / cp);
-    console.log(`  round ${round + 1} (${order.join(' first, ')} second): hand-written ${hw.toFixed(2)} s, csv-parse ${cp.toFixed(2)} s, hand-written / csv-parse ${(hw / cp).toFixed(3)}`);
-  }
-  const [hw, cp, ratio] = [median(seconds['hand-written']), median(seconds['csv-parse']), median(ratios)];
-  console.log(`  median: hand-written ${hw.toFixed(2)} s, csv-parse ${cp.toFixed(2)} s, ratio ${ratio.toFixed(3)}: the hand-written parser saves ${((1 - ratio) * 100).toFixed(1)} % of a full build`);
-  const reads: Record<ParserName, number[]> = { 'hand-written': [], 'csv-parse': [] };
-  for (let round = 0; round < rounds; round++) {
-    for (const parser of round % 2 === 0 ? PARSERS : [...PARSERS].reverse()) reads[parser].push(...parseTimes(sources, parser, 3));
-  }
-  const [rhw, rcp] = [median(reads['hand-written']), median(reads['csv-parse'])];
-  console.log(`  reading all ${int(authors)}-author sources alone (readSources, ${reads['csv-parse'].length} reads each, in fresh processes): median hand-written ${rhw.toFixed(0)} ms, csv-parse ${rcp.toFixed(0)} ms (${(rhw - rcp).toFixed(0)} ms, ${(((rhw - rcp) / (cp * 1000)) * 100).toFixed(1)} % of the csv-parse build)`);
-  console.log(`  decision (keep the hand-written parser only if it saves >= 10 %): ${1 - ratio >= 0.1 ? 'the hand-written parser' : 'csv-parse'}`);
-  console.log('\n| parser | rounds | median full build s | median read of all sources ms |');
-  console.log('|---|---|---|---|');
-  console.log(`| hand-written | ${rounds} | ${hw.toFixed(2)} | ${rhw.toFixed(0)} |`);
-  console.log(`| csv-parse | ${rounds} | ${cp.toFixed(2)} | ${rcp.toFixed(0)} |`);
-  console.log(`| ratio hand-written / csv-parse (median of rounds) | | ${ratio.toFixed(3)} | ${(rhw / rcp).toFixed(2)} |`);
-  rmSync(work, { recursive: true, force: true });
+  const reads: number[] = [];
+  for (let round = 0; round < rounds; round++) reads.push(...parseTimes(sources, 3));
+  console.log(`reading all ${int(authors)}-author sources alone (readSources, csv-parse): median ${median(reads).toFixed(0)} ms of ${reads.length} reads`);
+  console.log('the A/B against the hand-written parser: npm run bench -- parser at commit 7cc075b (docs/performance.md)');
   rmSync(sources, { recursive: true, force: true });
 }
 

@@ -2,16 +2,13 @@
 // the line it starts on. Malformed CSV and invalid UTF-8 become located errors;
 // the rows that could still be read are kept, so later checks report too.
 //
-// A file is read in chunks by a hand-written RFC 4180 parser, which accepts
-// only what csv-parse reads the same way; anything else (bad quoting, lone CRs,
-// mixed line ends) is read whole by csv-parse, exactly as before, so its
-// errors and lines do not change.
+// csv-parse reads every file, a chunk at a time, so that no file is held whole.
+// Why no faster parser of our own: docs/performance.md, "One CSV parser".
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { Parser } from 'csv-parse';
 import { ReflistError } from './errors.js';
-import { readWithCsvParse } from './read-slow.js';
 
 export interface RawTable {
   file: string;
@@ -29,49 +26,19 @@ export interface TableRead {
 /** Bytes read, decoded and parsed at a time. */
 const CHUNK = 1 << 20;
 
-/**
- * The parser that reads the sources: the hand-written one, or with
- * REFLIST_PARSER=csv-parse csv-parse alone. Read here only, for the A/B of
- * `npm run bench -- parser`.
- */
-const HAND_WRITTEN = process.env['REFLIST_PARSER'] !== 'csv-parse';
-
 /** A source file's table and errors. `chunk` (bytes parsed at a time) is for tests. */
 export function readTable(file: string, bytes: Uint8Array, chunk = CHUNK): TableRead {
-  if (!HAND_WRITTEN) {
-    const reader = new CsvReader(file);
-    for (let at = 0; at < bytes.length; at += chunk) reader.push(bytes.subarray(at, at + chunk));
-    return reader.end();
-  }
-  return readWellFormed(file, bytes, chunk) ?? readWhole(file, bytes);
-}
-
-/** The fast path alone: undefined for a file that needs csv-parse. */
-export function readWellFormed(file: string, bytes: Uint8Array, chunk = CHUNK): TableRead | undefined {
-  const reader = new ChunkReader(file);
-  for (let at = 0; at < bytes.length && reader.push(bytes.subarray(at, at + chunk)); at += chunk);
+  const reader = new CsvReader(file);
+  for (let at = 0; at < bytes.length; at += chunk) reader.push(bytes.subarray(at, at + chunk));
   return reader.end();
 }
 
-/**
- * readTable of a file on disk, read a chunk at a time so that it is never
- * held whole (unless it needs csv-parse); `digest` is the SHA-1 (hex) of its bytes.
- */
+/** readTable of a file on disk, read a chunk at a time so that it is never held whole; `digest` is the SHA-1 (hex) of its bytes. */
 export function readTableFile(file: string, path: string, chunk = CHUNK): TableRead & { digest: string } {
-  if (!HAND_WRITTEN) {
-    const reader = new CsvReader(file);
-    const hash = createHash('sha1');
-    eachChunk(path, chunk, (bytes) => (hash.update(bytes), reader.push(bytes), true));
-    return { ...reader.end(), digest: hash.digest('hex') };
-  }
-  const reader = new ChunkReader(file);
+  const reader = new CsvReader(file);
   const hash = createHash('sha1');
-  eachChunk(path, chunk, (bytes) => (hash.update(bytes), reader.push(bytes)));
-  const read = reader.end();
-  if (read) return { ...read, digest: hash.digest('hex') };
-  // Read again whole, and hash the very bytes that were parsed.
-  const bytes = readFileSync(path);
-  return { ...readWhole(file, bytes), digest: sha1(bytes) };
+  eachChunk(path, chunk, (bytes) => (hash.update(bytes), reader.push(bytes), true));
+  return { ...reader.end(), digest: hash.digest('hex') };
 }
 
 /** The SHA-1 (hex) of a file's bytes, as readTableFile gives it, read a chunk at a time. */
@@ -80,8 +47,6 @@ export function digestFile(path: string): string {
   eachChunk(path, CHUNK, (bytes) => (hash.update(bytes), true));
   return hash.digest('hex');
 }
-
-const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex');
 
 /** Feeds a file's bytes to `take` until the end or until it answers false; the buffer is reused. */
 function eachChunk(path: string, size: number, take: (bytes: Uint8Array) => boolean): void {
@@ -93,35 +58,6 @@ function eachChunk(path: string, size: number, take: (bytes: Uint8Array) => bool
     closeSync(fd);
   }
 }
-
-/** Decodes and parses chunk by chunk; end() answers undefined when the file needs csv-parse. */
-class ChunkReader {
-  private readonly decoder = new TextDecoder('utf-8');
-  private readonly utf8 = new InvalidUtf8Lines();
-  private readonly records: Records;
-  private failed = false;
-
-  constructor(private readonly file: string) {
-    this.records = new Records(file);
-  }
-
-  /** false once the file is known to need csv-parse: the rest need not be pushed. */
-  push(bytes: Uint8Array): boolean {
-    if (this.failed) return false;
-    this.utf8.push(bytes, () => this.records.nextLine());
-    this.failed = !this.records.push(this.decoder.decode(bytes, STREAM), false);
-    return !this.failed;
-  }
-
-  end(): TableRead | undefined {
-    if (this.failed) return undefined;
-    this.utf8.end(() => this.records.nextLine());
-    if (!this.records.push(this.decoder.decode(), true)) return undefined;
-    return { table: this.records.table, errors: utf8Errors(this.file, this.utf8.lines) };
-  }
-}
-
-const STREAM = { stream: true } as const;
 
 const utf8Errors = (file: string, lines: number[]) =>
   lines.map((line) => new ReflistError('INVALID_UTF8', 'invalid UTF-8 (save the file as UTF-8)', { file, line }));
@@ -189,167 +125,16 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 const QUOTE = 34;
-const COMMA = 44;
 const LF = 10;
-const CR = 13;
-
-/**
- * The fast parser, fed decoded text. It reads a record only once it has all
- * of it (a cut record waits in `rest` for the next chunk) and gives up
- * (push answers false) at anything csv-parse would reject, or would read
- * differently when given 1 MiB at a time as before: a quote inside an
- * unquoted field, text after a closing quote, an unclosed quote, a CR outside
- * quotes that is not part of the file's CRLF line ends, an LF without its CR
- * in a CRLF file. (csv-parse takes the line end from the first one outside
- * quotes and reads any other CR or LF as text.)
- */
-class Records {
-  readonly table: RawTable;
-  private rest = '';
-  private started = false;
-  private ends: 'unknown' | 'lf' | 'crlf' = 'unknown';
-  private headerRead = false;
-  /** The line the record in `rest` starts on. */
-  private line = 1;
-  /** The fields of the record being read, copied out at its end so that rows hold no spare capacity. */
-  private readonly fields: string[] = [];
-
-  constructor(file: string) {
-    this.table = { file, header: [], rows: [], lines: [] };
-  }
-
-  /** The line that the next character pushed will be on. */
-  nextLine(): number {
-    let line = this.line;
-    for (let i = this.rest.indexOf('\n'); i >= 0; i = this.rest.indexOf('\n', i + 1)) line++;
-    return line;
-  }
-
-  push(text: string, final: boolean): boolean {
-    // Joined, not added: indexing a flat string is faster than indexing a concatenation.
-    let s = this.rest === '' ? text : [this.rest, text].join('');
-    if (!this.started) {
-      if (s === '' && !final) return true;
-      // TextDecoder drops the file's BOM; csv-parse (bom: true) drops a second one.
-      if (s.charCodeAt(0) === 0xfeff) s = s.slice(1);
-      this.started = true;
-    }
-    const len = s.length;
-    const fields = this.fields;
-    // The next LF at or after the quoted field being read, for its count of lines.
-    let lf = -1;
-    let start = 0;
-    records: while (start < len) {
-      let n = 0;
-      let newlines = 0;
-      let i = start;
-      for (;;) {
-        let c = s.charCodeAt(i);
-        if (c === QUOTE) {
-          // Quoted fields are searched with indexOf, faster than a loop over their characters.
-          const from = i + 1;
-          let escaped = false;
-          for (i = s.indexOf('"', from); i >= 0 && s.charCodeAt(i + 1) === QUOTE; i = s.indexOf('"', i + 2)) escaped = true;
-          if (i < 0 || (i + 1 === len && !final)) {
-            if (final) return false; // Quote Not Closed
-            break records;
-          }
-          if (lf < from) lf = nextLf(s, from);
-          while (lf < i) newlines++, (lf = nextLf(s, lf + 1));
-          fields[n++] = escaped ? s.slice(from, i).split('""').join('"') : own(s, from, i);
-          c = s.charCodeAt(++i);
-        } else {
-          const from = i;
-          while (i < len && ((c = s.charCodeAt(i)) > COMMA || (c !== COMMA && c !== QUOTE && c !== LF && c !== CR))) i++;
-          if (c === QUOTE && i < len) return false; // Invalid Opening Quote
-          fields[n++] = own(s, from, i);
-        }
-        if (i >= len) {
-          if (!final) break records;
-        } else if (c === COMMA) {
-          i++;
-          continue;
-        } else if (c === LF && this.ends !== 'crlf') {
-          this.ends = 'lf';
-          i++;
-        } else if (c === CR && this.ends !== 'lf' && s.charCodeAt(i + 1) === LF) {
-          this.ends = 'crlf';
-          i += 2;
-        } else if (c === CR && this.ends !== 'lf' && i + 1 === len && !final) {
-          break records;
-        } else {
-          return false; // Invalid Closing Quote, or a line end csv-parse would read otherwise
-        }
-        if (n !== 1 || fields[0] !== '') this.add(row(fields, n));
-        this.line += 1 + newlines;
-        start = i;
-        break;
-      }
-    }
-    this.rest = s.slice(start);
-    return true;
-  }
-
-  /** Like csv-parse's records, less the empty ones (a line that is empty or only `""`). */
-  private add(record: string[]): void {
-    if (!this.headerRead) (this.table.header = record.map((h) => h.trim())), (this.headerRead = true);
-    else this.table.rows.push(record), this.table.lines.push(this.line);
-  }
-}
-
-/** Where the next LF is, or the string's length. */
-function nextLf(s: string, from: number): number {
-  const i = s.indexOf('\n', from);
-  return i < 0 ? s.length : i;
-}
-
-/**
- * The first n fields as an exact-size array. Literals for the usual widths:
- * V8 sees that the arrays made by a literal survive and then allocates them
- * straight in the old generation, which spares copying a million rows
- * through the young one (some 15% of the time of a million-row read).
- */
-function row(f: string[], n: number): string[] {
-  switch (n) {
-    case 1: return [f[0]!];
-    case 2: return [f[0]!, f[1]!];
-    case 3: return [f[0]!, f[1]!, f[2]!];
-    case 4: return [f[0]!, f[1]!, f[2]!, f[3]!];
-    case 5: return [f[0]!, f[1]!, f[2]!, f[3]!, f[4]!];
-    case 6: return [f[0]!, f[1]!, f[2]!, f[3]!, f[4]!, f[5]!];
-    default: return f.slice(0, n);
-  }
-}
-
-/**
- * s.slice(from, to) as a string of its own. V8 copies substrings shorter
- * than 13 characters but makes longer ones views that keep their whole parent
- * alive: here a chunk of 1 MiB, so the rows would keep the whole file. A join
- * of two parts copies them into a new flat string.
- */
-const own = (s: string, from: number, to: number) => (to - from < 13 ? s.slice(from, to) : [s[from], s.slice(from + 1, to)].join(''));
-
-// ------------------------------------------------------------ the slow path
-
-/** A file the fast parser gave up on, read whole as before: by csv-parse, then located errors if it throws. */
-function readWhole(file: string, bytes: Uint8Array): TableRead {
-  const check = new InvalidUtf8Lines();
-  check.push(bytes, () => 1);
-  check.end(() => {
-    let line = 1;
-    for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) line++;
-    return line;
-  });
-  const errors = utf8Errors(file, check.lines);
-  const read = readWithCsvParse(file, new TextDecoder('utf-8').decode(bytes), CHUNK);
-  return { table: read.table, errors: errors.concat(read.errors) };
-}
 
 // ------------------------------------------------------------ csv-parse
 
 /** What read.ts uses of a csv-parse Parser: its parser proper, fed bytes a chunk at a time, and where it is. */
+type CsvParseError = Error & { code?: string };
+const QUOTE_NOT_CLOSED = 'CSV_QUOTE_NOT_CLOSED';
+
 interface CsvParseApi {
-  parse(bytes: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): (Error & { code?: string }) | undefined;
+  parse(bytes: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): CsvParseError | undefined;
   /** Bytes consumed since the parser's start: at a record's push, where the record ends. */
   info: { bytes: number };
   options: { record_delimiter: Buffer[] };
@@ -412,6 +197,11 @@ class CsvReader {
   private recordFrom = 0;
   private line = 1;
   private headerRead = false;
+  /** The file offset after the last byte fed, and whether the parser waits for the end of a malformed line. */
+  private fedTo = 0;
+  private skipping = false;
+  /** The LF bytes in what was pushed before. */
+  private lfsPushed = 0;
   private readonly take = (record: string[]) => this.record(record);
 
   constructor(private readonly file: string) {
@@ -421,20 +211,22 @@ class CsvReader {
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
     const bytes = Buffer.from(chunk); // a copy: the caller may reuse its buffer, and pending keeps this one
-    this.utf8.push(bytes, () => this.lineAtEnd());
+    // Invalid UTF-8 is reported on lines counted at LF bytes, as a text editor counts them.
+    this.utf8.push(bytes, () => 1 + this.lfsPushed);
+    this.lfsPushed += lfs(bytes);
     if (!this.head) return this.feed(bytes);
     this.head = Buffer.concat([this.head, bytes]);
     if (this.head.length >= 2 * UTF8_BOM.length) this.start();
   }
 
   end(): TableRead {
-    this.utf8.end(() => this.lineAtEnd());
+    this.utf8.end(() => 1 + this.lfsPushed);
     if (this.head) this.start();
     // A file that ends in a malformed record is read again from it; undefined: it was read to its end.
     while (this.parser!.parse(undefined, true, this.take, noop)) {
       const rest = this.recover(true);
       if (!rest) break;
-      this.feed(rest);
+      this.parseAgain(rest);
     }
     const errors = utf8Errors(this.file, this.utf8.lines).concat(this.errors);
     return { table: this.table, errors: errors.sort((a, b) => a.line! - b.line!) };
@@ -447,7 +239,8 @@ class CsvReader {
     let at = 0;
     for (let i = 0; i < 2 && startsWithBom(head, at); i++) at += UTF8_BOM.length;
     this.restart(at);
-    if (at < head.length) this.feed(head.subarray(at));
+    this.fedTo = at;
+    this.feed(head.subarray(at));
   }
 
   /** A new parser from file offset `from`, where a record starts, keeping the line end found on the file's first line. */
@@ -459,8 +252,19 @@ class CsvReader {
     this.pending = [];
   }
 
+  /** Parses the next bytes of the file. */
   private feed(bytes: Buffer): void {
-    for (let next: Buffer | undefined = bytes; next; ) {
+    const from = this.fedTo;
+    this.fedTo += bytes.length;
+    if (this.skipping) {
+      // The rest of a malformed line.
+      const lf = bytes.indexOf(LF);
+      if (lf < 0) return;
+      this.skipping = false;
+      this.restart(from + lf + 1);
+      bytes = bytes.subarray(lf + 1);
+    }
+    for (let next: Buffer | undefined = bytes; next && next.length > 0; ) {
       // Drop what lies wholly before the record being read.
       while (this.pending.length > 0 && this.pendingFrom + this.pending[0]!.length <= this.recordFrom) {
         this.pendingFrom += this.pending.shift()!.length;
@@ -472,6 +276,12 @@ class CsvReader {
     }
   }
 
+  /** Parses bytes fed before, from the start of a record on, the last of them the last byte fed. */
+  private parseAgain(bytes: Buffer): void {
+    this.fedTo -= bytes.length;
+    this.feed(bytes);
+  }
+
   private record(record: string[]): void {
     const line = this.line;
     let lines = 1;
@@ -481,11 +291,6 @@ class CsvReader {
     if (record.length === 1 && record[0] === '') return; // an empty line, or one of only ""
     if (!this.headerRead) (this.table.header = record.map((h) => h.trim())), (this.headerRead = true);
     else this.table.rows.push(record.slice()), this.table.lines.push(line); // a copy without the spare capacity
-  }
-
-  /** The line of the last byte pushed. */
-  private lineAtEnd(): number {
-    return this.head ? 1 + lfs(this.head) : this.line + lfs(this.unread());
   }
 
   /** The bytes fed from the start of the record being read on. */
@@ -521,38 +326,50 @@ class CsvReader {
       } else {
         return undefined;
       }
-      if (failed?.code === 'CSV_QUOTE_NOT_CLOSED') {
-        // The record being read runs to the end of the file.
-        const record = bytes.subarray(this.recordFrom - from);
-        const quote = Math.max(0, unclosedQuote(record));
+      if (!failed) continue;
+      // The record being read, from its start to the last byte fed.
+      const start = this.recordFrom - from;
+      const record = bytes.subarray(start);
+      let [error, lineStart] = [failed, last];
+      if (error.code !== QUOTE_NOT_CLOSED) {
+        // csv-parse holds back the last bytes it was given until it sees what follows them: the error may be on the line before.
+        const early = this.probe(bytes.subarray(start, last));
+        if (early && early.code !== QUOTE_NOT_CLOSED) [error, lineStart] = [early, Math.max(start, last < 2 ? 0 : bytes.lastIndexOf(LF, last - 2) + 1)];
+      }
+      // A quote never closed: at the end of the file, or where a quote on a later line seems to close it and is followed by text.
+      // Its field is taken to end on the line it opened, where the mistake most likely is.
+      const open = error.code === QUOTE_NOT_CLOSED ? record : bytes.subarray(start, lineStart);
+      if (error.code === QUOTE_NOT_CLOSED || (error.code === 'CSV_INVALID_CLOSING_QUOTE' && this.probe(open)?.code === QUOTE_NOT_CLOSED)) {
+        const quote = Math.max(0, unclosedQuote(open));
         const opened = this.line + lfs(record, 0, quote);
         this.fail('quote opened here is never closed', opened);
-        return this.readOnAfter(record, this.recordFrom, quote, opened);
+        return this.readOnAfter(record, this.recordFrom, quote, opened, final);
       }
-      if (failed) {
-        // csv-parse holds back the last bytes it was given until it sees what follows them: the error may be at the end of the line before.
-        const onLineBefore = last > 0 && this.failsAlone(bytes.subarray(this.recordFrom - from, last));
-        const at = onLineBefore ? last - 1 : last;
-        const failedOn = line + lfs(bytes, 0, at);
-        this.fail(failed.message.replace(/ at line \d+/, ''), failedOn);
-        return this.readOnAfter(bytes, from, at, failedOn);
-      }
+      const failedOn = line + lfs(bytes, 0, lineStart);
+      this.fail(error.message.replace(/ at line \d+/, ''), failedOn);
+      return this.readOnAfter(bytes, from, lineStart, failedOn, final);
     }
   }
 
-  /** Whether csv-parse finds an error in these bytes, read to their end from the start of a record, other than a quote still open. */
-  private failsAlone(bytes: Buffer): boolean {
-    const probe = (new Parser({ relax_column_count: true, record_delimiter: this.parser!.options.record_delimiter.map(String) }) as unknown as { api: CsvParseApi }).api;
-    const failed = probe.parse(bytes, true, noop, noop);
-    return failed !== undefined && failed.code !== 'CSV_QUOTE_NOT_CLOSED';
+  /** The first error csv-parse finds in these bytes, read to their end from the start of a record (undefined if none). */
+  private probe(bytes: Buffer): CsvParseError | undefined {
+    if (bytes.length === 0) return undefined;
+    const options = { relax_column_count: true, record_delimiter: this.parser!.options.record_delimiter.map(String) };
+    return (new Parser(options) as unknown as { api: CsvParseApi }).api.parse(bytes, true, noop, noop);
   }
 
-  /** Starts a parser after the line `line` that holds bytes[at] (bytes[0] is at file offset `from`), and answers the bytes after it. */
-  private readOnAfter(bytes: Buffer, from: number, at: number, line: number): Buffer | undefined {
+  /**
+   * Starts a parser after the line `line` that holds bytes[at] (bytes[0] is
+   * at file offset `from`, and the last of them is the last byte fed), and
+   * answers the bytes after that line. A line that goes on past them is
+   * skipped to its end as more come, unless the file has ended (`final`).
+   */
+  private readOnAfter(bytes: Buffer, from: number, at: number, line: number, final: boolean): Buffer | undefined {
     const lf = bytes.indexOf(LF, at);
+    this.line = line + 1;
+    if (lf < 0 && !final) return this.restart(from + bytes.length), (this.skipping = true), undefined;
     const next = lf < 0 ? bytes.length : lf + 1;
     this.restart(from + next);
-    this.line = line + 1;
     return next < bytes.length ? bytes.subarray(next) : undefined;
   }
 

@@ -16,7 +16,7 @@ const good = writeSources(tempDir(), VALID);
 
 // [rule, file, its broken content, an expected `file:line: message` fragment]
 const CASES: [string, string, string | Buffer, string][] = [
-  ['malformed CSV', 'author.csv', 'id,text\n1,"Smith\n', 'author.csv:2: Quote Not Closed'],
+  ['a quote never closed', 'author.csv', 'id,text\n1,"Smith\n', 'author.csv:2: quote opened here is never closed'],
   ['a field with a stray quote', 'author.csv', 'id,text\n1,ok\n2,"a"b\n', 'author.csv:3: Invalid Closing Quote'],
   ['a row with too many fields', 'author.csv', 'id,text\n1,a,b\n', 'author.csv:2: expected 2 fields, got 3'],
   ['invalid UTF-8', 'descriptor.csv', Buffer.concat([Buffer.from('id,text\n1,ok\n2,'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]), 'descriptor.csv:3: invalid UTF-8'],
@@ -70,6 +70,31 @@ describe('a broken source fails the build and writes nothing', () => {
       'author.csv:3: text: empty text, got ""',
       'author.csv:5: duplicate id 2 (first on line 4)',
       'descriptor.csv:3: duplicate id 1 (first on line 2)',
+    ]);
+  });
+
+  test('a quote never closed is one error, on the line it opened; the rows after it are read, so no other file errs', async () => {
+    // Without reading on after line 4, authors 5 and 6 would be unknown to author_count.csv.
+    const sources = writeSources(tempDir(), {
+      ...VALID,
+      'author.csv': 'id,text\n1,Smith\n2,Jones\n3,"Cheng\n5,Ito\n6,"Berg"\n',
+      'author_count.csv': 'system,id,count\ngbif,1,10\ngbif,5,3\ncol,6,2\n',
+    });
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', out]);
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual(['author.csv:4: quote opened here is never closed', 'build failed with 1 error; nothing was written']);
+  });
+
+  test('a stray quote is one error, on its line; the rows after it are read, so no other file errs', async () => {
+    const sources = writeSources(tempDir(), {
+      ...VALID,
+      'author.csv': 'id,text\n1,Smith\n2,"Jo"nes\n5,Ito\n',
+      'author_count.csv': 'system,id,count\ngbif,1,10\ngbif,5,3\n',
+    });
+    const { stderr } = await cli(['build', '--sources', sources, '--out', out]);
+    expect(stderr.trim().split('\n')).toEqual([
+      'author.csv:3: Invalid Closing Quote: got "n" instead of delimiter, record delimiter, trimable character (if activated) or comment',
+      'build failed with 1 error; nothing was written',
     ]);
   });
 

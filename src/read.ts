@@ -67,7 +67,7 @@ const utf8Errors = (file: string, lines: number[]) =>
  * UTF-8, found chunk by chunk. A character cut by a chunk's end is held back
  * and checked with the next chunk's first bytes. A chunk is split into lines
  * only when it fails the whole-chunk check, and only then is the line it
- * starts on asked for (counting every line would cost more than the check).
+ * starts on asked for.
  */
 class InvalidUtf8Lines {
   readonly lines: number[] = [];
@@ -129,10 +129,15 @@ const LF = 10;
 
 // ------------------------------------------------------------ csv-parse
 
-/** What read.ts uses of a csv-parse Parser: its parser proper, fed bytes a chunk at a time, and where it is. */
 type CsvParseError = Error & { code?: string };
 const QUOTE_NOT_CLOSED = 'CSV_QUOTE_NOT_CLOSED';
 
+/**
+ * What read.ts uses of a csv-parse Parser: `api`, the parser proper that its
+ * stream and its sync parse both drive, fed bytes a chunk at a time here
+ * without a stream's callbacks. (Not in csv-parse's types: the tests of
+ * test/read.test.ts would show a change.)
+ */
 interface CsvParseApi {
   parse(bytes: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): CsvParseError | undefined;
   /** Bytes consumed since the parser's start: at a record's push, where the record ends. */
@@ -157,9 +162,10 @@ function newlinesIn(value: string): number {
 }
 
 /**
- * Where the quote that is never closed opened, in the bytes of a record that
- * runs to the end of the file: past it, quotes come only doubled, so it is
- * the first quote of the last run of an odd number of quotes. -1 if none.
+ * Where the quote that is never closed opened, in the bytes of a record up to
+ * the end of the file or to the line where a quote seemed to close it: past
+ * it, quotes come only doubled, so it is the first quote of the last run of
+ * an odd number of quotes. -1 if none.
  */
 function unclosedQuote(bytes: Uint8Array): number {
   for (let i = bytes.lastIndexOf(QUOTE); i >= 0; ) {

@@ -6,16 +6,17 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareStrings } from './client/fold.js';
 import { FORMAT, PAGED_LISTS, type PagedList } from './client/types.js';
-import { optionsKey, readCache, readLines, readSource } from './cache.js';
-import { changedWindow, windowEdits, type TextEdit } from './delta.js';
+import { optionsKey, readCache, readLines, readSource, type CacheMeta } from './cache.js';
+import { changedWindow, windowEdits } from './delta.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import type { CountryNode, ListItem } from './model.js';
 import { digestFile, readTableFile } from './read.js';
 import { createProgress, type Progress } from './progress.js';
 import { estimateListFiles, estimateLocationFiles, type RenderOptions } from './render.js';
 import { SECTIONS, type Section, type TreeFile } from './tree-files.js';
-import { renderTree, type How, type ListInput, type Previous } from './tree.js';
-import { updatable } from './update.js';
+import { planBuild, type How, type ListChange, type Served } from './plan.js';
+import { renderTree } from './tree.js';
+import { changedByEdits, updatable, type Changed, type ServedList } from './update.js';
 import { Checker, SECTION_SOURCES, SOURCES, validateList, validateLocations, validateSystems, type SourceName, type Tables } from './validate.js';
 import { openTree } from './write-threaded.js';
 import { cacheDir, servedGeneration, type WriteReport } from './write.js';
@@ -73,23 +74,31 @@ const byLocation = (a: ReflistError, b: ReflistError) =>
   compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
 
 /** The served tree's build cache, when it was made with the same options. */
-type Served = Previous & { source(list: PagedList): Uint8Array | undefined };
+interface ServedBuild {
+  meta: CacheMeta;
+  lines(list: PagedList): string[] | undefined;
+  source(list: PagedList): Uint8Array | undefined;
+}
 
-function servedBuild(out: string, key: string): Served | undefined {
+function servedBuild(out: string, key: string): ServedBuild | undefined {
   const served = servedGeneration(out);
   const dir = served && cacheDir(served);
   const meta = dir ? readCache(dir, key) : undefined;
   return meta && { meta, lines: (list) => readLines(dir!, list), source: (list) => readSource(dir!, list) };
 }
 
-/** What changed since the served tree: the sections to make again, and a list's text edits when they are all. */
+/**
+ * What changed since the served tree: the sections to make again, and, for a
+ * list whose own file alone changed by a few records' text, the entries those
+ * edits change in the served list.
+ */
 interface Changes {
   digests: Record<SourceName, string | null>;
   changed: Set<Section>;
-  edits: Partial<Record<PagedList, { edits: TextEdit[]; source: Uint8Array }>>;
+  edited: Partial<Record<PagedList, { served: ServedList; changed: Changed[]; source: Uint8Array }>>;
 }
 
-function findChanges(dir: string, served: Served | undefined): Changes {
+function findChanges(dir: string, served: ServedBuild | undefined): Changes {
   const digests = Object.fromEntries(SOURCES.map((name) => {
     const path = join(dir, `${name}.csv`);
     return [name, existsSync(path) ? digestFile(path) : null];
@@ -97,47 +106,63 @@ function findChanges(dir: string, served: Served | undefined): Changes {
   const differs = (name: SourceName) => !served || served.meta.digests[name] !== digests[name];
   const changed = new Set(SECTIONS.filter((s) => SECTION_SOURCES[s].some(differs)));
   // A list whose own file alone changed may be updated from the records that changed (delta.ts).
-  const edits: Changes['edits'] = {};
+  const edited: Changes['edited'] = {};
   for (const list of PAGED_LISTS) {
     if (!served || !changed.has(list) || !updatable(list) || SECTION_SOURCES[list].some((n) => n !== list && differs(n))) continue;
     const [was, now] = [served.source(list), readSource(dir, list)];
     const window = was && now && changedWindow(was, now);
-    const found = window && windowEdits(list, window);
-    if (found) edits[list] = { edits: found, source: now! };
+    const edits = window && windowEdits(list, window);
+    const state = served.meta.lists[list];
+    const lines = edits && state && served.lines(list);
+    if (!edits || !state || !lines) continue;
+    // Applied to the served list when every edit names one of its entries; else the source is read whole.
+    const entries = changedByEdits(edits, { state, lines });
+    if (entries) edited[list] = { served: { state, lines }, changed: entries, source: now! };
   }
-  return { digests, changed, edits };
+  return { digests, changed, edited };
 }
 
-/** The sections to make again, read and checked; every error found throws at once. */
-function checkChanges(dir: string, { changed, edits }: Changes) {
+/**
+ * The sources of the sections to make again, read and checked before
+ * anything is rendered (all but the lists changed from their edits); every
+ * error found throws at once.
+ */
+function checkChanges(dir: string, { changed, edited }: Changes) {
   const needed = (name: SourceName) =>
-    name === 'system' || [...changed].some((s) => !edits[s as PagedList] && (SECTION_SOURCES[s] as readonly string[]).includes(name));
+    name === 'system' || [...changed].some((s) => !edited[s as PagedList] && (SECTION_SOURCES[s] as readonly string[]).includes(name));
   const { tables, errors } = readSources(dir, SOURCES.filter(needed));
   const check = new Checker(tables, errors);
   const systems = validateSystems(check);
   const countries = changed.has('locations') ? validateLocations(check) : undefined;
-  const lists: Partial<Record<PagedList, ListInput>> = {};
+  const lists: Partial<Record<PagedList, ListChange>> = {};
   const items: Partial<Record<PagedList, ListItem[]>> = {};
+  const sources: Partial<Record<PagedList, Uint8Array>> = {};
   for (const list of PAGED_LISTS) {
     if (!changed.has(list)) continue;
-    const edited = edits[list];
-    if (edited) lists[list] = { ...edited, items: () => checkList(dir, list) }; // read whole only if the edits cannot be applied
+    const edit = edited[list];
+    if (edit) (lists[list] = { served: edit.served, changed: edit.changed }), (sources[list] = edit.source);
     else {
-      const checked = (items[list] = validateList(list, check, systems));
-      lists[list] = { items: () => checked, source: updatable(list) ? readSource(dir, list) : undefined };
+      lists[list] = { items: (items[list] = validateList(list, check, systems)) };
+      const source = updatable(list) ? readSource(dir, list) : undefined;
+      if (source) sources[list] = source;
     }
   }
   if (check.errors.length > 0) throw new ReflistErrors(check.errors.sort(byLocation));
-  return { systems, countries, lists, items };
+  return { systems, countries, lists, items, sources };
 }
 
-/** One list's sources, read and checked whole. */
-function checkList(dir: string, list: PagedList): ListItem[] {
-  const { tables, errors } = readSources(dir, SECTION_SOURCES[list]);
-  const check = new Checker(tables, errors);
-  const items = validateList(list, check, validateSystems(check));
-  if (check.errors.length > 0) throw new ReflistErrors(check.errors.sort(byLocation));
-  return items;
+/** What the plan needs of the served build: every list's state, and the entries of those that may change in place. */
+function servedForPlan(served: ServedBuild | undefined, lists: Partial<Record<PagedList, ListChange>>): Served | undefined {
+  if (!served) return undefined;
+  const lines: Served['lines'] = {};
+  for (const list of PAGED_LISTS) {
+    const change = lists[list];
+    if (change && 'items' in change && updatable(list)) {
+      const found = served.lines(list);
+      if (found) lines[list] = found;
+    }
+  }
+  return { states: served.meta.lists, lines, countries: served.meta.countries };
 }
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
@@ -157,18 +182,18 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (changes.changed.size > 0) tree.linkAhead();
     const absent = SOURCES.filter((name) => changes.digests[name] === null).map((name) => `${name}.csv`);
     for (const file of absent) log(`${file}: absent, built as an empty list`);
-    const { systems, countries, lists, items } = checkChanges(options.sources, changes);
+    const { systems, countries, lists, items, sources } = checkChanges(options.sources, changes);
+    const plan = planBuild(countries, lists, servedForPlan(served, lists));
     const rows = { ...served?.meta.rows, ...countRows(countries, items), system: systems.ids.length };
     progress.phase('writing files', estimate(countries, items, options.pageSize, systems.ids.length));
-    const sections = {} as Record<Section, How>;
     const outputs = renderTree(
-      { systems, countries, lists, scripts: treeScripts(), hosts: { nginxUpstream: options.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
+      plan,
+      { systems, sources, scripts: treeScripts(), hosts: { nginxUpstream: options.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
       { pageSize: options.pageSize, search: options.search, busy: tree.busy },
-      served,
-      sections,
     );
     const written = await tree.write(outputs, (n) => progress.tick(n));
     progress.end();
+    const sections = { locations: plan.locations.how, ...Object.fromEntries(PAGED_LISTS.map((l) => [l, plan.lists[l].how])) } as Record<Section, How>;
     return { rows, absent, sections, ...written, ms: performance.now() - started };
   } catch (err) {
     await tree.abort();

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, ROW_NAMES } from './build.js';
-import type { How } from './tree.js';
+import type { How } from './plan.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import { createProgress, type ProgressSink } from './progress.js';
 import { createCompatServer } from './serve.js';

@@ -20,13 +20,13 @@ export const updatable = (list: PagedList): boolean => list !== 'division';
 const MAX_CHANGED = 1 / 16;
 
 /** The served list: its state and its entries in list order, as cache lines. */
-export interface Served {
+export interface ServedList {
   state: ListState;
   lines: string[];
 }
 
 /** An entry that changed, at its old position in the served list. */
-interface Changed {
+export interface Changed {
   at: number;
   entry: Entry;
   record: string;
@@ -35,11 +35,11 @@ interface Changed {
 const TAB = 9;
 
 /**
- * The outputs that turn the served list into the one `items` make; or
- * undefined when the change is not an edit of a few entries in place (an
- * entry added or removed changes every page's total: render it afresh).
+ * The entries that changed between the served list and `items`, or undefined
+ * when the change is more than an edit of a few entries in place (an entry
+ * added or removed changes every page's total: the list is rendered afresh).
  */
-export function updateList(list: PagedList, items: ListItem[], served: Served, systems: readonly string[], options: RenderOptions) {
+export function changedByItems(list: PagedList, items: ListItem[], served: ServedList): Changed[] | undefined {
   const { lines } = served;
   if (!updatable(list) || items.length !== lines.length) return undefined;
   const byId = new Map<number, ListItem>();
@@ -53,12 +53,15 @@ export function updateList(list: PagedList, items: ListItem[], served: Served, s
     if (line.endsWith(record) && line.charCodeAt(line.length - record.length - 1) === TAB) continue;
     changed.push({ at, entry: Object.assign(item, { key: fold(item.text) }), record });
   }
-  if (changed.length > items.length * MAX_CHANGED) return undefined;
-  return render(list, served, changed, systems, options);
+  return changed.length > items.length * MAX_CHANGED ? undefined : changed;
 }
 
-/** The outputs for text edits read off the source's changed records (see delta.ts). */
-export function patchList(list: PagedList, edits: TextEdit[], served: Served, systems: readonly string[], options: RenderOptions) {
+/**
+ * The entries that text edits read off the source's changed records (see
+ * delta.ts) change, or undefined when an edit names an id the served list
+ * does not hold (the source must then be read whole).
+ */
+export function changedByEdits(edits: TextEdit[], served: ServedList): Changed[] | undefined {
   const texts = new Map(edits.map((e) => [e.id, e.text]));
   const changed: Changed[] = [];
   for (const [at, line] of served.lines.entries()) {
@@ -68,11 +71,13 @@ export function patchList(list: PagedList, edits: TextEdit[], served: Served, sy
     const entry: Entry = { id, text, counts, key: fold(text) };
     changed.push({ at, entry, record: encodeRecord(entry, false) });
   }
-  if (changed.length !== texts.size) return undefined;
-  return render(list, served, changed, systems, options);
+  return changed.length === texts.size ? changed : undefined;
 }
 
-function* render(list: PagedList, served: Served, changed: Changed[], systems: readonly string[], options: RenderOptions): Generator<Output, ListState> {
+/** The outputs that turn the served list into one with these entries changed, and the list's new state. */
+export function* renderChanges(
+  list: PagedList, served: ServedList, changed: Changed[], systems: readonly string[], options: RenderOptions,
+): Generator<Output, ListState> {
   const { pageSize } = options;
   const { lines, state } = served;
   if (changed.length === 0) {
@@ -82,7 +87,7 @@ function* render(list: PagedList, served: Served, changed: Changed[], systems: r
   // The new order: the unchanged entries keep theirs, the changed ones are merged in.
   const changedAt = new Set(changed.map((c) => c.at));
   const oldKeys = changed.map((c) => lines[c.at]!.slice(0, lines[c.at]!.indexOf('\t')));
-  changed.sort((a, b) => compareLabels(a.entry, b.entry));
+  changed = [...changed].sort((a, b) => compareLabels(a.entry, b.entry));
   const entries: Entry[] = [];
   const records: string[] = [];
   const next: string[] = [];

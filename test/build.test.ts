@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { VALID } from './fixtures/valid.js';
 import { build, readSources } from '../src/build.js';
+import { planBuild } from '../src/plan.js';
 import { renderTree } from '../src/tree.js';
 import { Checker, validateList, validateLocations, validateSystems } from '../src/validate.js';
 import { PAGED_LISTS } from '../src/client/types.js';
@@ -33,11 +34,13 @@ describe('a build', () => {
     await writeSynthetic(sources, { authors: 12_000, systems: 3, seed: 3 });
     const check = new Checker(readSources(sources).tables);
     const systems = validateSystems(check);
-    const input = () => ({
-      systems, countries: validateLocations(check), scripts: [], hosts: {}, cache: { options: '', digests: {}, rows: {} },
-      lists: Object.fromEntries(PAGED_LISTS.map((list) => [list, { items: () => validateList(list, check, systems) }])),
-    });
-    const render = (busy?: () => boolean) => [...renderTree(input(), { pageSize: 30, busy })];
+    const plan = () => planBuild(
+      validateLocations(check),
+      Object.fromEntries(PAGED_LISTS.map((list) => [list, { items: validateList(list, check, systems) }])),
+      undefined,
+    );
+    const input = { systems, sources: {}, scripts: [], hosts: {}, cache: { options: '', digests: {}, rows: {} } };
+    const render = (busy?: () => boolean) => [...renderTree(plan(), input, { pageSize: 30, busy })];
     const plain = render();
     for (const every of [2, 3, 7]) {
       // The index is computed a step at a time between different files each time.

@@ -383,7 +383,8 @@ class Indexer {
     }
   }
 
-  private part(name: string, starts: string[], sets: ResultSet[], files: () => Generator<SearchFile>): IndexPart {
+  /** An IndexPart from its first keys, its result sets and its files (rendered when the writer asks). */
+  private makePart(name: string, starts: string[], sets: ResultSet[], files: () => Generator<SearchFile>): IndexPart {
     const pages = sets
       .map((s) => [s.name, Math.ceil((Math.ceil(s.source.results.length / this.pageSize) - 1) / s.per)] as [string, number])
       .filter(([, n]) => n > 0);
@@ -395,7 +396,7 @@ class Indexer {
     const l: LargePrefix = { prefix: c, lo: 0, results };
     const sets = yield* this.resultSets([l]);
     const self = this;
-    return this.part(c, [c], sets, function* () {
+    return this.makePart(c, [c], sets, function* () {
       yield { kind: 'search', start: c, text: self.chunkText(new Int32Array(0), [l]) };
       yield* self.pageFiles(sets);
     });
@@ -406,7 +407,7 @@ class Indexer {
    * its large prefixes (a walk of the trie below name), then its search
    * files, cut at content-defined boundaries.
    */
-  *part_(name: string, lo: number, hi: number): Generator<undefined, IndexPart> {
+  *indexPart(name: string, lo: number, hi: number): Generator<undefined, IndexPart> {
     const { keys } = this;
     // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
     const large: LargePrefix[] = [];
@@ -484,7 +485,7 @@ class Indexer {
     const placed: LargePrefix[][] = starts.map(() => []);
     for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
     const self = this;
-    return this.part(name, starts, sets, function* () {
+    return this.makePart(name, starts, sets, function* () {
       for (const [f, start] of starts.entries()) {
         yield { kind: 'search', start, text: self.chunkText(self.distinct(bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
       }
@@ -513,13 +514,13 @@ export function* buildSearchIndex(
   const fresh: IndexPart[] = [];
   if (!rootLarge) {
     if (n === 0) fresh.push({ meta: { name: '', starts: [''], pages: [] }, *files() { yield { kind: 'search', start: '', text: '{"records":[]}' }; } });
-    else fresh.push(yield* ix.part_('', 0, n));
+    else fresh.push(yield* ix.indexPart('', 0, n));
   }
   for (let lo = 0; rootLarge && lo < n; ) {
     const hi = ix.runEnd(lo, n, 1);
     const c = ix.keys[lo]![0]!;
     const matches = ix.largeMatches(lo, hi);
-    if (!matches) fresh.push(yield* ix.part_(c, lo, hi));
+    if (!matches) fresh.push(yield* ix.indexPart(c, lo, hi));
     else {
       layout.heads.push(c);
       fresh.push(yield* ix.head(c, ix.rankLast(matches)));
@@ -528,7 +529,7 @@ export function* buildSearchIndex(
       while (i < hi && ix.keyLength(i) === 1) i++;
       while (i < hi) {
         const j = ix.runEnd(i, hi, 2);
-        fresh.push(yield* ix.part_(ix.keys[i]!.slice(0, 2), i, j));
+        fresh.push(yield* ix.indexPart(ix.keys[i]!.slice(0, 2), i, j));
         i = j;
       }
     }
@@ -581,7 +582,7 @@ export function* updateSearchIndex(
     const name = partOf(keys[lo]!, layout, heads);
     let hi = lo + 1;
     while (hi < keys.length && partOf(keys[hi]!, layout, heads) === name) hi++;
-    if (!heads.has(name)) fresh.push(yield* ix.part_(name, lo, hi));
+    if (!heads.has(name)) fresh.push(yield* ix.indexPart(name, lo, hi));
     lo = hi;
   }
   const kept = previous.metas.filter((m) => !names.has(m.name) && !(units.has(m.name) && heads.has(m.name)));

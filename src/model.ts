@@ -40,57 +40,14 @@ export function labelled<T extends { id: number; text: string }>(row: T): T & { 
   return { ...row, key: fold(row.text) };
 }
 
-/**
- * Sorts in list order, in place. The distinct keys go through the engine's
- * own string sort, far faster than a comparator at a million items; only
- * items that share a key are compared further.
- */
+/** Sorts in list order, in place (docs/contract.md §2). */
 export function sortLabels<T extends Labelled>(items: T[]): T[] {
-  if (items.length < 1000) return items.sort(compareLabels);
-  const groups = new Map<string, T | T[]>();
-  for (const item of items) {
-    const group = groups.get(item.key);
-    if (group === undefined) groups.set(item.key, item);
-    else if (Array.isArray(group)) group.push(item);
-    else groups.set(item.key, [group, item]);
-  }
-  let i = 0;
-  for (const key of [...groups.keys()].sort()) {
-    const group = groups.get(key)!;
-    if (Array.isArray(group)) for (const item of group.sort(compareLabels)) items[i++] = item;
-    else items[i++] = group;
-  }
-  return items;
-}
-
-/**
- * fold() of many labels, word by word with a cache: labels share their
- * words (given names, family names), and fold() of a label is the fold() of
- * its space-separated words, the empty ones left out (a space is one of the
- * separators fold turns into one space, and no step of fold looks across it).
- */
-export function createFolder(): (label: string) => string {
-  const words = new Map<string, string>();
-  const word = (w: string) => {
-    let folded = words.get(w);
-    if (folded === undefined) words.set(w, (folded = fold(w)));
-    return folded;
-  };
-  return (label) => {
-    if (label.indexOf(' ') < 0) return word(label);
-    let key = '';
-    for (const w of label.split(' ')) {
-      const folded = word(w);
-      if (folded !== '') key = key === '' ? folded : `${key} ${folded}`;
-    }
-    return key;
-  };
+  return items.sort(compareLabels);
 }
 
 /** A list's items folded and sorted in list order. */
 export function sortEntries(items: ListItem[]): Entry[] {
-  const folder = createFolder();
-  return sortLabels(items.map((item) => (((item as Entry).key = folder(item.text)), item as Entry)));
+  return sortLabels(items.map((item) => (((item as Entry).key = fold(item.text)), item as Entry)));
 }
 
 export function sortCounties(rows: CountyRow[]): CountyRow[] {

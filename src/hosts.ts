@@ -1,9 +1,10 @@
 // Host configuration beside the tree: `_headers` (Netlify, Cloudflare),
 // `_redirects` (Netlify), `_routes.json` and `.assetsignore` (Cloudflare) and
 // `nginx.conf`. Pure text from the manifest and the build's options, so the
-// same sources give the same files. docs/hosts.md tells what each host answers. The paths written here are those of
-// client/paths.ts (`pagePath`, `firstPagePaths`); test/nginx.test.ts checks
-// that they agree by serving a real tree through nginx.
+// same sources give the same files; docs/hosts.md tells what each host
+// answers. The paths written here are those of client/paths.ts (`pagePath`,
+// `firstPagePaths`); test/nginx.test.ts checks that they agree by serving a
+// real tree through nginx.
 import { CACHE_CONTROL, HOST_FILES, SERVICE_PATHS } from './client/host.js';
 import { COUNTED_LISTS, PAGED_LISTS, type CountedList, type Manifest, type PagedList } from './client/types.js';
 import type { TreeFile } from './tree-files.js';

@@ -7,6 +7,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { createLookupClient, type LookupClient } from './client/client.js';
 import { answerHttp, routeOf } from './client/host.js';
 import { MANIFEST } from './client/paths.js';
+import { toUrl } from './client/request.js';
 
 const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
@@ -77,7 +78,7 @@ export function createCompatServer({ dir }: ServeOptions): Server {
       };
       let path: string;
       try {
-        path = decodeURIComponent(new URL(url, 'http://x/').pathname);
+        path = decodeURIComponent(toUrl(url).pathname);
       } catch {
         return fail(400, 'malformed percent-encoding in path');
       }

@@ -98,6 +98,11 @@ describe('the compat server', () => {
     expect(res.body).not.toContain('root:');
   });
 
+  test('reads a path that starts with // as a path, not as another host', async () => {
+    expect((await raw('//x/author.json?Page=2')).status).toBe(404);
+    expect((await raw('//x/lookup.json')).status).toBe(404);
+  });
+
   test('answers malformed percent-encoding with a 400', async () => {
     expect((await raw('/%E0%A4%A')).status).toBe(400);
   });

@@ -43,12 +43,17 @@ export function parseQuery(search: string): Map<string, string> {
 }
 
 /**
- * Splits any URL form (absolute, or path with query) into its path and query.
- * A path that starts with `//` stays a path: read as a protocol-relative URL,
- * `//x/author.json` would be `/author.json` of the host `x`.
+ * Any URL form (absolute, or path with query) as a URL. A path that starts
+ * with `//` stays a path: read as a protocol-relative URL, `//x/author.json`
+ * would be `/author.json` of the host `x`.
  */
+export function toUrl(url: string): URL {
+  return new URL(url.startsWith('//') ? `http://x${url}` : url, 'http://x/');
+}
+
+/** Splits any URL form into its path (percent-decoded where it can be) and query. */
 export function splitUrl(url: string): { path: string; search: string } {
-  const u = new URL(url.startsWith('//') ? `http://x${url}` : url, 'http://x/');
+  const u = toUrl(url);
   let path = u.pathname;
   try {
     path = decodeURIComponent(path);

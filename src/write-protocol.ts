@@ -2,7 +2,7 @@
 // and the writer's thread (write-worker.ts), in a module of their own so that
 // neither imports the other.
 import type { Output } from './tree-files.js';
-import type { TreeWriter } from './write.js';
+import type { WriteReport } from './write.js';
 
 /**
  * Counters the two threads share: the text written (by the worker) modulo
@@ -22,6 +22,6 @@ export type WorkerRequest = { files: FileBatch } | { outputs: Output[] } | { lin
 export type WorkerReply =
   | { ready: true }
   | { ack: number }
-  | { report: TreeWriter['report'] }
+  | { report: WriteReport }
   | { aborted: true }
   | { error: { message: string; code?: string } };

@@ -1,0 +1,79 @@
+// What a build does to the spare generation, decided from indexes without a disk.
+import { describe, expect, test } from 'vitest';
+import { diffTree, indexEntry, staleFiles, type Index, type TreeDiffInput } from '../src/tree-diff.js';
+
+const index = (entries: Record<string, string>): Index => new Map(Object.entries(entries));
+const e = (hash: string, bytes = 10) => indexEntry(hash, bytes);
+const diff = (input: Partial<TreeDiffInput> & Pick<TreeDiffInput, 'added'>) => {
+  const spare = input.spare ?? new Map();
+  const stale = input.stale ?? (input.served ? staleFiles(input.served, spare) : []);
+  return diffTree({ keeps: new Map(), ...input, spare, stale });
+};
+
+describe('the diff between the served tree and the next', () => {
+  test('a first build takes what it was given: nothing to link, nothing served to remove', () => {
+    const d = diff({ added: index({ 'lookup.json': e('m', 5), 'author/pages/1.json': e('p1', 7) }) });
+    expect([...d.next.keys()]).toEqual(['lookup.json', 'author/pages/1.json']);
+    expect(d).toMatchObject({ link: [], remove: [], kept: 0, copied: 0, removed: 0, files: 2, bytes: 12, unchanged: false });
+  });
+
+  test('a build that adds exactly the served files is unchanged, and touches nothing', () => {
+    const served = index({ 'lookup.json': e('m'), 'author/pages/1.json': e('p1') });
+    const d = diff({ served, added: new Map(served) });
+    expect(d).toMatchObject({ unchanged: true, link: [], remove: [], copied: 0 });
+  });
+
+  test('a file the new tree lacks is removed, and the tree is no longer unchanged', () => {
+    const served = index({ 'lookup.json': e('m'), 'author/pages/2.json': e('p2') });
+    const d = diff({ served, spare: new Map(served), added: index({ 'lookup.json': e('m') }) });
+    expect(d).toMatchObject({ unchanged: false, removed: 1, remove: ['author/pages/2.json'] });
+  });
+
+  test('links from the served tree the unchanged files the spare lacks or holds otherwise, and only those', () => {
+    const served = index({ 'lookup.json': e('m2'), 'author/pages/1.json': e('p1'), 'author/pages/2.json': e('p2'), 'author/search/a.json': e('a') });
+    const spare = index({ 'lookup.json': e('m1'), 'author/pages/1.json': e('p1'), 'author/pages/2.json': e('old') });
+    const d = diff({ served, spare, added: index({ 'lookup.json': e('m3'), 'author/pages/1.json': e('p1'), 'author/pages/2.json': e('p2'), 'author/search/a.json': e('a') }) });
+    expect(d.link).toEqual(['author/pages/2.json', 'author/search/a.json']);
+    expect(d.copied).toBe(2); // the served lookup.json is stale too, but the new tree changes it
+    expect(d.remove).toEqual([]);
+  });
+
+  test('counts a file linked ahead as copied, without linking it again', () => {
+    const served = index({ 'lookup.json': e('m2'), 'author/pages/1.json': e('p1') });
+    const stale = staleFiles(served, new Map());
+    const spare = index({ 'author/pages/1.json': e('p1') }); // linked ahead since the build began
+    const d = diffTree({ served, spare, stale, added: index({ 'lookup.json': e('m3'), 'author/pages/1.json': e('p1') }), keeps: new Map() });
+    expect(d).toMatchObject({ link: [], copied: 1 });
+  });
+
+  test('a kept section carries over its served files, but those its update drops or adds anew', () => {
+    const served = index({
+      'lookup.json': e('m1'),
+      'author/pages/1.json': e('p1'),
+      'author/pages/2.json': e('p2'),
+      'author/search/x.json': e('x'),
+      'descriptor/pages/1.json': e('d1'),
+      'country/1.json': e('c1'),
+    });
+    const added = index({ 'lookup.json': e('m2'), 'author/pages/1.json': e('p1new') });
+    const keeps = new Map([['author', new Set(['author/search/x.json'])]] as const);
+    const d = diff({ served, spare: new Map(served), added, keeps });
+    expect([...d.next.keys()]).toEqual(['lookup.json', 'author/pages/1.json', 'author/pages/2.json']);
+    expect(d.next.get('author/pages/1.json')).toBe(e('p1new'));
+    expect(d.kept).toBe(1);
+    expect(d.removed).toBe(3); // the dropped search file, and the sections neither kept nor rendered
+    expect(d.remove).toEqual(['author/search/x.json', 'descriptor/pages/1.json', 'country/1.json']);
+  });
+
+  test("counts the tree's bytes from the files' sizes, and nothing for compressed siblings", () => {
+    const d = diff({ added: index({ 'lookup.json': e('m', 300), 'lookup.json.gz': 'm.gz', 'lookup.json.br': 'm.br' }) });
+    expect(d).toMatchObject({ files: 3, bytes: 300 });
+  });
+});
+
+describe('the stale files of a spare', () => {
+  test('are the served files it lacks or holds with another hash', () => {
+    const served = index({ a: e('1'), b: e('2'), c: e('3') });
+    expect(staleFiles(served, index({ a: e('1'), b: e('x') }))).toEqual(['b', 'c']);
+  });
+});

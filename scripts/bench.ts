@@ -8,6 +8,10 @@
 //       files, bytes, files/s) against the floor: plain fs writing the same
 //       files into the same folders; then incremental rebuilds after one
 //       author's text changes, and with no change.
+//   npm run bench -- ab --against REV [--authors N] [--rounds R]  this tree
+//       against another commit, built in a temporary clone: a full build and
+//       two edit rebuilds each round, the two in turns (A B, then B A), with
+//       wall time and peak RSS per run and the median of the paired ratios.
 //   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
 //       the sources alone (csv-parse). The A/B of the hand-written parser
 //       against csv-parse that chose it is this mode at commit 7cc075b
@@ -213,6 +217,57 @@ async function buildBench(sizes: number[]): Promise<void> {
   if (rows.length === 2) console.log(`\n${rows[1]![0]} / ${rows[0]![0]} authors: full build ${(Number(rows[1]![1]) / Number(rows[0]![1])).toFixed(1)}× the time`);
 }
 
+/** One CLI build of `cli` in its own process: wall time and peak RSS as the kernel counts them. */
+function timedBuild(cli: string, sources: string, out: string): { seconds: number; rssMb: number } {
+  settle();
+  const result = spawnSync('/usr/bin/time', ['-f', 'reflist-ab %e %M', process.execPath, cli, 'build', '--quiet', '--sources', sources, '--out', out], { encoding: 'utf8' });
+  const measured = /reflist-ab ([\d.]+) (\d+)/.exec(result.stderr);
+  if (result.status !== 0 || !measured) throw new Error(`build with ${cli} failed: ${result.stderr}`);
+  return { seconds: Number(measured[1]), rssMb: Number(measured[2]) / 1024 };
+}
+
+/** This tree (B) against commit `rev` (A), paired round by round. */
+async function abBench(rev: string, authors: number, rounds: number): Promise<void> {
+  execFileSync(process.execPath, ['scripts/compile.mjs']);
+  const clone = tempDir('reflist-ab-');
+  execFileSync('git', ['clone', '--quiet', '--no-checkout', '.', clone]);
+  execFileSync('git', ['-C', clone, 'checkout', '--quiet', rev]);
+  console.log(`A: ${execFileSync('git', ['-C', clone, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 90)}`);
+  console.log(`B: this tree (${execFileSync('git', ['log', '-1', '--format=%h'], { encoding: 'utf8' }).trim()}${execFileSync('git', ['status', '--porcelain', 'src'], { encoding: 'utf8' }) ? ', with uncommitted changes' : ''})`);
+  execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone, stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/compile.mjs'], { cwd: clone });
+  const clis = { A: join(clone, 'lib/cli.js'), B: join(process.cwd(), 'lib/cli.js') };
+  console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${int(authors)} authors, ${rounds} rounds`);
+  const sources = tempDir('reflist-ab-src-');
+  await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
+  const work = tempDir('reflist-ab-work-'); // nothing deleted until the end (see buildBench)
+  type Runs = { full: number; rss: number; edit: number; next: number; editRss: number };
+  const runs: Record<'A' | 'B', Runs[]> = { A: [], B: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? (['A', 'B'] as const) : (['B', 'A'] as const)) {
+      const src = join(work, `${round}-${side}-sources`);
+      execFileSync('cp', ['-r', sources, src]);
+      const out = join(work, `${round}-${side}`, 'dist');
+      const full = timedBuild(clis[side], src, out);
+      editAuthor(src, 10);
+      const edit = timedBuild(clis[side], src, out);
+      editAuthor(src, 20);
+      const next = timedBuild(clis[side], src, out);
+      runs[side].push({ full: full.seconds, rss: full.rssMb, edit: edit.seconds, next: next.seconds, editRss: Math.max(edit.rssMb, next.rssMb) });
+      console.log(`  round ${round + 1} ${side}: full ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB; edit ${edit.seconds.toFixed(2)} s, next edit ${next.seconds.toFixed(2)} s, ${Math.max(edit.rssMb, next.rssMb).toFixed(0)} MB`);
+    }
+  }
+  const metrics = [['full build, s', 'full'], ['full build peak RSS, MB', 'rss'], ['first edit rebuild, s', 'edit'], ['next edit rebuild, s', 'next'], ['edit rebuild peak RSS, MB', 'editRss']] as const;
+  console.log('\n| measure | A median | B median | B / A, median of the rounds\' ratios | B / A by round |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, key] of metrics) {
+    const ratios = runs.B.map((b, i) => b[key] / runs.A[i]![key]);
+    const digits = key === 'rss' || key === 'editRss' ? 0 : 2;
+    console.log(`| ${name} | ${median(runs.A.map((r) => r[key])).toFixed(digits)} | ${median(runs.B.map((r) => r[key])).toFixed(digits)} | ${median(ratios).toFixed(3)} | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`);
+  }
+  for (const dir of [clone, sources, work]) rmSync(dir, { recursive: true, force: true });
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -249,10 +304,11 @@ async function parserBench(authors: number, rounds: number): Promise<void> {
   rmSync(sources, { recursive: true, force: true });
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' }, against: { type: 'string' } } });
 const which = positionals[0] ?? 'search';
 if (which === 'search') await searchBench(Number(values.authors ?? 100_000));
 else if (which === 'build') await buildBench((values.authors ?? '100000,1000000').split(',').map(Number));
 else if (which === 'parser') await parserBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
+else if (which === 'ab') await abBench(values.against ?? 'HEAD', Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
-else throw new Error(`unknown benchmark "${which}": expected search, build or parser`);
+else throw new Error(`unknown benchmark "${which}": expected search, build, ab or parser`);

@@ -1,4 +1,7 @@
-// Benchmarks, each printing the figures its issue names.
+// Benchmarks, each printing the figures its issue names. With --docs, build
+// and ab also put their table into docs/performance.md, between the markers
+// `<!-- bench build -->` / `<!-- bench ab -->` and their closing ones, so the
+// figures there are the bench's own output, never edited by hand.
 //
 //   npm run bench -- search [--authors N]   the Term index on a generated corpus:
 //       files and bytes of the index and of the whole tree, build time, the
@@ -49,6 +52,18 @@ function treeStats(out: string, filter: (path: string) => boolean) {
     if (size > 16 * 1024) over16k++;
   }
   return { files, bytes, max, over16k };
+}
+
+/** With --docs, replaces the text between `<!-- bench NAME -->` and `<!-- /bench NAME -->` in docs/performance.md. */
+function toDocs(name: string, lines: string[]): void {
+  if (!values.docs) return;
+  const file = 'docs/performance.md';
+  const doc = readFileSync(file, 'utf8');
+  const [open, close] = [`<!-- bench ${name} -->`, `<!-- /bench ${name} -->`];
+  const [start, end] = [doc.indexOf(open), doc.indexOf(close)];
+  if (start < 0 || end < start) throw new Error(`${file} has no ${open} … ${close} block`);
+  writeFileSync(file, `${doc.slice(0, start + open.length)}\n${lines.join('\n')}\n${doc.slice(end)}`);
+  console.log(`\nwritten to ${file} (${name})`);
 }
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
@@ -211,10 +226,16 @@ async function buildBench(sizes: number[]): Promise<void> {
     cleanup.push(work, sources);
   }
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
-  console.log('\n| authors | full s | peak RSS MB | files | bytes | floor s | build/floor | 1 edit s | next edit s | no change s |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
-  if (rows.length === 2) console.log(`\n${rows[1]![0]} / ${rows[0]![0]} authors: full build ${(Number(rows[1]![1]) / Number(rows[0]![1])).toFixed(1)}× the time`);
+  const table = [
+    `\`npm run bench -- build\`, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, node ${process.version}:`,
+    '',
+    '| authors | full s | peak RSS MB | files | bytes | floor s | build/floor | 1 edit s | next edit s | no change s |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+  if (rows.length === 2) table.push('', `${rows[1]![0]} / ${rows[0]![0]} authors: full build ${(Number(rows[1]![1]) / Number(rows[0]![1])).toFixed(1)}× the time.`);
+  console.log(`\n${table.join('\n')}`);
+  toDocs('build', table);
 }
 
 /** One CLI build of `cli` in its own process: wall time and peak RSS as the kernel counts them. */
@@ -258,13 +279,19 @@ async function abBench(rev: string, authors: number, rounds: number): Promise<vo
     }
   }
   const metrics = [['full build, s', 'full'], ['full build peak RSS, MB', 'rss'], ['first edit rebuild, s', 'edit'], ['next edit rebuild, s', 'next'], ['edit rebuild peak RSS, MB', 'editRss']] as const;
-  console.log('\n| measure | A median | B median | B / A, median of the rounds\' ratios | B / A by round |');
-  console.log('|---|---|---|---|---|');
+  const table = [
+    `\`npm run bench -- ab --against ${rev} --authors ${authors} --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, node ${process.version}. A is ${rev}, B this tree:`,
+    '',
+    "| measure | A median | B median | B / A, median of the rounds' ratios | B / A by round |",
+    '|---|---|---|---|---|',
+  ];
   for (const [name, key] of metrics) {
     const ratios = runs.B.map((b, i) => b[key] / runs.A[i]![key]);
     const digits = key === 'rss' || key === 'editRss' ? 0 : 2;
-    console.log(`| ${name} | ${median(runs.A.map((r) => r[key])).toFixed(digits)} | ${median(runs.B.map((r) => r[key])).toFixed(digits)} | ${median(ratios).toFixed(3)} | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`);
+    table.push(`| ${name} | ${median(runs.A.map((r) => r[key])).toFixed(digits)} | ${median(runs.B.map((r) => r[key])).toFixed(digits)} | ${median(ratios).toFixed(3)} | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`);
   }
+  console.log(`\n${table.join('\n')}`);
+  toDocs('ab', table);
   for (const dir of [clone, sources, work]) rmSync(dir, { recursive: true, force: true });
 }
 
@@ -304,7 +331,7 @@ async function parserBench(authors: number, rounds: number): Promise<void> {
   rmSync(sources, { recursive: true, force: true });
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' }, against: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' }, against: { type: 'string' }, docs: { type: 'boolean' } } });
 const which = positionals[0] ?? 'search';
 if (which === 'search') await searchBench(Number(values.authors ?? 100_000));
 else if (which === 'build') await buildBench((values.authors ?? '100000,1000000').split(',').map(Number));

@@ -189,7 +189,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const outputs = renderTree(
       plan,
       { systems, sources, scripts: treeScripts(), hosts: { nginxUpstream: options.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
-      { pageSize: options.pageSize, search: options.search, busy: tree.busy },
+      { pageSize: options.pageSize, search: options.search },
     );
     const written = await tree.write(outputs, (n) => progress.tick(n));
     progress.end();

@@ -4,7 +4,7 @@ import { bucketPath, childBucketPath, firstPagePaths, resultPagesPath, MANIFEST,
 import type { ListInfo, Manifest, PagedList } from './client/types.js';
 import { ReflistError } from './errors.js';
 import type { CountryNode, Entry } from './model.js';
-import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndex, type SearchIndexOptions } from './search-index.js';
+import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndexOptions } from './search-index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
 import type { TreeFile } from './tree-files.js';
 
@@ -12,11 +12,6 @@ export interface RenderOptions {
   pageSize: number;
   /** Tuning of the search files' sizes (tests make them tiny to exercise every path). */
   search?: Omit<SearchIndexOptions, 'pageSize'>;
-  /**
-   * True while the consumer has files enough to be getting on with (a writer
-   * thread's backlog is full): then work that yields no file yet is done ahead.
-   */
-  busy?: () => boolean;
 }
 
 /** What a build keeps of a list to update it later: its manifest entry and its index's parts. */
@@ -116,36 +111,22 @@ export function listInfo(list: PagedList, entries: Entry[], pageSize: number, se
   };
 }
 
-/**
- * A list's every file: pages, id buckets, the Term index. The index is
- * computed a step at a time whenever the writer has enough files to be
- * getting on with, so the two threads overlap.
- */
+/** A list's every file: pages, id buckets, the Term index. */
 export function* renderList(
   list: PagedList, entries: Entry[], records: string[], systems: readonly string[], options: RenderOptions,
 ): Generator<TreeFile, ListState> {
   const { pageSize } = options;
   const encode = (e: Entry) => encodeRecord(e, list === 'division');
-  const indexing = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
-  let step: IteratorResult<undefined, SearchIndex> = { done: false, value: undefined };
-  const busy = options.busy ?? (() => false);
   const info = listInfo(list, entries, pageSize, []);
-  function* pagesAndBuckets(): Generator<TreeFile> {
-    yield* renderPages(list, entries, pageSize, systems);
-    const positions = entries.map((_, i) => i);
-    yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b));
-    if (list === 'division') {
-      const children = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
-      yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
-        (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
-    }
+  yield* renderPages(list, entries, pageSize, systems);
+  const positions = entries.map((_, i) => i);
+  yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b));
+  if (list === 'division') {
+    const children = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
+    yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
+      (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
   }
-  for (const file of pagesAndBuckets()) {
-    while (!step.done && busy()) step = indexing.next();
-    yield file;
-  }
-  while (!step.done) step = indexing.next();
-  const { layout, metas, fresh } = step.value;
+  const { layout, metas, fresh } = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
   info.search = metas.flatMap((m) => m.starts);
   const names = new Set<string>();
   for (const file of indexFiles(list, fresh)) {

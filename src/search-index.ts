@@ -148,7 +148,7 @@ class Indexer {
    * order, so each key's entries are grouped as they come, already sorted;
    * only the distinct keys go through the engine's own string sort.
    */
-  *collect(keep?: (label: string, start: number) => boolean): Generator<undefined> {
+  collect(keep?: (label: string, start: number) => boolean): void {
     // Each distinct key has a slot; its pairs are chained in the order they
     // come (list order), each as entry * 2 + whole: no array for every key.
     const slots = new Map<string, number>();
@@ -174,7 +174,6 @@ class Indexer {
       pairs++;
     };
     for (const [e, entry] of this.entries.entries()) {
-      if ((e & 4095) === 4095) yield;
       for (const label of entry.children ? [entry.key, ...entry.children.map((c) => c.key)] : [entry.key]) {
         if (label === '') continue;
         if (!keep || keep(label, 0)) add(label, e, 1);
@@ -183,9 +182,7 @@ class Indexer {
         }
       }
     }
-    yield;
     const sorted = [...slots.keys()].sort();
-    yield;
     this.keys = new Array<string>(pairs);
     this.owners = new Int32Array(pairs);
     this.whole = new Uint8Array(pairs);
@@ -341,11 +338,10 @@ class Indexer {
    * children a prefix keeps, which is exact because the client filters them
    * by the same query again.
    */
-  private *resultSets(large: LargePrefix[]): Generator<undefined, ResultSet[]> {
+  private resultSets(large: LargePrefix[]): ResultSet[] {
     const setOf = new Map<string, ResultSet>();
     const { pageSize } = this;
-    for (const [n, l] of large.entries()) {
-      if ((n & 63) === 63) yield;
+    for (const l of large) {
       // Without children a result's text depends only on its entries, so they
       // name it, and its pages are rendered once, when the files are written.
       const pages = this.filtered ? this.pagesOf(l) : undefined;
@@ -392,9 +388,9 @@ class Indexer {
   }
 
   /** A head part: a large one-unit prefix alone, with its results. */
-  *head(c: string, results: Int32Array): Generator<undefined, IndexPart> {
+  head(c: string, results: Int32Array): IndexPart {
     const l: LargePrefix = { prefix: c, lo: 0, results };
-    const sets = yield* this.resultSets([l]);
+    const sets = this.resultSets([l]);
     const self = this;
     return this.makePart(c, [c], sets, function* () {
       yield { kind: 'search', start: c, text: self.chunkText(new Int32Array(0), [l]) };
@@ -407,7 +403,7 @@ class Indexer {
    * its large prefixes (a walk of the trie below name), then its search
    * files, cut at content-defined boundaries.
    */
-  *indexPart(name: string, lo: number, hi: number): Generator<undefined, IndexPart> {
+  indexPart(name: string, lo: number, hi: number): IndexPart {
     const { keys } = this;
     // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
     const large: LargePrefix[] = [];
@@ -415,8 +411,7 @@ class Indexer {
     // before their children, which overwrite it.
     const largeDepth = new Int32Array(hi - lo);
     const stack: [number, number, number][] = hi > lo ? [[lo, hi, name.length]] : [];
-    for (let n = 1; stack.length > 0; n++) {
-      if ((n & 1023) === 0) yield;
+    while (stack.length > 0) {
       const [a, b, depth] = stack.pop()!;
       const matches = this.largeMatches(a, b);
       if (!matches) continue;
@@ -438,7 +433,7 @@ class Indexer {
       stack.push(...children.reverse());
     }
     large.sort((x, y) => (x.prefix < y.prefix ? -1 : 1));
-    const sets = yield* this.resultSets(large);
+    const sets = this.resultSets(large);
 
     // Cut the sorted keys into search files, counting the records and the
     // result sets each will hold. Cuts are content-defined (past a minimum
@@ -459,7 +454,6 @@ class Indexer {
     let generation = ++this.generation;
     const { fileBytes, owners, stamp } = this;
     for (let i = lo; i < hi; i++) {
-      if ((i & 16383) === 16383) yield;
       const skipped = skip[i - lo] === 1;
       if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
         const lcp = commonPrefixLength(keys[previous]!, keys[i]!, Math.min(this.keyLength(previous), this.keyLength(i)));
@@ -497,39 +491,37 @@ class Indexer {
 /**
  * The index of a list's entries (in list order), given their encoded records
  * and the encoder, which also encodes a division with only some children.
- * A generator of work steps, each a few milliseconds, returning the index:
- * the caller fits the work in while another thread writes.
  */
-export function* buildSearchIndex(
+export function buildSearchIndex(
   entries: Entry[],
   records: string[],
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
-): Generator<undefined, SearchIndex> {
+): SearchIndex {
   const ix = new Indexer(entries, records, encode, options);
-  yield* ix.collect();
+  ix.collect();
   const n = ix.keys.length;
   const rootLarge = ix.largeMatches(0, n) !== undefined;
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
   if (!rootLarge) {
     if (n === 0) fresh.push({ meta: { name: '', starts: [''], pages: [] }, *files() { yield { kind: 'search', start: '', text: '{"records":[]}' }; } });
-    else fresh.push(yield* ix.indexPart('', 0, n));
+    else fresh.push(ix.indexPart('', 0, n));
   }
   for (let lo = 0; rootLarge && lo < n; ) {
     const hi = ix.runEnd(lo, n, 1);
     const c = ix.keys[lo]![0]!;
     const matches = ix.largeMatches(lo, hi);
-    if (!matches) fresh.push(yield* ix.indexPart(c, lo, hi));
+    if (!matches) fresh.push(ix.indexPart(c, lo, hi));
     else {
       layout.heads.push(c);
-      fresh.push(yield* ix.head(c, ix.rankLast(matches)));
+      fresh.push(ix.head(c, ix.rankLast(matches)));
       // Keys that are c itself belong to the head, and are large: no search file holds them.
       let i = lo;
       while (i < hi && ix.keyLength(i) === 1) i++;
       while (i < hi) {
         const j = ix.runEnd(i, hi, 2);
-        fresh.push(yield* ix.indexPart(ix.keys[i]!.slice(0, 2), i, j));
+        fresh.push(ix.indexPart(ix.keys[i]!.slice(0, 2), i, j));
         i = j;
       }
     }
@@ -544,14 +536,14 @@ export function* buildSearchIndex(
  * undefined when the edit changes the layout (a one-unit prefix turns large
  * or small) and the whole index must be built. Lists without children only.
  */
-export function* updateSearchIndex(
+export function updateSearchIndex(
   entries: Entry[],
   records: string[],
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
   previous: { layout: IndexLayout; metas: PartMeta[] },
   touched: string[],
-): Generator<undefined, SearchIndex | undefined> {
+): SearchIndex | undefined {
   const { layout } = previous;
   if (!layout.rootLarge || entries.some((e) => e.children)) return undefined;
   const ix = new Indexer(entries, records, encode, options);
@@ -565,13 +557,13 @@ export function* updateSearchIndex(
   const fresh: IndexPart[] = [];
   for (const [c, { small, results }] of ix.scanHeads([...units].sort())) {
     if (small === heads.has(c)) return undefined;
-    if (!small) fresh.push(yield* ix.head(c, results));
+    if (!small) fresh.push(ix.head(c, results));
   }
   // Only the suffixes of the touched parts: the part is read off the suffix's first two units, without slicing it.
   const wanted = new Set([...names].map((name) => name.charCodeAt(0) * 65536 + (name.length > 1 ? name.charCodeAt(1) + 1 : 0)));
   const firsts = new Set([...names].map((name) => name.charCodeAt(0)));
   const headUnits = new Set(layout.heads.map((c) => c.charCodeAt(0)));
-  yield* ix.collect((label, start) => {
+  ix.collect((label, start) => {
     const c = label.charCodeAt(start);
     if (!firsts.has(c)) return false;
     const second = headUnits.has(c) && start + 1 < label.length ? label.charCodeAt(start + 1) + 1 : 0;
@@ -582,7 +574,7 @@ export function* updateSearchIndex(
     const name = partOf(keys[lo]!, layout, heads);
     let hi = lo + 1;
     while (hi < keys.length && partOf(keys[hi]!, layout, heads) === name) hi++;
-    if (!heads.has(name)) fresh.push(yield* ix.indexPart(name, lo, hi));
+    if (!heads.has(name)) fresh.push(ix.indexPart(name, lo, hi));
     lo = hi;
   }
   const kept = previous.metas.filter((m) => !names.has(m.name) && !(units.has(m.name) && heads.has(m.name)));

@@ -117,19 +117,11 @@ export function* renderChanges(
   const encode = (entry: Entry) => encodeRecord(entry, false);
   const search = { ...options.search, pageSize };
   const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
-  const index: SearchIndex = (yield* steps(updateSearchIndex(entries, records, encode, search, state, touched)))
-    ?? (yield* steps(buildSearchIndex(entries, records, encode, search)));
+  const index: SearchIndex = updateSearchIndex(entries, records, encode, search, state, touched)
+    ?? buildSearchIndex(entries, records, encode, search);
   yield* indexFiles(list, index.fresh);
   const same = new Set(index.metas);
   yield { keep: list, drop: indexPaths(list, state.metas.filter((m) => !same.has(m))) };
   yield* linesOutput(list, next.length, (i) => next[i]!);
   return { info: { ...state.info, search: index.metas.flatMap((m) => m.starts) }, layout: index.layout, metas: index.metas };
-}
-
-/** Runs a stepwise computation to its end (an update is small: no need to interleave it with writing). */
-function* steps<T>(work: Generator<undefined, T>): Generator<never, T> {
-  for (;;) {
-    const step = work.next();
-    if (step.done) return step.value;
-  }
 }

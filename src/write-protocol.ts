@@ -4,12 +4,8 @@
 import type { Output } from './tree-files.js';
 import type { WriteReport } from './write.js';
 
-/**
- * Counters the two threads share: the text written (by the worker) modulo
- * 2^32, against the text posted for the backlog; messages posted and not
- * yet handled, which the worker links ahead only while there are none.
- */
-export const COUNTERS = { written: 0, queued: 1 } as const;
+/** Counters the two threads share: messages posted and not yet handled; the worker links ahead only while there are none. */
+export const COUNTERS = { queued: 0 } as const;
 
 /** Files as they cross threads: file i is bytes[ends[i - 1] .. ends[i]). */
 export interface FileBatch {

@@ -23,7 +23,7 @@ const BATCH = 1 << 20;
  * Bytes posted but not yet written. Rendering comes in bursts (a list's
  * pages are quick, its search index is long in coming), so the writer needs a
  * backlog to work through meanwhile; 16 MB is about a third of a second of
- * writing.
+ * writing, and holds memory to that.
  */
 const IN_FLIGHT = 16 << 20;
 
@@ -31,8 +31,6 @@ const IN_FLIGHT = 16 << 20;
 
 /** An output folder opened for one build: locked and its indexes read, nothing written yet. */
 export interface OpenTree {
-  /** True while the writer has a full backlog, the time to compute ahead (RenderOptions.busy). */
-  busy(): boolean;
   /**
    * Says the build will change the tree: the writer thread may then make the
    * links that can be made ahead while it has nothing to write (TreeWriter.linkAhead).
@@ -52,7 +50,6 @@ export interface OpenTree {
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   if (availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
   const counters = new Int32Array(new SharedArrayBuffer(4 * Object.keys(COUNTERS).length));
-  let posted = 0; // the text posted, modulo 2^32
   const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => {
     Atomics.add(counters, COUNTERS.queued, 1);
     worker.postMessage(message, transfer);
@@ -78,8 +75,6 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
   };
   return {
-    // Half the limit, so the renderer turns to other work before it has to wait.
-    busy: () => ((posted - Atomics.load(counters, COUNTERS.written)) | 0) >= IN_FLIGHT / 2,
     linkAhead: () => send({ linkAhead: true }),
     async write(outputs, onFile) {
       try {
@@ -101,7 +96,6 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
           send(message, transfer);
           inFlight.push(bytes);
           pending += bytes;
-          posted = (posted + bytes) | 0;
           await drain(IN_FLIGHT);
         };
         const flush = async () => {
@@ -163,7 +157,6 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
     error = err;
   }
   return {
-    busy: () => false,
     linkAhead: () => {}, // finish links what it must
     async write(files, onFile) {
       if (!writer) throw error;

@@ -6,7 +6,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ReflistError } from './errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
-import { outputLength } from './tree-files.js';
 import { COUNTERS, type WorkerReply, type WorkerRequest } from './write-protocol.js';
 
 const port = parentPort!;
@@ -49,14 +48,10 @@ port.on('message', (message: WorkerRequest) => {
       for (const [i, path] of paths.entries()) {
         const start = i === 0 ? 0 : ends[i - 1]!;
         writer.add(path, bytes.subarray(start, ends[i]));
-        Atomics.add(counters, COUNTERS.written, ends[i]! - start);
       }
       reply({ ack: paths.length });
     } else if ('outputs' in message) {
-      for (const output of message.outputs) {
-        writer.take(output);
-        Atomics.add(counters, COUNTERS.written, outputLength(output));
-      }
+      for (const output of message.outputs) writer.take(output);
       reply({ ack: message.outputs.length });
     } else if ('linkAhead' in message) linking = true;
     else if ('finish' in message) (linking = false), reply({ report: writer.finish() });

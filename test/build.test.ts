@@ -5,12 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { VALID } from './fixtures/valid.js';
-import { build, readSources } from '../src/build.js';
-import { planBuild } from '../src/plan.js';
-import { renderTree } from '../src/tree.js';
-import { Checker, validateList, validateLocations, validateSystems } from '../src/validate.js';
-import { PAGED_LISTS } from '../src/client/types.js';
-import { writeSynthetic } from '../scripts/sources.js';
+import { build } from '../src/build.js';
 import { buildFrom, snapshotTree, tempDir, treeClient, writeSources } from './helpers.js';
 
 async function cli(args: string[]) {
@@ -27,27 +22,6 @@ describe('a build', () => {
     await buildFrom(VALID, a, 2);
     await buildFrom(VALID, b, 2);
     expect(snapshotTree(b)).toEqual(snapshotTree(a));
-  });
-
-  test('renders the same files in the same order however busy the writer is', async () => {
-    const sources = tempDir();
-    await writeSynthetic(sources, { authors: 12_000, systems: 3, seed: 3 });
-    const check = new Checker(readSources(sources).tables);
-    const systems = validateSystems(check);
-    const plan = () => planBuild(
-      validateLocations(check),
-      Object.fromEntries(PAGED_LISTS.map((list) => [list, { items: validateList(list, check, systems) }])),
-      undefined,
-    );
-    const input = { systems, sources: {}, scripts: [], hosts: {}, cache: { options: '', digests: {}, rows: {} } };
-    const render = (busy?: () => boolean) => [...renderTree(plan(), input, { pageSize: 30, busy })];
-    const plain = render();
-    for (const every of [2, 3, 7]) {
-      // The index is computed a step at a time between different files each time.
-      let calls = 0;
-      expect(render(() => calls++ % every !== 0)).toEqual(plain);
-      expect(calls).toBeGreaterThan(10);
-    }
   });
 
   test('writes every public path of docs/contract.md §3', async () => {

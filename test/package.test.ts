@@ -52,7 +52,7 @@ describe('the npm package', () => {
     const installed = run(project, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`]);
     expect(installed.status, installed.out).toBe(0);
     writeSources(join(project, 'data'), VALID);
-    const built = run(project, 'npx', ['--no-install', 'reflist', 'build', '--sources', 'data', '--out', 'public/lookup']);
+    const built = run(project, 'npx', ['--no', 'reflist', 'build', '--sources', 'data', '--out', 'public/lookup']);
     expect(built.status, built.out).toBe(0);
     expect(built.out).toContain('tree: ');
     expect(JSON.parse(readFileSync(join(project, 'public/lookup/author.json'), 'utf8')).total).toBe(4);

@@ -1,12 +1,19 @@
-// Bundles the CLI and its writer thread for Node, and the scripts every built tree carries
-// at its root (the client and the host adapters), each a single dependency-free file.
+// Bundles the CLI, the programmatic API and the writer's thread for Node, and the
+// scripts every built tree carries at its root (the client and the host
+// adapters), each a single dependency-free file. `npm pack` runs this (prepack).
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+
+// Emptied first: a stale file (a chunk of an older build) must not end up in a package.
+rmSync('lib', { recursive: true, force: true });
 
 const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning' };
 const tree = { ...common, platform: 'neutral' };
 await Promise.all([
-  build({ ...common, entryPoints: ['src/bin.ts'], outfile: 'lib/cli.js', platform: 'node', packages: 'external',
-    banner: { js: '#!/usr/bin/env node' } }),
+  // The executable and the programmatic API share one chunk of the builder; bin.ts's first line is the #!.
+  // The chunk sits in lib/ too: paths relative to import.meta.url (lib/tree/, the worker) hold from src/ and lib/ alike.
+  build({ ...common, entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' }, outdir: 'lib', splitting: true,
+    chunkNames: '[name]-[hash]', platform: 'node', packages: 'external' }),
   build({ ...common, entryPoints: ['src/write-worker.ts'], outfile: 'lib/write-worker.js', platform: 'node', packages: 'external' }),
   build({ ...tree, entryPoints: ['src/client/index.ts'], outfile: 'lib/tree/lookup-client.js' }),
   build({ ...tree, entryPoints: ['src/adapters/cloudflare.ts'], outfile: 'lib/tree/_worker.js' }),

@@ -70,8 +70,8 @@ export function run(argv: string[], stderr: (line: string) => void): ChildProces
     return 1;
   }
   // A tree keeps the client it was built with; the demo needs the current one.
-  if (!readFileSync(join(values.dir, 'lookup-client.js')).equals(readFileSync(join(ROOT, 'lib/lookup-client.js')))) {
-    stderr(`warning: ${join(values.dir, 'lookup-client.js')} differs from lib/lookup-client.js (another build of the client): run npm run build to refresh it`);
+  if (!readFileSync(join(values.dir, 'lookup-client.js')).equals(readFileSync(join(ROOT, 'lib/tree/lookup-client.js')))) {
+    stderr(`warning: ${join(values.dir, 'lookup-client.js')} differs from lib/tree/lookup-client.js (another build of the client): run npm run build to refresh it`);
   }
   return servePreview(join(ROOT, '.preview'), port);
 }

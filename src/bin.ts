@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // The `reflist` executable: wires process to run(), and tunes the heap.
 import { setFlagsFromString } from 'node:v8';
 import { run } from './cli.js';

@@ -21,10 +21,16 @@ import { Checker, SECTION_SOURCES, SOURCES, validateList, validateLocations, val
 import { openTree } from './write-threaded.js';
 import { cacheDir, servedGeneration, type WriteReport } from './write.js';
 
+/** Items per page of every paged list when none is given (docs/contract.md §1.3). */
+export const DEFAULT_PAGE_SIZE = 30;
+
 export interface BuildOptions {
+  /** The folder of source CSVs (docs/contract.md §5). */
   sources: string;
+  /** The output folder: a link to the generation the build swaps in (docs/incremental.md). */
   out: string;
-  pageSize: number;
+  /** Items per page; 30 by default. */
+  pageSize?: number;
   search?: RenderOptions['search'];
   /** Also write `.gz` and `.br` siblings (see WriteOptions). */
   compress?: boolean;
@@ -165,7 +171,8 @@ function servedForPlan(served: ServedBuild | undefined, lists: Partial<Record<Pa
   return { states: served.meta.lists, lines, countries: served.meta.countries };
 }
 
-export async function build(options: BuildOptions): Promise<BuildReport> {
+export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
+  const options = { ...buildOptions, pageSize: buildOptions.pageSize ?? DEFAULT_PAGE_SIZE };
   const started = performance.now();
   const log = options.log ?? (() => {});
   const progress = options.progress ?? createProgress(undefined);

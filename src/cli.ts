@@ -2,7 +2,7 @@
 // `run` takes argv and the output streams and returns an exit code, so tests drive it.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { build, ROW_NAMES } from './build.js';
+import { build, DEFAULT_PAGE_SIZE, ROW_NAMES } from './build.js';
 import type { How } from './plan.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import { createProgress, type ProgressSink } from './progress.js';
@@ -78,7 +78,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .description('build the static tree from the source CSVs; on any error nothing is written')
     .option('--sources <dir>', 'folder of the source CSV files', 'sources')
     .option('--out <dir>', 'output folder, replaced whole when the build succeeds', 'dist')
-    .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), 30)
+    .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), DEFAULT_PAGE_SIZE)
     .option('--compress', 'also write .gz and .br copies of JSON, JS and HTML files, for hosts that serve them')
     .option('--nginx-upstream <url>', 'nginx.conf hands Term, Id and child requests to `reflist serve` at this origin', origin)
     .option('-q, --quiet', 'print nothing but errors')

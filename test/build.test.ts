@@ -112,10 +112,11 @@ describe('the shipped sources', () => {
     });
     expect((await client.request('/country/840.json')).body).toEqual({ id: 840, text: 'United States' });
     expect((await client.request('/country/840/state/06.json')).body).toEqual({ id: 6, text: 'California' });
-    const la = (await client.request('/country/840/state/6/county/6037.json')).body as Record<string, number>;
-    expect(la).toMatchObject({ FIPS: 6037, county: 'Los Angeles' });
-    expect(la['latitudeCenter']).toBeCloseTo(34.3, 1);
-    expect(la['LongitudeCenter']).toBeCloseTo(-118.2, 1);
+    const la = await client.request('/country/840/state/6/county/6037.json');
+    if (la.status !== 200) throw new Error(la.body.error);
+    expect(la.body).toMatchObject({ FIPS: 6037, county: 'Los Angeles' });
+    expect(la.body.latitudeCenter).toBeCloseTo(34.3, 1);
+    expect(la.body.LongitudeCenter).toBeCloseTo(-118.2, 1);
     const states = (await client.request('/country/840/state.json?Term=new')).body as { items: { text: string }[] };
     expect(states.items.map((s) => s.text)).toEqual(['New Hampshire', 'New Jersey', 'New Mexico', 'New York']);
   });

@@ -4,16 +4,17 @@ import { fold, tierOf } from './fold.js';
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
 import { parseRequest, type Route } from './request.js';
 import { rankRecords, toItem } from './search.js';
-import type { ChildRecord, EntryRecord, Envelope, Item, Manifest, SearchChunk, SearchPages } from './types.js';
+import type { AnswerTo, ChildRecord, EntryRecord, Envelope, Item, Manifest, SearchChunk, SearchPages } from './types.js';
 
 export interface LookupClientOptions {
   /**
-   * Where the tree is served. Defaults to the folder this file was loaded from,
-   * where the runtime says so (a browser's module script); required elsewhere
-   * (workers, service workers, bundles).
+   * Where the tree is served: an http(s) URL, or in Node a file: URL of a
+   * built tree (`pathToFileURL('dist/')`). Defaults to the folder this file
+   * was loaded from, where the runtime says so (a browser's module script);
+   * required elsewhere (workers, service workers, bundles).
    */
   baseUrl?: string | URL;
-  /** A fetch implementation; defaults to globalThis.fetch. */
+  /** A fetch implementation; defaults to globalThis.fetch (and node:fs for file: URLs). */
   fetch?: (url: string) => Promise<{ ok: boolean; status?: number; text(): Promise<string> }>;
   /** How many parsed files to keep for later requests (a scroll, a retyped term). */
   cacheSize?: number;
@@ -25,8 +26,12 @@ export interface Answer {
 }
 
 export interface LookupClient {
-  /** Any request of the original service, e.g. `/author.json?Term=smi&Page=2`. */
-  request(url: string): Promise<Answer>;
+  /**
+   * Any request of the original service, e.g. `/author.json?Term=smi&Page=2`.
+   * For a literal URL the answer is typed by its path (AnswerTo): narrow on
+   * `status === 200` to read the body.
+   */
+  request<Url extends string>(url: Url): Promise<AnswerTo<Url>>;
   /** The tree's lookup.json (page size, systems, list sizes). */
   manifest(): Promise<Manifest>;
   readonly baseUrl: string;
@@ -42,11 +47,28 @@ function defaultBaseUrl(): string {
   throw new Error('createLookupClient: pass baseUrl, the URL the tree is served at (this runtime does not say where the client was loaded from)');
 }
 
+/**
+ * globalThis.fetch, and a tree on disk: Node's fetch reads no file: URLs, so
+ * those are read with node:fs, imported only then (the specifier is a
+ * variable, so bundlers for the browser leave it alone).
+ */
+async function fetchTree(url: string): Promise<{ ok: boolean; status?: number; text(): Promise<string> }> {
+  if (!url.startsWith('file:')) return globalThis.fetch(url);
+  const fs = 'node:fs/promises';
+  const { readFile } = (await import(fs)) as { readFile(path: URL, encoding: 'utf8'): Promise<string> };
+  try {
+    const text = await readFile(new URL(url), 'utf8');
+    return { ok: true, status: 200, text: async () => text };
+  } catch {
+    return { ok: false, status: 404, text: async () => '' };
+  }
+}
+
 export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
   const base = new URL(String(options.baseUrl ?? defaultBaseUrl()));
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   const baseUrl = base.href;
-  const fetchImpl = options.fetch ?? ((url: string) => globalThis.fetch(url));
+  const fetchImpl = options.fetch ?? fetchTree;
   const cacheSize = options.cacheSize ?? 64;
   // Only settled results are shared between requests, never a pending promise,
   // so no request's answer depends on another request's I/O: an edge runtime
@@ -186,5 +208,5 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
   }
 
-  return { request, manifest, baseUrl };
+  return { request: request as LookupClient['request'], manifest, baseUrl };
 }

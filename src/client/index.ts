@@ -1,6 +1,7 @@
 // lookup-client.js: the dependency-free ESM client every tree carries at its root.
 export { createLookupClient } from './client.js';
 export type { Answer, LookupClient, LookupClientOptions } from './client.js';
+export type { AnswerTo, BodyOf, CountedItem, County, DivisionItem, Envelope, ErrorBody, Grid, Item, Manifest } from './types.js';
 export { fold } from './fold.js';
 // For an adapter of one's own (another edge runtime): the same definitions as the tree's own adapters.
 export { answerHttp, HOST_FILES, routeOf, SERVICE_PATHS, toResponse } from './host.js';

@@ -19,6 +19,16 @@ export interface Envelope<T = unknown> {
   items: T[];
 }
 
+/** An item of a list asked for with `System`: how many items that system refers to. */
+export interface CountedItem extends Item {
+  count: number;
+}
+
+/** A division with its categories (under a Term, those the Term keeps). */
+export interface DivisionItem extends Item {
+  children: Item[];
+}
+
 export interface County {
   FIPS: number;
   LongitudeCenter: number;
@@ -89,3 +99,26 @@ export interface Manifest {
   systems: { id: string; text: string }[];
   lists: Record<PagedList, ListInfo> & { country: { total: number } };
 }
+
+/** The body of every answer but 200. */
+export interface ErrorBody {
+  error: string;
+}
+
+/**
+ * The body a path of the service answers with 200 (docs/contract.md §1.1),
+ * read off a literal URL: `BodyOf<'/author.json?Term=smi'>` is an envelope
+ * of items. An author or division asked for with `System` has a `count` as
+ * well, which a URL's type cannot tell: it is optional here.
+ */
+export type BodyOf<Url extends string> =
+  Url extends `${string}/author.json${string}` | `${string}/descriptor.json${string}` ? Envelope<Item & Partial<CountedItem>>
+  : Url extends `${string}/division.json${string}` ? Envelope<DivisionItem & Partial<CountedItem>>
+  : Url extends `${string}/country/${string}/state/${string}/county/${string}` ? County
+  : Url extends `${string}/country/${string}/state/${string}/county.json${string}` ? Grid
+  : Url extends `${string}/country/${string}/state.json${string}` | `${string}/country.json${string}` ? Envelope<Item>
+  : Url extends `${string}/country/${string}` ? Item
+  : unknown;
+
+/** What `request(url)` answers: the body of the path on 200, `{error}` otherwise (a malformed parameter, an unknown id). */
+export type AnswerTo<Url extends string> = { status: 200; body: BodyOf<Url> } | { status: 400 | 404; body: ErrorBody };

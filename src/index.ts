@@ -1,0 +1,13 @@
+// reflist's programmatic API (`import { build } from 'reflist'`): what the
+// CLI runs, for build scripts and tools of one's own. The client is
+// `reflist/client` (src/client/index.ts), the file every tree carries.
+export { build, DEFAULT_PAGE_SIZE } from './build.js';
+export type { BuildOptions, BuildReport } from './build.js';
+export type { How } from './plan.js';
+export type { Section } from './tree-files.js';
+export type { WriteReport } from './write.js';
+export type { Progress } from './progress.js';
+export { createCompatServer } from './serve.js';
+export type { ServeOptions } from './serve.js';
+export { ReflistError, ReflistErrors } from './errors.js';
+export type { ErrorCode } from './errors.js';

@@ -1,0 +1,112 @@
+// reflist as a user installs it: `npm pack` on a copy of the project as a
+// fresh clone has it (no lib/), the tarball installed into a new project, the
+// CLI run there by npx, the client imported by name, and a strict TypeScript
+// consumer type-checked. Needs the npm registry for commander and csv-parse.
+import { describe, expect, test } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VALID } from './fixtures/valid.js';
+import { tempDir, writeSources } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const run = (cwd: string, command: string, args: string[]) => {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return { status: result.status, out: `${result.stdout}${result.stderr}` };
+};
+
+/** The project as a fresh clone after `npm ci` has it: no lib/, no built tree; node_modules linked. */
+function freshCopy(): string {
+  const copy = join(tempDir('reflist-pack-'), 'reflist');
+  const skip = new Set(['node_modules', 'lib', '.git', 'dist', 'test-output', '.preview']);
+  cpSync(ROOT, copy, { recursive: true, filter: (src) => !skip.has(src.slice(ROOT.length + 1).split('/')[0]!) && !/\/\.dist\./.test(src) });
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  return copy;
+}
+
+describe('the npm package', () => {
+  const project = tempDir('reflist-consumer-');
+  let files: string[] = [];
+
+  test('npm pack builds the CLI, the API and the client, and packs only what a user runs', () => {
+    const copy = freshCopy();
+    const packed = run(copy, 'npm', ['pack', '--silent', '--pack-destination', project]);
+    expect(packed.status, packed.out).toBe(0);
+    const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
+    files = execFileSync('tar', ['-tzf', join(project, tarball)], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, ''));
+    for (const file of ['lib/cli.js', 'lib/index.js', 'lib/write-worker.js', 'lib/tree/lookup-client.js', 'lib/tree/_worker.js',
+      'lib/types/index.d.ts', 'lib/types/client/index.d.ts', 'demo/index.html', 'README.md', 'LICENSE', 'package.json']) {
+      expect(files).toContain(file);
+    }
+    expect(files.filter((f) => /^(test|sources|scripts|src|\.ci|docs)\//.test(f))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['commander', 'csv-parse']);
+  }, 180_000);
+
+  test('installed into a new project, npx reflist build writes the tree from that project\'s CSVs', () => {
+    expect(files.length).toBeGreaterThan(0);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
+    const installed = run(project, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`]);
+    expect(installed.status, installed.out).toBe(0);
+    writeSources(join(project, 'data'), VALID);
+    const built = run(project, 'npx', ['--no', 'reflist', 'build', '--sources', 'data', '--out', 'public/lookup']);
+    expect(built.status, built.out).toBe(0);
+    expect(built.out).toContain('tree: ');
+    expect(JSON.parse(readFileSync(join(project, 'public/lookup/author.json'), 'utf8')).total).toBe(4);
+  }, 180_000);
+
+  test('import from "reflist/client" answers a Term with a System, and "reflist" builds', () => {
+    writeFileSync(join(project, 'use.mjs'), `
+      import { pathToFileURL } from 'node:url';
+      import { createLookupClient } from 'reflist/client';
+      import { build } from 'reflist';
+      const report = await build({ sources: 'data', out: 'again' });
+      const client = createLookupClient({ baseUrl: pathToFileURL('public/lookup/') });
+      const answer = await client.request('/author.json?Term=sm&System=gbif');
+      console.log(JSON.stringify({ files: report.files, answer }));
+    `);
+    const used = run(project, process.execPath, ['use.mjs']);
+    expect(used.status, used.out).toBe(0);
+    const { files: built, answer } = JSON.parse(used.out.trim().split('\n').at(-1)!);
+    expect(built).toBeGreaterThan(10);
+    expect(answer).toEqual({ status: 200, body: { total: 1, items: [{ id: 1, text: 'Smith, John', count: 10 }] } });
+  }, 60_000);
+
+  test('a strict TypeScript consumer type-checks, and a wrong use of an answer is caught', () => {
+    mkdirSync(join(project, 'ts'), { recursive: true });
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, types: [] },
+      include: ['ts'],
+    }));
+    writeFileSync(join(project, 'ts/good.ts'), `
+      import { createLookupClient, type Item } from 'reflist/client';
+      export async function authors(base: string): Promise<Item[]> {
+        const client = createLookupClient({ baseUrl: base });
+        const answer = await client.request('/author.json?Term=sm&System=gbif');
+        if (answer.status !== 200) throw new Error(answer.body.error);
+        const counts: (number | undefined)[] = answer.body.items.map((item) => item.count);
+        const county = await client.request('/country/840/state/6/county/6037.json');
+        if (county.status === 200) console.log(county.body.FIPS + 1, county.body.latitudeCenter, counts);
+        return answer.body.items;
+      }
+    `);
+    const good = run(project, process.execPath, [TSC, '-p', '.']);
+    expect(good.status, good.out).toBe(0);
+    writeFileSync(join(project, 'ts/bad.ts'), `
+      import { createLookupClient } from 'reflist/client';
+      const answer = await createLookupClient({ baseUrl: 'https://example.org/' }).request('/author.json?Term=sm');
+      if (answer.status === 200) {
+        const total: string = answer.body.total;
+        console.log(total);
+      }
+      export {};
+    `);
+    const bad = run(project, process.execPath, [TSC, '-p', '.']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.out).toMatch(/ts\/bad\.ts\(5,15\): error TS2322: Type 'number' is not assignable to type 'string'/);
+    expect(bad.out).not.toMatch(/good\.ts|node_modules/);
+  }, 60_000);
+});

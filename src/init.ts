@@ -119,8 +119,8 @@ is then at \`https://OWNER.github.io/REPO/\`.
 
 ## More
 
-reflist's documentation: <https://www.npmjs.com/package/reflist>, and after
-\`npm install\` in \`node_modules/reflist/README.md\` and \`node_modules/reflist/docs/\`.
+reflist's documentation: <https://www.npmjs.com/package/reflist>, also in
+\`node_modules/reflist/README.md\` after \`npm install\`.
 `;
 
 const WORKFLOW = `# Builds the tree from sources/ and publishes it with GitHub Pages.

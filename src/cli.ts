@@ -5,6 +5,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, DEFAULT_PAGE_SIZE, ROW_NAMES } from './build.js';
 import type { How } from './plan.js';
 import { ReflistError, ReflistErrors } from './errors.js';
+import { init } from './init.js';
 import { createProgress, type ProgressSink } from './progress.js';
 import { createCompatServer } from './serve.js';
 
@@ -72,6 +73,17 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showSuggestionAfterError(true);
+
+  program
+    .command('init')
+    .description('start a project of your own lists: example sources, package.json, a GitHub Pages workflow, a README')
+    .argument('[dir]', 'the project folder, created if missing', '.')
+    .addHelpText('after', `
+Writes sources/*.csv (a few example rows of every list), package.json (scripts build, dev,
+serve), .github/workflows/pages.yml, README.md and .gitignore. If any of them exists,
+it writes nothing and names them. Then: npm install, npm run build.
+`)
+    .action((dir: string) => init(dir, io));
 
   program
     .command('build')

@@ -1,0 +1,286 @@
+// `reflist init`: a folder for a user's own lists, from which `npm install` and
+// `npm run build` give a tree. scaffold() is the folder's content, pure; init()
+// checks the folder and writes it. The templates are strings in this module so
+// that the bundle (lib/cli.js) carries them and the package ships no extra files.
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { basename, dirname, join, resolve } from 'node:path';
+import { ReflistError } from './errors.js';
+import { SOURCES, type SourceName } from './validate.js';
+
+/**
+ * A few rows of every source, each referring only to rows that exist (counts
+ * to systems and items, states to countries, counties to states, categories
+ * to divisions), so the scaffold builds with no errors. Typed by SourceName:
+ * a new source cannot be left without its file.
+ */
+const SOURCE_FILES: Record<SourceName, string> = {
+  author: `id,text
+1,"Müller, Anna"
+2,"Smith, John"
+3,"García López, María"
+4,"Nguyễn, Văn An"
+`,
+  country: `id,text
+124,Canada
+276,Germany
+840,United States
+`,
+  state: `id,country_id,text
+948,124,Québec
+430,276,Bayern
+6,840,California
+36,840,New York
+`,
+  county: `country_id,state_id,FIPS,county,latitudeCenter,LongitudeCenter
+840,6,6037,Los Angeles,34.3203,-118.2251
+840,6,6075,San Francisco,37.7546,-122.4400
+840,36,36061,New York,40.7749,-73.9695
+`,
+  division: `id,text
+1,Mammalia
+2,Aves
+`,
+  category: `id,division_id,text
+1,1,Primates
+2,1,Rodentia
+3,2,Passeriformes
+`,
+  descriptor: `id,text
+1,Taxonomy
+2,Phylogenetics
+3,Biogeography – Amazonia
+`,
+  system: `id,text
+gbif,GBIF – Global Biodiversity Information Facility
+col,Catalogue of Life
+`,
+  author_count: `system,id,count
+gbif,1,12
+gbif,2,3
+col,1,5
+`,
+  division_count: `system,id,count
+gbif,1,40
+gbif,2,25
+col,1,7
+`,
+};
+
+/** What each source is for, one line of the README's table. */
+const PURPOSE: Record<SourceName, string> = {
+  author: 'authors, family name first',
+  country: 'countries (the ISO numeric code is a good id: 840)',
+  state: "each country's states (the key is country_id and id)",
+  county: "each state's counties with their centre (the key is country_id, state_id and FIPS)",
+  division: 'divisions, the parents in the division drop-down',
+  category: "the divisions' children (ids of their own, apart from the divisions')",
+  descriptor: 'descriptors (keywords)',
+  system: 'systems whose counts the author and division lists show (id: letters, digits, `_` and `-`)',
+  author_count: 'how many items a system has for an author (an author without a row counts 0)',
+  division_count: 'how many items a system has for a division (likewise)',
+};
+
+const README = (name: string) => `# ${name}
+
+Reference lists for select2 drop-downs. [reflist](https://www.npmjs.com/package/reflist)
+builds the CSV files in \`sources/\` into \`dist/\`: static JSON files that any
+static host can serve and select2 can read, with \`lookup-client.js\` to answer
+searches, pages, ids and counts.
+
+## The lists
+
+Edit the files in \`sources/\`; the example rows in them are there to be
+replaced. Keep each file's header row (its columns may come in any order).
+
+| file | header | what |
+|---|---|---|
+${SOURCES.map((s) => `| \`sources/${s}.csv\` | \`${header(SOURCE_FILES[s])}\` | ${PURPOSE[s]} |`).join('\n')}
+
+Ids and counts are integers ≥ 0, texts are not empty, and a row refers only to
+rows that exist. A build with any error prints each as \`file:line: message\`
+and changes nothing.
+
+## Commands
+
+\`\`\`sh
+npm install      # once: installs reflist
+npm run build    # sources/ → dist/
+npm run dev      # see the drop-downs change while you edit sources/
+npm run serve    # serves dist/, answering the original query URLs (/author.json?Term=mü)
+\`\`\`
+
+## Deploy
+
+Pushing to \`main\` runs \`.github/workflows/pages.yml\`, which builds the tree
+and publishes \`dist/\` with GitHub Pages. Enable it once in the repository's
+Settings → Pages → Build and deployment → Source: "GitHub Actions". The tree
+is then at \`https://OWNER.github.io/REPO/\`.
+
+## More
+
+reflist's documentation: <https://www.npmjs.com/package/reflist>, also in
+\`node_modules/reflist/README.md\` after \`npm install\`.
+`;
+
+const WORKFLOW = `# Builds the tree from sources/ and publishes it with GitHub Pages.
+# Enable it once: Settings → Pages → Build and deployment → Source: "GitHub Actions".
+name: Pages
+
+on:
+  push:
+    branches: [main]
+  workflow_dispatch:
+
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+
+concurrency:
+  group: pages
+  cancel-in-progress: false
+
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      # A new project has no package-lock.json, which npm ci needs. Once you
+      # commit the one npm install writes, use npm ci here (and cache: npm above).
+      - run: npm install
+      - run: npm run build
+      # dist is a link to the generation the build swapped in (.dist.a or
+      # .dist.b); the upload follows it.
+      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: dist
+
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    environment:
+      name: github-pages
+      url: \${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+`;
+
+// dist is a link, not a folder, so the pattern has no trailing slash.
+const GITIGNORE = `node_modules/
+dist
+.dist.*
+`;
+
+function header(csv: string): string {
+  return csv.slice(0, csv.indexOf('\n'));
+}
+
+/** Every file of a new project, by its path inside the project's folder. */
+export function scaffold(name: string, version: string): Map<string, string> {
+  const pkg = {
+    name,
+    private: true,
+    type: 'module',
+    scripts: {
+      build: 'reflist build --sources sources --out dist',
+      dev: 'reflist dev --sources sources --out dist',
+      serve: 'reflist serve --dir dist',
+    },
+    devDependencies: { reflist: `^${version}` },
+  };
+  return new Map([
+    ['README.md', README(name)],
+    ['package.json', `${JSON.stringify(pkg, null, 2)}\n`],
+    ['.gitignore', GITIGNORE],
+    ['.github/workflows/pages.yml', WORKFLOW],
+    ...SOURCES.map((s): [string, string] => [`sources/${s}.csv`, SOURCE_FILES[s]]),
+  ]);
+}
+
+/**
+ * A valid npm package name from a folder's name: lower case, URL-safe, no
+ * leading dot or underscore, and not a name npm refuses (a Node built-in, or
+ * reflist itself, which a package cannot depend on under its own name).
+ */
+export function packageName(folder: string): string {
+  const name = folder
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .slice(0, 200)
+    .replace(/^[._-]+|[._-]+$/g, '');
+  const refused = name === '' || name === 'reflist' || name === 'node_modules' || name === 'favicon.ico' || isBuiltin(name);
+  return refused ? `${name || 'my'}-lists` : name;
+}
+
+/** What to type next; `cd` only when the project is not the current folder. */
+export function nextCommands(dir: string): string[] {
+  const cd = resolve(dir) === process.cwd() ? [] : [`cd ${shellWord(dir)}`];
+  return [...cd, 'npm install', 'npm run build', 'npm run dev'];
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** reflist's own version, from the package.json one folder up from both src/ and lib/. */
+function ownVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  if (typeof pkg.version !== 'string') throw new ReflistError('INVALID_OPTION', "init: reflist's package.json has no version");
+  return pkg.version;
+}
+
+/** The kind of entry at path, if any; a dangling link counts as an entry. */
+function entry(path: string): 'folder' | 'other' | undefined {
+  try {
+    return lstatSync(path).isDirectory() ? 'folder' : 'other';
+  } catch {
+    return undefined;
+  }
+}
+
+/** The paths init would overwrite, or write through (a file where a folder of its paths must go). */
+function inTheWay(root: string, paths: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join('/');
+      if (entry(join(root, folder)) === 'other') found.add(folder);
+    }
+    if (entry(join(root, path)) !== undefined) found.add(path);
+  }
+  return [...found];
+}
+
+export interface InitIo {
+  stdout: (text: string) => void;
+}
+
+/** Writes the scaffold into dir (created if missing), or nothing at all when any of its files is there already. */
+export function init(dir: string, io: InitIo): void {
+  const root = resolve(dir);
+  if (entry(root) === 'other') throw new ReflistError('INVALID_OPTION', `init: ${dir} is a file, not a folder`);
+  const files = scaffold(packageName(basename(root)), ownVersion());
+  const existing = inTheWay(root, [...files.keys()]);
+  if (existing.length > 0) {
+    const n = existing.length;
+    throw new ReflistError(
+      'UNSAFE_OUTPUT',
+      `init: refusing to overwrite ${n} existing file${n > 1 ? 's' : ''} in ${dir}: ${existing.join(', ')} (move them away or init another folder)`,
+    );
+  }
+  for (const [path, text] of files) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    // 'wx': a file that appeared since the check above is still not overwritten.
+    writeFileSync(join(root, path), text, { flag: 'wx' });
+  }
+  const indent = (lines: string[]) => lines.map((line) => `  ${line}\n`).join('');
+  io.stdout(`wrote ${files.size} files in ${dir}:\n${indent([...files.keys()])}next:\n${indent(nextCommands(dir))}`);
+}

@@ -1,0 +1,191 @@
+import { describe, expect, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { run } from '../src/cli.js';
+import { nextCommands, packageName } from '../src/init.js';
+import { SOURCES } from '../src/validate.js';
+import { snapshotTree, tempDir, treeClient } from './helpers.js';
+
+async function cli(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+const SHIPPED = new URL('../sources/', import.meta.url);
+const OWN = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const SCAFFOLD = [
+  'README.md', 'package.json', '.gitignore', '.github/workflows/pages.yml',
+  ...SOURCES.map((s) => `sources/${s}.csv`),
+];
+
+/** A client reading a built tree straight from disk. */
+function diskClient(root: string) {
+  return treeClient(root, {
+    baseUrl: 'file:/',
+    fetch: async (url) => {
+      try {
+        const text = readFileSync(join(root, url.slice('file:/'.length)), 'utf8');
+        return { ok: true, text: async () => text };
+      } catch {
+        return { ok: false, text: async () => '' };
+      }
+    },
+  });
+}
+
+describe('reflist init', () => {
+  test('writes a project whose example sources build with no errors and answer through the client', async () => {
+    const dir = join(tempDir(), 'my-lists');
+    const init = await cli(['init', dir]);
+    expect(init).toMatchObject({ code: 0, stderr: '' });
+    for (const path of SCAFFOLD) expect(existsSync(join(dir, path)), path).toBe(true);
+
+    const built = await cli(['build', '--sources', join(dir, 'sources'), '--out', join(dir, 'dist')]);
+    expect(built.stderr).toBe('');
+    expect(built.code).toBe(0);
+    expect(built.stdout).not.toMatch(/absent|error/i);
+    const client = await diskClient(join(dir, 'dist'));
+    const found = (await client.request('/author.json?Term=mul')).body;
+    expect(found).toEqual({ total: 1, items: [{ id: 1, text: 'Müller, Anna' }] });
+    const counted = (await client.request('/author.json?System=gbif&Term=muller')).body;
+    expect(counted).toEqual({ total: 1, items: [{ id: 1, text: 'Müller, Anna', count: 12 }] });
+    const division = (await client.request('/division.json?System=col&Id=1')).body as { items: { count: number; children: unknown[] }[] };
+    expect(division.items[0]).toMatchObject({ count: 7, children: [{ id: 1, text: 'Primates' }, { id: 2, text: 'Rodentia' }] });
+    expect((await client.request('/country/840/state/6/county/6037.json')).body).toMatchObject({ county: 'Los Angeles' });
+  });
+
+  test('gives every source the build reads a file with the header of the shipped one', async () => {
+    const dir = join(tempDir(), 'lists');
+    expect((await cli(['init', dir])).code).toBe(0);
+    const firstLine = (text: string) => text.split('\n')[0];
+    for (const source of SOURCES) {
+      const shipped = firstLine(readFileSync(new URL(`${source}.csv`, SHIPPED), 'utf8'));
+      const lines = readFileSync(join(dir, 'sources', `${source}.csv`), 'utf8').trimEnd().split('\n');
+      expect(lines[0], source).toBe(shipped);
+      expect(lines.length - 1, `${source}: example rows`).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  test("writes a package.json with the build, dev and serve scripts and this reflist's version", async () => {
+    const dir = join(tempDir(), 'Reference Lists');
+    expect((await cli(['init', dir])).code).toBe(0);
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(pkg).toEqual({
+      name: 'reference-lists',
+      private: true,
+      type: 'module',
+      scripts: {
+        build: 'reflist build --sources sources --out dist',
+        dev: 'reflist dev --sources sources --out dist',
+        serve: 'reflist serve --dir dist',
+      },
+      devDependencies: { reflist: `^${OWN.version}` },
+    });
+  });
+
+  test('writes a workflow that builds the tree and hands dist to GitHub Pages', async () => {
+    const dir = join(tempDir(), 'lists');
+    expect((await cli(['init', dir])).code).toBe(0);
+    const workflow = readFileSync(join(dir, '.github/workflows/pages.yml'), 'utf8');
+    for (const line of [
+      'branches: [main]', 'workflow_dispatch:', 'pages: write', 'id-token: write', 'contents: read',
+      'uses: actions/checkout@v4', 'uses: actions/setup-node@v4', 'node-version: 20',
+      'run: npm install', 'run: npm run build', 'uses: actions/upload-pages-artifact@v3', 'path: dist',
+      'uses: actions/deploy-pages@v4',
+    ]) expect(workflow).toContain(line);
+    expect(workflow.indexOf('run: npm run build')).toBeLessThan(workflow.indexOf('upload-pages-artifact'));
+  });
+
+  test('keeps the built tree and its generations out of git, and everything else in', async () => {
+    const dir = join(tempDir(), 'lists');
+    expect((await cli(['init', dir])).code).toBe(0);
+    expect((await cli(['build', '--quiet', '--sources', join(dir, 'sources'), '--out', join(dir, 'dist')])).code).toBe(0);
+    execFileSync('git', ['init', '-q', dir]);
+    const untracked = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' })
+      .split('\n').filter(Boolean).map((line) => line.slice(3));
+    expect(untracked.sort()).toEqual([...SCAFFOLD].sort());
+  });
+
+  test('refuses a folder holding files it would write: names them all, changes none and writes nothing', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'sources'));
+    writeFileSync(join(dir, 'README.md'), '# my notes\n');
+    writeFileSync(join(dir, 'sources', 'author.csv'), 'id,text\r\n7,"Ørsted, Hans"\r\n');
+    writeFileSync(join(dir, 'notes.txt'), 'keep me');
+    const before = snapshotTree(dir);
+    const { code, stdout, stderr } = await cli(['init', dir]);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`init: refusing to overwrite 2 existing files in ${dir}: README.md, sources/author.csv`);
+    expect(snapshotTree(dir)).toEqual(before);
+  });
+
+  test('refuses a file where one of its folders must go', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'sources'), 'not a folder');
+    const { code, stderr } = await cli(['init', dir]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('refusing to overwrite 1 existing file');
+    expect(stderr).toContain(': sources (');
+    expect(existsSync(join(dir, 'package.json'))).toBe(false);
+  });
+
+  test('uses a folder that holds only files of its own, and leaves them alone', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes.txt'), 'keep me');
+    expect((await cli(['init', dir])).code).toBe(0);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('keep me');
+    expect(existsSync(join(dir, 'sources', 'division_count.csv'))).toBe(true);
+  });
+
+  test('creates a folder that does not exist, and says what it wrote and what to type next', async () => {
+    const dir = join(tempDir(), 'new', 'lists');
+    const { code, stdout } = await cli(['init', dir]);
+    expect(code).toBe(0);
+    expect(existsSync(join(dir, 'sources', 'author.csv'))).toBe(true);
+    expect(stdout).toContain(`wrote ${SCAFFOLD.length} files in ${dir}:`);
+    for (const path of SCAFFOLD) expect(stdout).toContain(`  ${path}\n`);
+    expect(stdout).toContain(`next:\n  cd ${dir}\n  npm install\n  npm run build\n  npm run dev\n`);
+  });
+
+  test('names a path that is a file, not a folder', async () => {
+    const file = join(tempDir(), 'file');
+    writeFileSync(file, '');
+    const { code, stderr } = await cli(['init', file]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`init: ${file} is a file, not a folder`);
+  });
+
+  test('--help says what it writes and that it overwrites nothing', async () => {
+    const { code, stdout } = await cli(['init', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('[dir]');
+    expect(stdout).toContain('writes nothing');
+  });
+});
+
+describe('the project', () => {
+  test.each([
+    ['my-lists', 'my-lists'],
+    ['Reference Lists', 'reference-lists'],
+    ['Bücher (2024)', 'bucher-2024'],
+    ['.hidden_', 'hidden'],
+    ['reflist', 'reflist-lists'],
+    ['http', 'http-lists'],
+    ['日本', 'my-lists'],
+  ])('folder %j is the npm package %j', (folder, name) => {
+    expect(packageName(folder)).toBe(name);
+  });
+
+  test.each([
+    ['.', ['npm install', 'npm run build', 'npm run dev']],
+    ['lists', ['cd lists', 'npm install', 'npm run build', 'npm run dev']],
+    ["Anna's lists", [`cd 'Anna'\\''s lists'`, 'npm install', 'npm run build', 'npm run dev']],
+  ])('in %j, the next commands are %j', (dir, commands) => {
+    expect(nextCommands(dir)).toEqual(commands);
+  });
+});

@@ -58,6 +58,19 @@ describe('the npm package', () => {
     expect(JSON.parse(readFileSync(join(project, 'public/lookup/author.json'), 'utf8')).total).toBe(4);
   }, 180_000);
 
+  test('npx reflist init, npm install, npm run build: from an empty folder to a built tree', () => {
+    const scaffolded = run(project, 'npx', ['--no', 'reflist', 'init', 'lists']);
+    expect(scaffolded.status, scaffolded.out).toBe(0);
+    const lists = join(project, 'lists');
+    // reflist is not on the registry here: the scaffold's devDependency is satisfied by the tarball.
+    const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
+    const installed = run(lists, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', `../${tarball}`]);
+    expect(installed.status, installed.out).toBe(0);
+    const built = run(lists, 'npm', ['run', 'build']);
+    expect(built.status, built.out).toBe(0);
+    expect(JSON.parse(readFileSync(join(lists, 'dist/lookup.json'), 'utf8')).lists.author.total).toBeGreaterThan(0);
+  }, 180_000);
+
   test('import from "reflist/client" answers a Term with a System, and "reflist" builds', () => {
     writeFileSync(join(project, 'use.mjs'), `
       import { pathToFileURL } from 'node:url';

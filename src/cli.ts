@@ -5,7 +5,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, DEFAULT_PAGE_SIZE, ROW_NAMES } from './build.js';
 import type { How } from './plan.js';
 import { ReflistError, ReflistErrors } from './errors.js';
-import { init } from './init.js';
+import { init, ownVersion } from './init.js';
 import { createProgress, type ProgressSink } from './progress.js';
 import { createCompatServer } from './serve.js';
 
@@ -70,6 +70,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   let exit = 0;
   const program = new Command('reflist')
     .description('Turn CSV reference lists into a static JSON lookup API for select2 drop-downs.')
+    .version(ownVersion(), '-V, --version', "print reflist's version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showSuggestionAfterError(true);

@@ -230,9 +230,9 @@ function shellWord(word: string): string {
 }
 
 /** reflist's own version, from the package.json one folder up from both src/ and lib/. */
-function ownVersion(): string {
+export function ownVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-  if (typeof pkg.version !== 'string') throw new ReflistError('INVALID_OPTION', "init: reflist's package.json has no version");
+  if (typeof pkg.version !== 'string') throw new ReflistError('INVALID_OPTION', "reflist's package.json has no version");
   return pkg.version;
 }
 

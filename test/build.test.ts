@@ -56,6 +56,12 @@ describe('a build', () => {
 });
 
 describe('the command line', () => {
+  test("--version prints the package's version", async () => {
+    const { code, stdout } = await cli(['--version']);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
+  });
+
   test('--help explains every build option', async () => {
     const { code, stdout } = await cli(['build', '--help']);
     expect(code).toBe(0);

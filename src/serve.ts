@@ -89,7 +89,8 @@ export function fileHandler(root: string, headers: Record<string, string> = {}):
       'content-length': statSync(file).size,
     });
     if (method === 'HEAD') return void res.end();
-    createReadStream(file).pipe(res);
+    // A rebuild may remove the file between the stat and the read: end the answer, not the process.
+    createReadStream(file).on('error', () => res.destroy()).pipe(res);
   };
 }
 

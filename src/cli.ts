@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, ROW_NAMES } from './build.js';
+import { startDev, type DevOptions } from './dev.js';
 import type { How } from './plan.js';
 import { ReflistError, ReflistErrors } from './errors.js';
 import { createProgress, type ProgressSink } from './progress.js';
@@ -114,6 +115,27 @@ export async function run(argv: string[], io: Io): Promise<number> {
       const port = typeof address === 'object' && address ? address.port : opts.port;
       io.stdout(`serving ${opts.dir} at http://${opts.host}:${port}/\n`);
       await new Promise<void>(() => {}); // until the process is stopped
+    });
+
+  program
+    .command('dev')
+    .description('build, serve the tree and the select2 demo, and rebuild when a source changes; Ctrl-C stops')
+    .option('--sources <dir>', 'folder of the source CSV files, watched', 'sources')
+    .option('--out <dir>', 'output folder, replaced by each build that succeeds', 'dist')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', integer('--port', 0, 65535), 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), 30)
+    .action(async (opts: DevOptions) => {
+      const dev = await startDev(opts, io);
+      // Until Ctrl-C or SIGTERM; a second one while closing stops the process at once (Node's default).
+      await new Promise<void>((stopped) => {
+        const stop = () => {
+          process.off('SIGINT', stop).off('SIGTERM', stop);
+          stopped();
+        };
+        process.on('SIGINT', stop).on('SIGTERM', stop);
+      });
+      await dev.close();
     });
 
   try {

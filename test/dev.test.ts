@@ -46,7 +46,10 @@ async function startDev(files: Record<string, string>): Promise<Dev> {
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const output = () => `\n--- stdout\n${stdout}--- stderr\n${stderr}`;
-  const url = await until(() => / at (http:\/\/127\.0\.0\.1:\d+\/) — the demo at /.exec(stdout)?.[1], () => `the serving line${output()}`, 30_000);
+  const url = await until(() => / at (http:\/\/127\.0\.0\.1:\d+\/) — the demo at /.exec(stdout)?.[1], () => `the serving line${output()}`, 30_000).catch((err) => {
+    child.kill('SIGKILL'); // a process that never served is no test's to stop
+    throw err;
+  });
   return {
     url,
     sources,

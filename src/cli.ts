@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, DEFAULT_PAGE_SIZE, ROW_NAMES } from './build.js';
+import { startDev, type DevOptions } from './dev.js';
 import type { How } from './plan.js';
-import { ReflistError, ReflistErrors } from './errors.js';
+import { errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { init, ownVersion } from './init.js';
 import { createProgress, type ProgressSink } from './progress.js';
 import { createCompatServer } from './serve.js';
@@ -15,9 +16,6 @@ export interface Io {
   /** Where build progress goes (a terminal gets a bar); none in tests. */
   progress?: ProgressSink;
 }
-
-/** Errors printed at most; the rest are counted. */
-const MAX_ERRORS = 100;
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -129,13 +127,33 @@ it writes nothing and names them. Then: npm install, npm run build.
       await new Promise<void>(() => {}); // until the process is stopped
     });
 
+  program
+    .command('dev')
+    .description('build, serve the tree and the select2 demo, and rebuild when a source changes; Ctrl-C stops')
+    .option('--sources <dir>', 'folder of the source CSV files, watched', 'sources')
+    .option('--out <dir>', 'output folder, replaced by each build that succeeds', 'dist')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', integer('--port', 0, 65535), 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), DEFAULT_PAGE_SIZE)
+    .action(async (opts: DevOptions) => {
+      const dev = await startDev(opts, io);
+      // Until Ctrl-C or SIGTERM; a second one while closing stops the process at once (Node's default).
+      await new Promise<void>((stopped) => {
+        const stop = () => {
+          process.off('SIGINT', stop).off('SIGTERM', stop);
+          stopped();
+        };
+        process.on('SIGINT', stop).on('SIGTERM', stop);
+      });
+      await dev.close();
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) exit = err.exitCode === 0 ? 0 : 2;
     else if (err instanceof ReflistErrors) {
-      for (const e of err.errors.slice(0, MAX_ERRORS)) io.stderr(`${e}\n`);
-      if (err.errors.length > MAX_ERRORS) io.stderr(`… and ${err.errors.length - MAX_ERRORS} more errors\n`);
+      for (const line of errorLines(err)) io.stderr(`${line}\n`);
       io.stderr(`build failed with ${err.errors.length} error${err.errors.length > 1 ? 's' : ''}; nothing was written\n`);
       exit = 1;
     } else if (err instanceof ReflistError) {

@@ -47,6 +47,17 @@ export class ReflistErrors extends Error {
   }
 }
 
+/** Errors printed at most; the rest are counted. */
+const MAX_PRINTED = 100;
+
+/** A build's failure as a person reads it: each error `file:line: message`, the first 100, then a count. */
+export function errorLines(err: ReflistError | ReflistErrors): string[] {
+  if (err instanceof ReflistError) return [String(err)];
+  const lines = err.errors.slice(0, MAX_PRINTED).map(String);
+  if (err.errors.length > MAX_PRINTED) lines.push(`… and ${err.errors.length - MAX_PRINTED} more errors`);
+  return lines;
+}
+
 /** Damerau-free edit distance, for "did you mean" suggestions. */
 export function suggest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;

@@ -2,7 +2,7 @@
 // service's query-string URLs through the very client the browser runs.
 import { createReadStream, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { createLookupClient, type LookupClient } from './client/client.js';
 import { answerHttp, routeOf } from './client/host.js';
@@ -55,46 +55,72 @@ function treeClient(root: string): () => LookupClient {
   };
 }
 
-export interface ServeOptions {
-  dir: string;
+export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** A JSON answer, with CORS; HEAD sends the headers alone. */
+export function sendJson(res: ServerResponse, method: string, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': TYPES['.json']!, 'access-control-allow-origin': '*', ...headers, 'content-length': Buffer.byteLength(text) });
+  res.end(method === 'HEAD' ? undefined : text);
 }
 
-export function createCompatServer({ dir }: ServeOptions): Server {
+/**
+ * Serves the files below root, by GET and HEAD, with CORS; `headers` go on
+ * every answer. A request path is only ever read through safeFile.
+ */
+export function fileHandler(root: string, headers: Record<string, string> = {}): Handler {
+  return async (req, res) => {
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') {
+      return sendJson(res, method, 405, { error: `method ${method} not allowed: use GET or HEAD` }, { ...headers, allow: 'GET, HEAD' });
+    }
+    let path: string;
+    try {
+      path = decodeURIComponent(toUrl(req.url ?? '/').pathname);
+    } catch {
+      return sendJson(res, method, 400, { error: 'malformed percent-encoding in path' }, headers);
+    }
+    const file = safeFile(root, path);
+    if (!file) return sendJson(res, method, 404, { error: `not found: ${path}` }, headers);
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'access-control-allow-origin': '*',
+      ...headers,
+      'content-length': statSync(file).size,
+    });
+    if (method === 'HEAD') return void res.end();
+    // A rebuild may remove the file between the stat and the read: end the answer, not the process.
+    createReadStream(file).on('error', () => res.destroy()).pipe(res);
+  };
+}
+
+export interface ServeOptions {
+  dir: string;
+  /** Headers every answer carries, over the defaults (`reflist dev` sends `cache-control: no-store`). */
+  headers?: Record<string, string>;
+}
+
+/** The compat server's request handling: the original URLs answered by the client, everything else a file of the tree. */
+export function compatHandler({ dir, headers = {} }: ServeOptions): Handler {
   const root = resolve(dir);
   const client = treeClient(root);
-  return createServer(async (req, res) => {
+  const files = fileHandler(root, headers);
+  return async (req, res) => {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     try {
       if (method !== 'GET' && method !== 'HEAD' || routeOf(url) === 'answer') {
         const http = await answerHttp(client(), method, url);
-        res.writeHead(http.status, { ...http.headers, 'content-length': Buffer.byteLength(http.body) });
-        return res.end(method === 'HEAD' ? undefined : http.body);
+        res.writeHead(http.status, { ...http.headers, ...headers, 'content-length': Buffer.byteLength(http.body) });
+        return void res.end(method === 'HEAD' ? undefined : http.body);
       }
-      const fail = (status: number, error: string) => {
-        const body = JSON.stringify({ error });
-        res.writeHead(status, { 'content-type': TYPES['.json']!, 'access-control-allow-origin': '*', 'content-length': Buffer.byteLength(body) });
-        res.end(method === 'HEAD' ? undefined : body);
-      };
-      let path: string;
-      try {
-        path = decodeURIComponent(toUrl(url).pathname);
-      } catch {
-        return fail(400, 'malformed percent-encoding in path');
-      }
-      const file = safeFile(root, path);
-      if (!file) return fail(404, `not found: ${path}`);
-      res.writeHead(200, {
-        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'access-control-allow-origin': '*',
-        'content-length': statSync(file).size,
-      });
-      if (method === 'HEAD') return res.end();
-      createReadStream(file).pipe(res);
+      await files(req, res);
     } catch (err) {
-      const body = JSON.stringify({ error: String(err) });
-      res.writeHead(500, { 'content-type': TYPES['.json']!, 'content-length': Buffer.byteLength(body) });
-      res.end(body);
+      sendJson(res, 'GET', 500, { error: String(err) });
     }
-  });
+  };
+}
+
+export function createCompatServer(options: ServeOptions): Server {
+  return createServer(compatHandler(options));
 }

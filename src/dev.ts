@@ -1,0 +1,226 @@
+// `reflist dev`: builds, serves the tree and the select2 demo on one port,
+// and rebuilds when a source changes. The served tree changes only by a
+// successful build's swap, so after a broken edit the last good tree stays.
+import { existsSync, watch } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type BuildReport } from './build.js';
+import { toUrl } from './client/request.js';
+import { errorLines, ReflistError, ReflistErrors } from './errors.js';
+import { createProgress, type ProgressSink } from './progress.js';
+import { compatHandler, fileHandler, safeFile, sendJson, type Handler } from './serve.js';
+
+export interface DevOptions {
+  sources: string;
+  out: string;
+  pageSize: number;
+  port: number;
+  host: string;
+}
+
+export interface DevIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Where the first build's progress goes (a long build shows a bar on a terminal). */
+  progress?: ProgressSink;
+}
+
+/** A quiet time after the last change, so that an editor's burst of writes is one build. */
+export const DEBOUNCE_MS = 250;
+
+/** The package's demo/, the same relative place from src/dev.ts and from lib/cli.js. */
+const DEMO = fileURLToPath(new URL('../demo/', import.meta.url));
+
+/** The next save changes every answer: nothing may be cached, by a browser or a page's own select2. */
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/** The demo's scripts: `/demo/vendor/<name>` → package, the version package-lock.json installs, file. */
+export const VENDOR: ReadonlyMap<string, readonly [pkg: string, version: string, path: string]> = new Map([
+  ['jquery.min.js', ['jquery', '3.8.0', 'dist/jquery.min.js']],
+  ['select2.min.js', ['select2', '4.1.0', 'dist/js/select2.min.js']],
+  ['select2.min.css', ['select2', '4.1.0', 'dist/css/select2.min.css']],
+] as const);
+
+export type VendorSource = { root: string; path: string } | { redirect: string };
+
+/**
+ * Where each demo script comes from: the installed package (they are this
+ * repository's devDependencies), else jsDelivr at the same version, for an
+ * installed reflist that has no jQuery or select2 beside it.
+ */
+export function vendorSources(resolve: (id: string) => string): Map<string, VendorSource> {
+  return new Map([...VENDOR].map(([name, [pkg, version, path]]): [string, VendorSource] => {
+    try {
+      return [name, { root: dirname(resolve(`${pkg}/package.json`)), path }];
+    } catch {
+      return [name, { redirect: `https://cdn.jsdelivr.net/npm/${pkg}@${version}/${path}` }];
+    }
+  }));
+}
+
+export interface Builds {
+  /** A source changed: build once no other change comes for the debounce time. */
+  change(file: string): void;
+  /** Builds now (the first build); resolves when it ends. */
+  now(): Promise<void>;
+  /** Stops scheduling and waits for a running build to end. */
+  close(): Promise<void>;
+}
+
+/**
+ * Turns change events into builds, never two at once: `run` gets the files
+ * that changed since the last build (none for the first) and reports its own
+ * errors. Changes while a build runs make exactly one more build after it.
+ */
+export function scheduleBuilds(run: (changed: string[]) => Promise<void>, delayMs: number): Builds {
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+  const start = (): Promise<void> => {
+    const changed = [...pending].sort();
+    pending = new Set();
+    running = run(changed).finally(() => {
+      running = undefined;
+      // Changes that came during the build: build again, unless the quiet time has not passed yet (the timer will).
+      if (pending.size > 0 && !timer && !closed) void start();
+    });
+    return running;
+  };
+  return {
+    change(file) {
+      if (closed) return;
+      pending.add(file);
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (!running) void start();
+      }, delayMs);
+    },
+    now: () => running ?? start(),
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** A failed build's errors as `reflist build` prints them; another failure with its stack (not the sources' fault: where it happened matters). */
+const failureLines = (err: unknown): string[] =>
+  err instanceof ReflistError || err instanceof ReflistErrors ? errorLines(err) : [String((err as Error)?.stack ?? err)];
+
+function wrote(report: BuildReport): string {
+  if (report.unchanged) return 'the tree is unchanged';
+  return `wrote ${report.written} files${report.removed > 0 ? `, removed ${report.removed}` : ''}`;
+}
+
+/** `req` with its URL taken below `prefix` (`/demo/lookup/author.json` → `/author.json`), for a handler with its own root. */
+function below(prefix: string, req: IncomingMessage): IncomingMessage {
+  const url = toUrl(req.url ?? '/');
+  req.url = url.pathname.slice(prefix.length) + url.search;
+  return req;
+}
+
+/**
+ * One port: the tree at `/` with the original URLs, the demo at `/demo/`
+ * (its page and script, `lookup/` = the tree, `vendor/` = jQuery and
+ * select2). Until a tree exists, the tree's URLs answer 503 with the errors
+ * of the build that failed.
+ */
+function devHandler(out: string, errors: () => string[]): Handler {
+  const tree = compatHandler({ dir: out, headers: NO_STORE });
+  const demo = fileHandler(DEMO, NO_STORE);
+  const vendor = new Map([...vendorSources(createRequire(import.meta.url).resolve)].map(([name, source]) => [
+    name,
+    'redirect' in source ? source : { path: source.path, files: fileHandler(source.root, NO_STORE) },
+  ]));
+  const treeOr503: Handler = async (req, res) => {
+    if (safeFile(out, 'lookup.json')) return tree(req, res);
+    sendJson(res, req.method ?? 'GET', 503, { error: `no tree at ${out} yet`, errors: errors() }, NO_STORE);
+  };
+  return async (req, res) => {
+    try {
+      const { pathname, search } = toUrl(req.url ?? '/');
+      if (pathname === '/demo') {
+        res.writeHead(301, { location: `/demo/${search}`, ...NO_STORE });
+        return void res.end();
+      }
+      if (pathname.startsWith('/demo/lookup/')) return await treeOr503(below('/demo/lookup', req), res);
+      if (pathname.startsWith('/demo/vendor/')) {
+        const source = vendor.get(pathname.slice('/demo/vendor/'.length));
+        if (!source) return sendJson(res, req.method ?? 'GET', 404, { error: `not found: ${pathname}` }, NO_STORE);
+        if ('redirect' in source) {
+          res.writeHead(302, { location: source.redirect, ...NO_STORE });
+          return void res.end();
+        }
+        req.url = `/${source.path}`;
+        return await source.files(req, res);
+      }
+      if (pathname.startsWith('/demo/')) return await demo(below('/demo', req), res);
+      await treeOr503(req, res);
+    } catch (err) {
+      if (!res.headersSent) sendJson(res, 'GET', 500, { error: String(err) });
+      else res.destroy();
+    }
+  };
+}
+
+/**
+ * Builds `sources` into `out`, serves it with the demo, and rebuilds on every
+ * change of a `*.csv` in `sources`, printing one line a build.
+ */
+export async function startDev(options: DevOptions, io: DevIo): Promise<{ url: string; close(): Promise<void> }> {
+  const { sources, out, pageSize } = options;
+  if (!existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
+  let errors: string[] = [];
+  const run = async (changed: string[]) => {
+    const first = changed.length === 0;
+    try {
+      const report = await build({
+        sources, out, pageSize,
+        ...(first && { log: (line: string) => io.stdout(line + '\n'), progress: createProgress(io.progress) }),
+      });
+      errors = [];
+      const seconds = (report.ms / 1000).toFixed(2);
+      io.stdout(first ? `built ${out} in ${seconds} s: ${wrote(report)}\n` : `rebuilt in ${seconds} s: ${changed.join(', ')} changed; ${wrote(report)}\n`);
+    } catch (err) {
+      errors = failureLines(err);
+      for (const line of errors) io.stderr(line + '\n');
+      io.stderr(safeFile(out, 'lookup.json') ? 'keeping the last good tree\n' : `no tree at ${out} yet: answering 503 until a build succeeds\n`);
+    }
+  };
+  const builds = scheduleBuilds(run, DEBOUNCE_MS);
+  // Watched before the first build, so that a save during it is built after it.
+  const watcher = watch(sources, (_event, file) => {
+    // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
+    if (file === null || file.endsWith('.csv')) builds.change(file ?? 'a source');
+  });
+  watcher.on('error', (err) => io.stderr(`no longer watching ${sources}: ${err.message}\n`));
+  await builds.now();
+
+  const server = createServer(devHandler(out, () => errors));
+  try {
+    await new Promise<void>((listening, failed) => server.once('error', failed).listen(options.port, options.host, listening));
+  } catch (err) {
+    watcher.close();
+    await builds.close();
+    throw err;
+  }
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/`;
+  io.stdout(`serving ${out} at ${url} — the demo at ${url}demo/\n`);
+  return {
+    url,
+    async close() {
+      watcher.close();
+      const closed = new Promise<void>((done) => server.close(() => done()));
+      server.closeAllConnections(); // close() ends idle connections only: one still being answered would hold the exit
+      await builds.close();
+      await closed;
+    },
+  };
+}

@@ -3,7 +3,7 @@
 // CLI run there by npx, the client imported by name, and a strict TypeScript
 // consumer type-checked. Needs the npm registry for commander and csv-parse.
 import { describe, expect, test } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,30 @@ describe('the npm package', () => {
     const { files: built, answer } = JSON.parse(used.out.trim().split('\n').at(-1)!);
     expect(built).toBeGreaterThan(10);
     expect(answer).toEqual({ status: 200, body: { total: 1, items: [{ id: 1, text: 'Smith, John', count: 10 }] } });
+  }, 60_000);
+
+  test('npx reflist dev serves the original URLs and the demo from the installed package', async () => {
+    const child = spawn('npx', ['--no', 'reflist', 'dev', '--sources', 'data', '--out', 'dev-tree', '--port', '0'], { cwd: project });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
+    try {
+      const deadline = Date.now() + 30_000;
+      let url: string | undefined;
+      while (!(url = / at (http:\/\/127\.0\.0\.1:\d+\/) — the demo/.exec(out)?.[1])) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no serving line: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(await (await fetch(`${url}author.json?Term=sm`)).json()).toEqual({ total: 1, items: [{ id: 1, text: 'Smith, John' }] });
+      const demo = await fetch(`${url}demo/`);
+      expect(demo.status).toBe(200);
+      expect(await demo.text()).toContain('lookup-client.js');
+      // jQuery and select2 are not the package's dependencies: the demo gets them from a CDN.
+      const vendor = await fetch(`${url}demo/vendor/select2.min.js`, { redirect: 'manual' });
+      expect(vendor.status).toBe(302);
+    } finally {
+      child.kill('SIGINT');
+    }
   }, 60_000);
 
   test('a strict TypeScript consumer type-checks, and a wrong use of an answer is caught', () => {

@@ -4,6 +4,7 @@
 // consumer type-checked. Needs the npm registry for commander and csv-parse.
 import { describe, expect, test } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,8 +89,9 @@ describe('the npm package', () => {
     expect(answer).toEqual({ status: 200, body: { total: 1, items: [{ id: 1, text: 'Smith, John', count: 10 }] } });
   }, 60_000);
 
-  test('npx reflist dev serves the original URLs and the demo from the installed package', async () => {
-    const child = spawn('npx', ['--no', 'reflist', 'dev', '--sources', 'data', '--out', 'dev-tree', '--port', '0'], { cwd: project });
+  test('reflist dev serves the original URLs and the demo from the installed package', async () => {
+    // The installed bin itself, not through npx, which does not pass Ctrl-C on to it.
+    const child = spawn(join(project, 'node_modules/.bin/reflist'), ['dev', '--sources', 'data', '--out', 'dev-tree', '--port', '0'], { cwd: project });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (out += chunk));
@@ -109,7 +111,9 @@ describe('the npm package', () => {
       expect(vendor.status).toBe(302);
     } finally {
       child.kill('SIGINT');
+      if (child.exitCode === null) await once(child, 'exit');
     }
+    expect(child.exitCode).toBe(0);
   }, 60_000);
 
   test('a strict TypeScript consumer type-checks, and a wrong use of an answer is caught', () => {

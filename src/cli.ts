@@ -7,15 +7,10 @@ import { startDev, type DevOptions } from './dev.js';
 import type { How } from './plan.js';
 import { errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { init, ownVersion } from './init.js';
-import { createProgress, type ProgressSink } from './progress.js';
+import { createProgress, type Io } from './progress.js';
 import { createCompatServer } from './serve.js';
 
-export interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Where build progress goes (a terminal gets a bar); none in tests. */
-  progress?: ProgressSink;
-}
+export type { Io } from './progress.js';
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {

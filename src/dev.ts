@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type BuildReport } from './build.js';
 import { toUrl } from './client/request.js';
 import { errorLines, ReflistError, ReflistErrors } from './errors.js';
-import { createProgress, type ProgressSink } from './progress.js';
+import { createProgress, type Io } from './progress.js';
 import { compatHandler, fileHandler, safeFile, sendJson, type Handler } from './serve.js';
 
 export interface DevOptions {
@@ -18,13 +18,6 @@ export interface DevOptions {
   pageSize: number;
   port: number;
   host: string;
-}
-
-export interface DevIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Where the first build's progress goes (a long build shows a bar on a terminal). */
-  progress?: ProgressSink;
 }
 
 /** A quiet time after the last change, so that an editor's burst of writes is one build. */
@@ -172,7 +165,7 @@ function devHandler(out: string, errors: () => string[]): Handler {
  * Builds `sources` into `out`, serves it with the demo, and rebuilds on every
  * change of a `*.csv` in `sources`, printing one line a build.
  */
-export async function startDev(options: DevOptions, io: DevIo): Promise<{ url: string; close(): Promise<void> }> {
+export async function startDev(options: DevOptions, io: Io): Promise<{ url: string; close(): Promise<void> }> {
   const { sources, out, pageSize } = options;
   if (!existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
   let errors: string[] = [];

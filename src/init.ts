@@ -6,6 +6,7 @@ import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ReflistError } from './errors.js';
+import type { Io } from './progress.js';
 import { SOURCES, type SourceName } from './validate.js';
 
 /**
@@ -259,12 +260,8 @@ function inTheWay(root: string, paths: readonly string[]): string[] {
   return [...found];
 }
 
-export interface InitIo {
-  stdout: (text: string) => void;
-}
-
 /** Writes the scaffold into dir (created if missing), or nothing at all when any of its files is there already. */
-export function init(dir: string, io: InitIo): void {
+export function init(dir: string, io: Pick<Io, 'stdout'>): void {
   const root = resolve(dir);
   if (entry(root) === 'other') throw new ReflistError('INVALID_OPTION', `init: ${dir} is a file, not a folder`);
   const files = scaffold(packageName(basename(root)), ownVersion());

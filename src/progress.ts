@@ -1,5 +1,14 @@
-// Progress of a long build: a bar redrawn in place on a terminal, a plain line
-// every few seconds otherwise (CI logs), nothing with --quiet.
+// Where a command's output goes (Io), and the progress of a long build: a bar
+// redrawn in place on a terminal, a plain line every few seconds otherwise
+// (CI logs), nothing with --quiet.
+
+/** A command's output: the CLI passes the process's streams, tests collect the text. */
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Where build progress goes (a terminal gets a bar); none in tests. */
+  progress?: ProgressSink;
+}
 
 export interface ProgressSink {
   write(text: string): void;

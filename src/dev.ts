@@ -180,6 +180,8 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
       const seconds = (report.ms / 1000).toFixed(2);
       io.stdout(first ? `built ${out} in ${seconds} s: ${wrote(report)}\n` : `rebuilt in ${seconds} s: ${changed.join(', ')} changed; ${wrote(report)}\n`);
     } catch (err) {
+      // An output folder that is not a tree is refused by every build: no save can fix that, so dev stops.
+      if (first && err instanceof ReflistError && err.code === 'UNSAFE_OUTPUT') throw err;
       errors = failureLines(err);
       for (const line of errors) io.stderr(line + '\n');
       io.stderr(safeFile(out, 'lookup.json') ? 'keeping the last good tree\n' : `no tree at ${out} yet: answering 503 until a build succeeds\n`);
@@ -192,7 +194,12 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
     if (file === null || file.endsWith('.csv')) builds.change(file ?? 'a source');
   });
   watcher.on('error', (err) => io.stderr(`no longer watching ${sources}: ${err.message}\n`));
-  await builds.now();
+  try {
+    await builds.now();
+  } catch (err) {
+    watcher.close();
+    throw err;
+  }
 
   const server = createServer(devHandler(out, () => errors));
   try {

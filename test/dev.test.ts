@@ -187,6 +187,21 @@ describe('reflist dev when the first build fails', () => {
   });
 });
 
+describe('reflist dev on an output folder that is not a tree', () => {
+  test('stops at once with the build\'s refusal and exit code 1, touching nothing', async () => {
+    const root = tempDir('reflist-dev-');
+    const sources = writeSources(join(root, 'sources'), VALID);
+    writeSources(join(root, 'site'), { 'index.html': '<p>mine</p>' });
+    const child = spawn(process.execPath, [CLI, 'dev', '--sources', sources, '--out', join(root, 'site'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('is not empty and holds no lookup.json: refusing to replace it');
+    expect(readFileSync(join(root, 'site/index.html'), 'utf8')).toBe('<p>mine</p>');
+  });
+});
+
 describe('scheduleBuilds', () => {
   test('changes during a build make exactly one more build, with every file that changed', async () => {
     const runs: string[][] = [];

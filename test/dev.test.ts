@@ -1,6 +1,6 @@
 // `reflist dev` end to end: the real CLI as a child process, real saves into
 // a real sources folder, real HTTP. Waits poll; nothing sleeps for a fixed time.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -195,6 +195,7 @@ describe('reflist dev on an output folder that is not a tree', () => {
     const child = spawn(process.execPath, [CLI, 'dev', '--sources', sources, '--out', join(root, 'site'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    onTestFinished(() => void child.kill('SIGKILL')); // a dev that went on serving is no other test's to stop
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(stderr).toContain('is not empty and holds no lookup.json: refusing to replace it');

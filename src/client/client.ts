@@ -50,12 +50,13 @@ function defaultBaseUrl(): string {
 /**
  * globalThis.fetch, and a tree on disk: Node's fetch reads no file: URLs, so
  * those are read with node:fs, imported only then (the specifier is a
- * variable, so bundlers for the browser leave it alone).
+ * variable, marked for webpack and Vite too, so bundlers for the browser
+ * leave it alone).
  */
 async function fetchTree(url: string): Promise<{ ok: boolean; status?: number; text(): Promise<string> }> {
   if (!url.startsWith('file:')) return globalThis.fetch(url);
   const fs = 'node:fs/promises';
-  const { readFile } = (await import(fs)) as { readFile(path: URL, encoding: 'utf8'): Promise<string> };
+  const { readFile } = (await import(/* webpackIgnore: true */ /* @vite-ignore */ fs)) as { readFile(path: URL, encoding: 'utf8'): Promise<string> };
   try {
     const text = await readFile(new URL(url), 'utf8');
     return { ok: true, status: 200, text: async () => text };

@@ -123,3 +123,32 @@ export async function fetchAnswer(base: string, url: string, init?: RequestInit)
   const text = await res.text();
   return { status: res.status, body: jsonOrText(text), text, headers: res.headers };
 }
+
+/**
+ * Requests every host must answer like the reference, over any fixture with
+ * the systems gbif and col-2: paging, parameter casing and order, and the
+ * 400s and 404s. Each host's test adds the rows its fixture and its host
+ * call for (Terms, Ids, what a host answers itself).
+ */
+export const PARAMETER_URLS: [url: string, what: string][] = [
+  ['/author.json?Page=2', 'a page by the original casing'],
+  ['/author.json?page=2', 'a page by select2 casing'],
+  ['/author.json?PAGE=3', 'any casing of the name'],
+  ['/author.json?Page=03', 'a page number with leading zeros'],
+  ['/author.json?System=gbif', 'a system, page 1'],
+  ['/author.json?page=2&system=gbif', 'a system page, lower case'],
+  ['/author.json?System=col-2&Page=3', 'a system page, parameters in any order'],
+  ['/author.json?Page=99999999999999999999&System=gbif', 'a huge page past the end'],
+  ['/author.json?Page=&page=2', 'the first occurrence wins, and empty counts as absent'],
+  ['/author.json?q=au&_type=query', 'select2 parameters ignored'],
+  ['/author.json?Page=x', 'a non-integer Page: 400'],
+  ['/author.json?Page=0', 'Page 0: 400'],
+  ['/author.json?Page=1.5&System=nope', 'Page is checked before System: 400'],
+  ['/author.json?System=nope', 'an unknown System: 404'],
+  ['/author.json?System=GBIF', 'System ids match case-sensitively: 404'],
+  ['/author.json?Id=x1', 'an Id that is not digits: 400'],
+  ['/division.json?Page=1&System=col-2', 'divisions with children and counts'],
+  ['/division.json?child=maybe', 'a bad child: 400'],
+  ['/division.json?child=TRUE', 'child without Id: no effect'],
+  ['/descriptor.json?page=2&System=nope', 'System ignored on descriptor'],
+];

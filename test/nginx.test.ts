@@ -13,7 +13,7 @@ import { toCsvFiles } from './arbitraries.js';
 import { build } from '../src/build.js';
 import { createCompatServer } from '../src/serve.js';
 import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, writeSources, type Running } from './helpers.js';
-import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, isStaticTreeFile } from './host-checks.js';
+import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, isStaticTreeFile, PARAMETER_URLS } from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
@@ -99,27 +99,8 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
   afterAll(() => nginx?.stop());
 
   test.each([
-    ['/author.json?Page=2', 'a page by the original casing'],
-    ['/author.json?page=2', 'a page by select2 casing'],
-    ['/author.json?PAGE=3', 'any casing of the name'],
-    ['/author.json?Page=03', 'a page number with leading zeros'],
-    ['/author.json?System=gbif', 'a system, page 1'],
-    ['/author.json?page=2&system=gbif', 'a system page, lower case'],
-    ['/author.json?System=col-2&Page=3', 'a system page, parameters in any order'],
+    ...PARAMETER_URLS,
     ['/author.json?Page=4', 'a page past the end: the true total and no items'],
-    ['/author.json?Page=99999999999999999999&System=gbif', 'a huge page past the end'],
-    ['/author.json?Page=&page=2', 'the first occurrence wins, and empty counts as absent'],
-    ['/author.json?q=au&_type=query', 'select2 parameters ignored'],
-    ['/author.json?Page=x', 'a non-integer Page: 400'],
-    ['/author.json?Page=0', 'Page 0: 400'],
-    ['/author.json?Page=1.5&System=nope', 'Page is checked before System: 400'],
-    ['/author.json?System=nope', 'an unknown System: 404'],
-    ['/author.json?System=GBIF', 'System ids match case-sensitively: 404'],
-    ['/author.json?Id=x1', 'an Id that is not digits: 400'],
-    ['/division.json?Page=1&System=col-2', 'divisions with children and counts'],
-    ['/division.json?child=maybe', 'a bad child: 400'],
-    ['/division.json?child=TRUE', 'child without Id: no effect'],
-    ['/descriptor.json?page=2&System=nope', 'System ignored on descriptor'],
     ['/country/0840/state/006/county/06037.json', 'zero-padded path ids'],
     ['/country/840/state/6/county.json', 'the county grid'],
     ['/country/124/state.json', 'a country without states: an empty list'],

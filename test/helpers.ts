@@ -38,14 +38,35 @@ export function snapshotTree(root: string): Map<string, string> {
   return files;
 }
 
+/**
+ * A loopback port no one listens on, for a server about to start. It is picked below the kernel's range
+ * for outgoing connections (ip_local_port_range): a port from that range can be taken by any client
+ * socket of a parallel test in the seconds between this check and the server's own bind (wrangler
+ * failed once so: "Address already in use"). No port is handed out twice in one test process.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * (OUTGOING_PORTS_FROM - 10_000));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await canListen(port)) return port;
+  }
+}
+
+const handedOut = new Set<number>();
+const OUTGOING_PORTS_FROM = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+})();
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

@@ -17,78 +17,14 @@ import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
 import { FNV_BASIS, fnv1a, nameOf, searchFileFor } from './client/paths.js';
 import type { Entry } from './model.js';
+import type { IndexLayout, IndexPart, LargePrefix, PartMeta, ResultSet, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
 
-export interface SearchIndexOptions {
-  pageSize: number;
-  /** A prefix is small when its matches' records take at most this many bytes (or fit one page). */
-  leafBytes?: number;
-  /** A search file is closed at the first allowed cut after it reaches this many bytes. */
-  fileBytes?: number;
-  /** Page files hold as many pages as fit in this many bytes. */
-  pagesBytes?: number;
-}
-
-/** How the keys are partitioned: it changes only when a one-unit prefix turns large or small. */
-export interface IndexLayout {
-  /** The whole list's matches do not fit one file (otherwise it is one part, ""). */
-  rootLarge: boolean;
-  /** The one-unit prefixes that are large, each the name of a head part. */
-  heads: string[];
-}
-
-/** What a later build needs of one part to keep it: its files' first keys and its page files. */
-export interface PartMeta {
-  name: string;
-  starts: string[];
-  /** [result set name, page files] */
-  pages: [string, number][];
-}
-
-export interface IndexPart {
-  meta: PartMeta;
-  /** The search files, then the result page files, as JSON text. */
-  files(): Generator<SearchFile>;
-}
-
-export interface SearchIndex {
-  layout: IndexLayout;
-  /** Every part, in key order: their starts, concatenated, are the list's search starts. */
-  metas: PartMeta[];
-  /** The parts indexed by this build (all of them, or the ones an edit touched). */
-  fresh: IndexPart[];
-}
-
-export type SearchFile =
-  | { kind: 'search'; start: string; text: string }
-  | { kind: 'pages'; set: string; file: number; text: string };
+export type { IndexLayout, IndexPart, PartMeta, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
 
 /** The part a key belongs to. */
 export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<string>): string {
   if (!layout.rootLarge) return '';
   return heads.has(key[0]!) ? key.slice(0, 2) : key[0]!;
-}
-
-interface ResultSet {
-  /** The name of its page files: nameOf(the first prefix it answers). */
-  name: string;
-  /** Pages a page file holds. */
-  per: number;
-  source: LargePrefix;
-  /** Rendered pages, kept only for divisions (whose text depends on the prefix). */
-  pages: string[] | undefined;
-  /** `[total, name, pages a file, page 1]` as JSON. */
-  text: string;
-  /** The search file being cut that already counts this set's bytes. */
-  stamp: number;
-}
-
-interface LargePrefix {
-  prefix: string;
-  /** Position of its first key. */
-  lo: number;
-  /** Entry indexes in result order. */
-  results: Int32Array;
-  set?: ResultSet;
 }
 
 /** A label's word-start suffixes: itself, and what follows each space. */

@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
 import { FNV_BASIS, fnv1a, nameOf, searchFileFor } from './client/paths.js';
 import type { Entry } from './model.js';
-import type { IndexLayout, IndexPart, LargePrefix, PartMeta, ResultSet, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
+import { collectPairs, commonPrefixLength, runEnd, suffixesOf } from './search-keys.js';
+import type { IndexLayout, IndexPart, LargePrefix, Pairs, PartMeta, ResultSet, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
 
 export type { IndexLayout, IndexPart, PartMeta, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
 
@@ -26,20 +27,6 @@ export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<stri
   if (!layout.rootLarge) return '';
   return heads.has(key[0]!) ? key.slice(0, 2) : key[0]!;
 }
-
-/** A label's word-start suffixes: itself, and what follows each space. */
-function* suffixesOf(label: string): Generator<string> {
-  if (label === '') return;
-  yield label;
-  for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) yield label.slice(i + 1);
-}
-
-/** The length of the common prefix of a and b's first n units. */
-const commonPrefixLength = (a: string, b: string, n: number): number => {
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-};
 
 /**
  * One list's entries (in list order) with their encoded records, and the
@@ -52,14 +39,8 @@ class Indexer {
   readonly leafBytes: number;
   readonly fileBytes: number;
   readonly pagesBytes: number;
-  /**
-   * The sorted (key, entry) pairs: keys[i] (equal keys share one string),
-   * owners[i] its entry and whole[i] whether the key is the entry's whole
-   * label or a category's (tier 1).
-   */
-  keys: string[] = [];
-  owners = new Int32Array(0);
-  whole = new Uint8Array(0);
+  /** The pairs being indexed (collectPairs). */
+  pairs: Pairs = { keys: [], owners: new Int32Array(0), whole: new Uint8Array(0) };
   private readonly stamp: Int32Array;
   private readonly wholeStamp: Int32Array;
   private generation = 0;
@@ -79,72 +60,6 @@ class Indexer {
   }
 
   /**
-   * Collects and sorts the (key, entry) pairs whose key `keep` accepts
-   * (given the label and where the key starts in it). Entries come in list
-   * order, so each key's entries are grouped as they come, already sorted;
-   * only the distinct keys go through the engine's own string sort.
-   */
-  collect(keep?: (label: string, start: number) => boolean): void {
-    // Each distinct key has a slot; its pairs are chained in the order they
-    // come (list order), each as entry * 2 + whole: no array for every key.
-    const slots = new Map<string, number>();
-    const head: number[] = [];
-    const tail: number[] = [];
-    let next = new Int32Array(1 << 16);
-    let value = new Int32Array(1 << 16);
-    let pairs = 0;
-    const add = (key: string, e: number, whole: number) => {
-      const slot = slots.get(key);
-      if (slot !== undefined && value[tail[slot]!]! >>> 1 === e) {
-        value[tail[slot]!]! |= whole; // one key twice in an entry's labels
-        return;
-      }
-      if (pairs === next.length) {
-        const [n, v] = [new Int32Array(pairs * 2), new Int32Array(pairs * 2)];
-        n.set(next), v.set(value), ([next, value] = [n, v]);
-      }
-      value[pairs] = e * 2 + whole;
-      next[pairs] = -1;
-      if (slot === undefined) slots.set(key, head.length), head.push(pairs), tail.push(pairs);
-      else (next[tail[slot]!] = pairs), (tail[slot] = pairs);
-      pairs++;
-    };
-    for (const [e, entry] of this.entries.entries()) {
-      for (const label of entry.children ? [entry.key, ...entry.children.map((c) => c.key)] : [entry.key]) {
-        if (label === '') continue;
-        if (!keep || keep(label, 0)) add(label, e, 1);
-        for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) {
-          if (!keep || keep(label, i + 1)) add(label.slice(i + 1), e, 0);
-        }
-      }
-    }
-    const sorted = [...slots.keys()].sort();
-    this.keys = new Array<string>(pairs);
-    this.owners = new Int32Array(pairs);
-    this.whole = new Uint8Array(pairs);
-    let i = 0;
-    for (const key of sorted) {
-      for (let p = head[slots.get(key)!]!; p >= 0; p = next[p]!) {
-        this.keys[i] = key;
-        this.owners[i] = value[p]! >>> 1;
-        this.whole[i++] = value[p]! & 1;
-      }
-    }
-  }
-
-  keyLength(i: number): number {
-    return this.keys[i]!.length;
-  }
-
-  /** The end of the run of pairs from lo whose keys share the first `depth` units with pair lo. */
-  runEnd(lo: number, hi: number, depth: number): number {
-    const p = this.keys[lo]!;
-    let i = lo + 1;
-    while (i < hi && this.keyLength(i) >= depth && commonPrefixLength(p, this.keys[i]!, depth) === depth) i++;
-    return i;
-  }
-
-  /**
    * Distinct entries of a pair range (leaving out skipped pairs), in list
    * order. An entry with a whole label in the range gets wholeStamp =
    * generation too: for a prefix's range, those rank first (tier 1).
@@ -152,10 +67,11 @@ class Indexer {
   distinct(lo: number, hi: number, skip?: Uint8Array, offset = 0): Int32Array {
     const generation = ++this.generation;
     const found: number[] = [];
+    const { owners, whole } = this.pairs;
     for (let i = lo; i < hi; i++) {
       if (skip?.[i - offset]) continue;
-      const e = this.owners[i]!;
-      if (this.whole[i]) this.wholeStamp[e] = generation;
+      const e = owners[i]!;
+      if (whole[i]) this.wholeStamp[e] = generation;
       if (this.stamp[e] !== generation) (this.stamp[e] = generation), found.push(e);
     }
     return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
@@ -184,7 +100,8 @@ class Indexer {
   largeMatches(a: number, b: number): Int32Array | undefined {
     if (b - a <= this.pageSize) return undefined;
     let bytes = 0;
-    for (let i = a; i < b && bytes <= this.leafBytes; i++) bytes += this.recordBytes(this.owners[i]!);
+    const { owners } = this.pairs;
+    for (let i = a; i < b && bytes <= this.leafBytes; i++) bytes += this.recordBytes(owners[i]!);
     if (bytes <= this.leafBytes) return undefined;
     const matches = this.distinct(a, b);
     return this.isSmall(matches) ? undefined : matches;
@@ -340,7 +257,7 @@ class Indexer {
    * files, cut at content-defined boundaries.
    */
   indexPart(name: string, lo: number, hi: number): IndexPart {
-    const { keys } = this;
+    const { keys } = this.pairs;
     // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
     const large: LargePrefix[] = [];
     // The depth of each key's longest large prefix: parents are walked
@@ -357,7 +274,7 @@ class Indexer {
       }
       // Children by the next code unit; keys that end here belong to no child.
       let i = a;
-      while (i < b && this.keyLength(i) === depth) i++;
+      while (i < b && keys[i]!.length === depth) i++;
       const children: [number, number, number][] = [];
       while (i < b) {
         const c = keys[i]!.charCodeAt(depth);
@@ -382,18 +299,19 @@ class Indexer {
     // prefix of it is large too), so search files leave it out. That also keeps
     // starts unique: files are never cut between two equal keys.
     const skip = new Uint8Array(hi - lo);
-    for (let i = lo; i < hi; i++) if (this.keyLength(i) <= largeDepth[i - lo]!) skip[i - lo] = 1;
+    for (let i = lo; i < hi; i++) if (keys[i]!.length <= largeDepth[i - lo]!) skip[i - lo] = 1;
     const starts: string[] = [name];
     const bounds: number[] = [lo];
     let bytes = 0;
     let previous = -1;
     let generation = ++this.generation;
-    const { fileBytes, owners, stamp } = this;
+    const { fileBytes, stamp } = this;
+    const { owners } = this.pairs;
     for (let i = lo; i < hi; i++) {
       const skipped = skip[i - lo] === 1;
       if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
-        const lcp = commonPrefixLength(keys[previous]!, keys[i]!, Math.min(this.keyLength(previous), this.keyLength(i)));
-        const end = Math.min(lcp + 1, this.keyLength(i));
+        const lcp = commonPrefixLength(keys[previous]!, keys[i]!, Math.min(keys[previous]!.length, keys[i]!.length));
+        const end = Math.min(lcp + 1, keys[i]!.length);
         // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one).
         if (lcp > 0 && lcp <= largeDepth[i - lo]! && (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)) {
           starts.push(keys[i]!.slice(0, end));
@@ -435,8 +353,9 @@ export function buildSearchIndex(
   options: SearchIndexOptions,
 ): SearchIndex {
   const ix = new Indexer(entries, records, encode, options);
-  ix.collect();
-  const n = ix.keys.length;
+  ix.pairs = collectPairs(entries);
+  const { keys } = ix.pairs;
+  const n = keys.length;
   const rootLarge = ix.largeMatches(0, n) !== undefined;
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
@@ -445,8 +364,8 @@ export function buildSearchIndex(
     else fresh.push(ix.indexPart('', 0, n));
   }
   for (let lo = 0; rootLarge && lo < n; ) {
-    const hi = ix.runEnd(lo, n, 1);
-    const c = ix.keys[lo]![0]!;
+    const hi = runEnd(ix.pairs, lo, n, 1);
+    const c = keys[lo]![0]!;
     const matches = ix.largeMatches(lo, hi);
     if (!matches) fresh.push(ix.indexPart(c, lo, hi));
     else {
@@ -454,10 +373,10 @@ export function buildSearchIndex(
       fresh.push(ix.head(c, ix.rankLast(matches)));
       // Keys that are c itself belong to the head, and are large: no search file holds them.
       let i = lo;
-      while (i < hi && ix.keyLength(i) === 1) i++;
+      while (i < hi && keys[i]!.length === 1) i++;
       while (i < hi) {
-        const j = ix.runEnd(i, hi, 2);
-        fresh.push(ix.indexPart(ix.keys[i]!.slice(0, 2), i, j));
+        const j = runEnd(ix.pairs, i, hi, 2);
+        fresh.push(ix.indexPart(keys[i]!.slice(0, 2), i, j));
         i = j;
       }
     }
@@ -499,13 +418,13 @@ export function updateSearchIndex(
   const wanted = new Set([...names].map((name) => name.charCodeAt(0) * 65536 + (name.length > 1 ? name.charCodeAt(1) + 1 : 0)));
   const firsts = new Set([...names].map((name) => name.charCodeAt(0)));
   const headUnits = new Set(layout.heads.map((c) => c.charCodeAt(0)));
-  ix.collect((label, start) => {
+  ix.pairs = collectPairs(entries, (label, start) => {
     const c = label.charCodeAt(start);
     if (!firsts.has(c)) return false;
     const second = headUnits.has(c) && start + 1 < label.length ? label.charCodeAt(start + 1) + 1 : 0;
     return wanted.has(c * 65536 + second);
   });
-  const { keys } = ix;
+  const { keys } = ix.pairs;
   for (let lo = 0; lo < keys.length; ) {
     const name = partOf(keys[lo]!, layout, heads);
     let hi = lo + 1;

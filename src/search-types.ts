@@ -68,3 +68,14 @@ export interface LargePrefix {
   results: Int32Array;
   set?: ResultSet;
 }
+
+/**
+ * A list's sorted (key, entry) pairs: keys[i] (equal keys share one string),
+ * owners[i] its entry and whole[i] whether the key is the entry's whole
+ * label or a category's (tier 1).
+ */
+export interface Pairs {
+  keys: string[];
+  owners: Int32Array;
+  whole: Uint8Array;
+}

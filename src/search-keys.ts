@@ -1,0 +1,82 @@
+// The keys of the Term index: every word start of every folded label, paired
+// with its entry and sorted (docs/search-index.md, Keys and files). A prefix's
+// matches are then one run of pairs.
+import type { Entry } from './model.js';
+import type { Pairs } from './search-types.js';
+
+/** A label's word-start suffixes: itself, and what follows each space. */
+export function* suffixesOf(label: string): Generator<string> {
+  if (label === '') return;
+  yield label;
+  for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) yield label.slice(i + 1);
+}
+
+/** The length of the common prefix of a and b's first n units. */
+export const commonPrefixLength = (a: string, b: string, n: number): number => {
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+};
+
+/**
+ * The sorted (key, entry) pairs of entries (in list order) whose key `keep`
+ * accepts (given the label and where the key starts in it). Entries come in
+ * list order, so each key's entries are grouped as they come, already
+ * sorted; only the distinct keys go through the engine's own string sort.
+ */
+export function collectPairs(entries: Entry[], keep?: (label: string, start: number) => boolean): Pairs {
+  // Each distinct key has a slot; its pairs are chained in the order they
+  // come (list order), each as entry * 2 + whole: no array for every key.
+  const slots = new Map<string, number>();
+  const head: number[] = [];
+  const tail: number[] = [];
+  let next = new Int32Array(1 << 16);
+  let value = new Int32Array(1 << 16);
+  let pairs = 0;
+  const add = (key: string, e: number, whole: number) => {
+    const slot = slots.get(key);
+    if (slot !== undefined && value[tail[slot]!]! >>> 1 === e) {
+      value[tail[slot]!]! |= whole; // one key twice in an entry's labels
+      return;
+    }
+    if (pairs === next.length) {
+      const [n, v] = [new Int32Array(pairs * 2), new Int32Array(pairs * 2)];
+      n.set(next), v.set(value), ([next, value] = [n, v]);
+    }
+    value[pairs] = e * 2 + whole;
+    next[pairs] = -1;
+    if (slot === undefined) slots.set(key, head.length), head.push(pairs), tail.push(pairs);
+    else (next[tail[slot]!] = pairs), (tail[slot] = pairs);
+    pairs++;
+  };
+  for (const [e, entry] of entries.entries()) {
+    for (const label of entry.children ? [entry.key, ...entry.children.map((c) => c.key)] : [entry.key]) {
+      if (label === '') continue;
+      if (!keep || keep(label, 0)) add(label, e, 1);
+      for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) {
+        if (!keep || keep(label, i + 1)) add(label.slice(i + 1), e, 0);
+      }
+    }
+  }
+  const sorted = [...slots.keys()].sort();
+  const keys = new Array<string>(pairs);
+  const owners = new Int32Array(pairs);
+  const whole = new Uint8Array(pairs);
+  let i = 0;
+  for (const key of sorted) {
+    for (let p = head[slots.get(key)!]!; p >= 0; p = next[p]!) {
+      keys[i] = key;
+      owners[i] = value[p]! >>> 1;
+      whole[i++] = value[p]! & 1;
+    }
+  }
+  return { keys, owners, whole };
+}
+
+/** The end of the run of pairs from lo whose keys share the first `depth` units with pair lo. */
+export function runEnd({ keys }: Pairs, lo: number, hi: number, depth: number): number {
+  const p = keys[lo]!;
+  let i = lo + 1;
+  while (i < hi && keys[i]!.length >= depth && commonPrefixLength(p, keys[i]!, depth) === depth) i++;
+  return i;
+}

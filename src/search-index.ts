@@ -18,6 +18,7 @@ import { tierOf } from './client/fold.js';
 import { FNV_BASIS, fnv1a, nameOf, searchFileFor } from './client/paths.js';
 import type { Entry } from './model.js';
 import { collectPairs, commonPrefixLength, runEnd, suffixesOf } from './search-keys.js';
+import { Matcher } from './search-match.js';
 import type { IndexLayout, IndexPart, LargePrefix, Pairs, PartMeta, ResultSet, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
 
 export type { IndexLayout, IndexPart, PartMeta, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
@@ -33,121 +34,18 @@ export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<stri
  * bookkeeping every part shares: parts are indexed one after another.
  */
 class Indexer {
-  /** UTF-8 bytes of each record and its comma, counted when first asked (an update asks of few). */
-  private readonly bytes: Int32Array;
+  readonly entries: Entry[];
+  readonly records: string[];
+  readonly encode: (e: Entry) => string;
   readonly pageSize: number;
-  readonly leafBytes: number;
   readonly fileBytes: number;
   readonly pagesBytes: number;
+  private readonly filtered: boolean;
   /** The pairs being indexed (collectPairs). */
   pairs: Pairs = { keys: [], owners: new Int32Array(0), whole: new Uint8Array(0) };
-  private readonly stamp: Int32Array;
-  private readonly wholeStamp: Int32Array;
-  private generation = 0;
-  private readonly filtered: boolean;
 
-  constructor(
-    readonly entries: Entry[],
-    readonly records: string[],
-    readonly encode: (e: Entry) => string,
-    options: SearchIndexOptions,
-  ) {
-    ({ pageSize: this.pageSize, leafBytes: this.leafBytes = 6000, fileBytes: this.fileBytes = 5000, pagesBytes: this.pagesBytes = 14000 } = options);
-    this.bytes = new Int32Array(entries.length);
-    this.stamp = new Int32Array(entries.length).fill(-1);
-    this.wholeStamp = new Int32Array(entries.length).fill(-1);
-    this.filtered = entries.some((e) => e.children);
-  }
-
-  /**
-   * Distinct entries of a pair range (leaving out skipped pairs), in list
-   * order. An entry with a whole label in the range gets wholeStamp =
-   * generation too: for a prefix's range, those rank first (tier 1).
-   */
-  distinct(lo: number, hi: number, skip?: Uint8Array, offset = 0): Int32Array {
-    const generation = ++this.generation;
-    const found: number[] = [];
-    const { owners, whole } = this.pairs;
-    for (let i = lo; i < hi; i++) {
-      if (skip?.[i - offset]) continue;
-      const e = owners[i]!;
-      if (whole[i]) this.wholeStamp[e] = generation;
-      if (this.stamp[e] !== generation) (this.stamp[e] = generation), found.push(e);
-    }
-    return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
-  }
-
-  /** The matches of the last distinct() call in result order: tier 1, then the rest, each in list order. */
-  rankLast(matches: Int32Array): Int32Array {
-    const results = new Int32Array(matches.length);
-    let second = 0;
-    for (const e of matches) if (this.wholeStamp[e] === this.generation) second++;
-    let first = 0;
-    for (const e of matches) results[this.wholeStamp[e] === this.generation ? first++ : second++] = e;
-    return results;
-  }
-
-  recordBytes(e: number): number {
-    return (this.bytes[e] ||= Buffer.byteLength(this.records[e]!) + 1);
-  }
-
-  /**
-   * The distinct entries of a pair range when they are large (ready for
-   * rankLast), or undefined when they are small. Most ranges are small for
-   * sure without counting distinct entries: too few keys, or too few bytes
-   * even with repeats.
-   */
-  largeMatches(a: number, b: number): Int32Array | undefined {
-    if (b - a <= this.pageSize) return undefined;
-    let bytes = 0;
-    const { owners } = this.pairs;
-    for (let i = a; i < b && bytes <= this.leafBytes; i++) bytes += this.recordBytes(owners[i]!);
-    if (bytes <= this.leafBytes) return undefined;
-    const matches = this.distinct(a, b);
-    return this.isSmall(matches) ? undefined : matches;
-  }
-
-  /** Whether every entry with a key, taken together, is large: the index is then in parts. */
-  rootIsLarge(): boolean {
-    let count = 0;
-    let bytes = 0;
-    for (const [e, { key }] of this.entries.entries()) {
-      if (key === '') continue;
-      count++;
-      if (bytes <= this.leafBytes) bytes += this.recordBytes(e);
-    }
-    return count > this.pageSize && bytes > this.leafBytes;
-  }
-
-  isSmall(list: Int32Array): boolean {
-    if (list.length <= this.pageSize) return true;
-    let bytes = 0;
-    for (const e of list) bytes += this.recordBytes(e);
-    return bytes <= this.leafBytes;
-  }
-
-  /**
-   * The results of some one-unit prefixes by scanning the entries once (no
-   * pairs needed): whether each is small, and its ranking. Lists without
-   * children only.
-   */
-  scanHeads(units: string[]): Map<string, { small: boolean; results: Int32Array }> {
-    const at = new Map(units.map((c, k) => [c.charCodeAt(0), k]));
-    const first: number[][] = units.map(() => []);
-    const second: number[][] = units.map(() => []);
-    const seen = new Int32Array(units.length).fill(-1);
-    for (const [e, { key }] of this.entries.entries()) {
-      const k = at.get(key.charCodeAt(0));
-      if (k !== undefined) first[k]!.push(e), (seen[k] = e);
-      for (let i = key.indexOf(' '); i >= 0; i = key.indexOf(' ', i + 1)) {
-        const j = at.get(key.charCodeAt(i + 1));
-        if (j !== undefined && seen[j] !== e) second[j]!.push(e), (seen[j] = e);
-      }
-    }
-    return new Map(units.map((c, k) => {
-      const results = Int32Array.from(first[k]!.concat(second[k]!));
-      return [c, { small: this.isSmall(results), results }];
-    }));
+  constructor(readonly m: Matcher) {
+    ({ entries: this.entries, records: this.records, encode: this.encode, pageSize: this.pageSize, fileBytes: this.fileBytes, pagesBytes: this.pagesBytes, filtered: this.filtered } = m.list);
   }
 
   /** The search file text of some records and the large prefixes located there. */
@@ -209,7 +107,7 @@ class Indexer {
         else {
           for (let p = 0; p < l.results.length; p += pageSize) {
             let bytes = 2;
-            for (const e of l.results.subarray(p, p + pageSize)) bytes += this.recordBytes(e);
+            for (const e of l.results.subarray(p, p + pageSize)) bytes += this.m.recordBytes(e);
             largest = Math.max(largest, bytes);
           }
         }
@@ -266,10 +164,10 @@ class Indexer {
     const stack: [number, number, number][] = hi > lo ? [[lo, hi, name.length]] : [];
     while (stack.length > 0) {
       const [a, b, depth] = stack.pop()!;
-      const matches = this.largeMatches(a, b);
+      const matches = this.m.largeMatches(this.pairs, a, b);
       if (!matches) continue;
       if (depth > 0) {
-        large.push({ prefix: keys[a]!.slice(0, depth), lo: a, results: this.rankLast(matches) });
+        large.push({ prefix: keys[a]!.slice(0, depth), lo: a, results: this.m.rankLast(matches) });
         largeDepth.fill(depth, a - lo, b - lo);
       }
       // Children by the next code unit; keys that end here belong to no child.
@@ -304,8 +202,9 @@ class Indexer {
     const bounds: number[] = [lo];
     let bytes = 0;
     let previous = -1;
-    let generation = ++this.generation;
-    const { fileBytes, stamp } = this;
+    let generation = this.m.newGeneration();
+    const { fileBytes } = this;
+    const { stamp } = this.m;
     const { owners } = this.pairs;
     for (let i = lo; i < hi; i++) {
       const skipped = skip[i - lo] === 1;
@@ -317,7 +216,7 @@ class Indexer {
           starts.push(keys[i]!.slice(0, end));
           bounds.push(i);
           bytes = 0;
-          generation = ++this.generation;
+          generation = this.m.newGeneration();
         }
       }
       for (const l of largeAt.get(i) ?? []) {
@@ -326,7 +225,7 @@ class Indexer {
       if (skipped) continue;
       previous = i;
       const e = owners[i]!;
-      if (stamp[e] !== generation) (stamp[e] = generation), (bytes += this.recordBytes(e));
+      if (stamp[e] !== generation) (stamp[e] = generation), (bytes += this.m.recordBytes(e));
     }
     bounds.push(hi);
 
@@ -335,11 +234,17 @@ class Indexer {
     const self = this;
     return this.makePart(name, starts, sets, function* () {
       for (const [f, start] of starts.entries()) {
-        yield { kind: 'search', start, text: self.chunkText(self.distinct(bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
+        yield { kind: 'search', start, text: self.chunkText(self.m.distinct(self.pairs, bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
       }
       yield* self.pageFiles(sets);
     });
   }
+}
+
+/** A list's Matcher, the sizes' defaults filled in. */
+function matcherFor(entries: Entry[], records: string[], encode: (e: Entry) => string, options: SearchIndexOptions): Matcher {
+  const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
+  return new Matcher({ entries, records, encode, pageSize, leafBytes, fileBytes, pagesBytes, filtered: entries.some((e) => e.children) });
 }
 
 /**
@@ -352,11 +257,12 @@ export function buildSearchIndex(
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
 ): SearchIndex {
-  const ix = new Indexer(entries, records, encode, options);
+  const m = matcherFor(entries, records, encode, options);
+  const ix = new Indexer(m);
   ix.pairs = collectPairs(entries);
   const { keys } = ix.pairs;
   const n = keys.length;
-  const rootLarge = ix.largeMatches(0, n) !== undefined;
+  const rootLarge = m.largeMatches(ix.pairs, 0, n) !== undefined;
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
   if (!rootLarge) {
@@ -366,11 +272,11 @@ export function buildSearchIndex(
   for (let lo = 0; rootLarge && lo < n; ) {
     const hi = runEnd(ix.pairs, lo, n, 1);
     const c = keys[lo]![0]!;
-    const matches = ix.largeMatches(lo, hi);
+    const matches = m.largeMatches(ix.pairs, lo, hi);
     if (!matches) fresh.push(ix.indexPart(c, lo, hi));
     else {
       layout.heads.push(c);
-      fresh.push(ix.head(c, ix.rankLast(matches)));
+      fresh.push(ix.head(c, m.rankLast(matches)));
       // Keys that are c itself belong to the head, and are large: no search file holds them.
       let i = lo;
       while (i < hi && keys[i]!.length === 1) i++;
@@ -401,8 +307,9 @@ export function updateSearchIndex(
 ): SearchIndex | undefined {
   const { layout } = previous;
   if (!layout.rootLarge || entries.some((e) => e.children)) return undefined;
-  const ix = new Indexer(entries, records, encode, options);
-  if (!ix.rootIsLarge()) return undefined;
+  const m = matcherFor(entries, records, encode, options);
+  const ix = new Indexer(m);
+  if (!m.rootIsLarge()) return undefined;
   const heads = new Set(layout.heads);
   const names = new Set<string>();
   const units = new Set<string>();
@@ -410,7 +317,7 @@ export function updateSearchIndex(
     for (const suffix of suffixesOf(key)) names.add(partOf(suffix, layout, heads)), units.add(suffix[0]!);
   }
   const fresh: IndexPart[] = [];
-  for (const [c, { small, results }] of ix.scanHeads([...units].sort())) {
+  for (const [c, { small, results }] of m.scanHeads([...units].sort())) {
     if (small === heads.has(c)) return undefined;
     if (!small) fresh.push(ix.head(c, results));
   }

@@ -1,6 +1,7 @@
 // The types the Term index's modules share (docs/search-index.md): the
 // public ones, which search-index.ts exports, and those its parts hand on to
 // one another. Kept here so that no module imports another for a type.
+import type { Entry } from './model.js';
 
 export interface SearchIndexOptions {
   pageSize: number;
@@ -45,6 +46,22 @@ export interface SearchIndex {
 export type SearchFile =
   | { kind: 'search'; start: string; text: string }
   | { kind: 'pages'; set: string; file: number; text: string };
+
+/** One list being indexed, and the sizes its files are cut to (SearchIndexOptions, defaults filled in). */
+export interface IndexedList {
+  /** In list order. */
+  entries: Entry[];
+  /** Each entry's record, as JSON. */
+  records: string[];
+  /** Encodes an entry's record; also a division's with only some of its children. */
+  encode: (e: Entry) => string;
+  pageSize: number;
+  leafBytes: number;
+  fileBytes: number;
+  pagesBytes: number;
+  /** Some entry has children: a large prefix's records keep only the children it matches. */
+  filtered: boolean;
+}
 
 export interface ResultSet {
   /** The name of its page files: nameOf(the first prefix it answers). */

@@ -1,0 +1,124 @@
+// Matching and ranking over ranges of the sorted pairs: which entries a
+// prefix's keys reach, whether they are small (fit one search file) or large,
+// and their result order (docs/contract.md §2: whole labels first, then list
+// order). One Matcher serves every part of a list, one part after another:
+// it keeps the records' byte counts, and the stamps that count each entry
+// once per pass without a set.
+import type { IndexedList, Pairs } from './search-types.js';
+
+export class Matcher {
+  /** UTF-8 bytes of each record and its comma, counted when first asked (an update asks of few). */
+  private readonly bytes: Int32Array;
+  /**
+   * The pass (generation) that last counted each entry: a pass takes a new
+   * generation, and an entry is new to it while its stamp differs. Passes
+   * are distinct() and the search files a part is cut into.
+   */
+  readonly stamp: Int32Array;
+  /** The last distinct() pass that found each entry by a whole label. */
+  private readonly wholeStamp: Int32Array;
+  private generation = 0;
+
+  constructor(readonly list: IndexedList) {
+    this.bytes = new Int32Array(list.entries.length);
+    this.stamp = new Int32Array(list.entries.length).fill(-1);
+    this.wholeStamp = new Int32Array(list.entries.length).fill(-1);
+  }
+
+  /** A new pass: no entry bears the generation it returns yet. */
+  newGeneration(): number {
+    return ++this.generation;
+  }
+
+  recordBytes(e: number): number {
+    return (this.bytes[e] ||= Buffer.byteLength(this.list.records[e]!) + 1);
+  }
+
+  /**
+   * Distinct entries of a pair range (leaving out skipped pairs), in list
+   * order. An entry with a whole label in the range gets wholeStamp =
+   * generation too: for a prefix's range, those rank first (tier 1).
+   */
+  distinct({ owners, whole }: Pairs, lo: number, hi: number, skip?: Uint8Array, offset = 0): Int32Array {
+    const generation = ++this.generation;
+    const found: number[] = [];
+    for (let i = lo; i < hi; i++) {
+      if (skip?.[i - offset]) continue;
+      const e = owners[i]!;
+      if (whole[i]) this.wholeStamp[e] = generation;
+      if (this.stamp[e] !== generation) (this.stamp[e] = generation), found.push(e);
+    }
+    return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
+  }
+
+  /** The matches of the last distinct() call in result order: tier 1, then the rest, each in list order. */
+  rankLast(matches: Int32Array): Int32Array {
+    const results = new Int32Array(matches.length);
+    let second = 0;
+    for (const e of matches) if (this.wholeStamp[e] === this.generation) second++;
+    let first = 0;
+    for (const e of matches) results[this.wholeStamp[e] === this.generation ? first++ : second++] = e;
+    return results;
+  }
+
+  /**
+   * The distinct entries of a pair range when they are large (ready for
+   * rankLast), or undefined when they are small. Most ranges are small for
+   * sure without counting distinct entries: too few keys, or too few bytes
+   * even with repeats.
+   */
+  largeMatches(pairs: Pairs, a: number, b: number): Int32Array | undefined {
+    const { pageSize, leafBytes } = this.list;
+    if (b - a <= pageSize) return undefined;
+    let bytes = 0;
+    const { owners } = pairs;
+    for (let i = a; i < b && bytes <= leafBytes; i++) bytes += this.recordBytes(owners[i]!);
+    if (bytes <= leafBytes) return undefined;
+    const matches = this.distinct(pairs, a, b);
+    return this.isSmall(matches) ? undefined : matches;
+  }
+
+  /** Whether every entry with a key, taken together, is large: the index is then in parts. */
+  rootIsLarge(): boolean {
+    const { entries, pageSize, leafBytes } = this.list;
+    let count = 0;
+    let bytes = 0;
+    for (const [e, { key }] of entries.entries()) {
+      if (key === '') continue;
+      count++;
+      if (bytes <= leafBytes) bytes += this.recordBytes(e);
+    }
+    return count > pageSize && bytes > leafBytes;
+  }
+
+  isSmall(list: Int32Array): boolean {
+    if (list.length <= this.list.pageSize) return true;
+    let bytes = 0;
+    for (const e of list) bytes += this.recordBytes(e);
+    return bytes <= this.list.leafBytes;
+  }
+
+  /**
+   * The results of some one-unit prefixes by scanning the entries once (no
+   * pairs needed): whether each is small, and its ranking. Lists without
+   * children only.
+   */
+  scanHeads(units: string[]): Map<string, { small: boolean; results: Int32Array }> {
+    const at = new Map(units.map((c, k) => [c.charCodeAt(0), k]));
+    const first: number[][] = units.map(() => []);
+    const second: number[][] = units.map(() => []);
+    const seen = new Int32Array(units.length).fill(-1);
+    for (const [e, { key }] of this.list.entries.entries()) {
+      const k = at.get(key.charCodeAt(0));
+      if (k !== undefined) first[k]!.push(e), (seen[k] = e);
+      for (let i = key.indexOf(' '); i >= 0; i = key.indexOf(' ', i + 1)) {
+        const j = at.get(key.charCodeAt(i + 1));
+        if (j !== undefined && seen[j] !== e) second[j]!.push(e), (seen[j] = e);
+      }
+    }
+    return new Map(units.map((c, k) => {
+      const results = Int32Array.from(first[k]!.concat(second[k]!));
+      return [c, { small: this.isSmall(results), results }];
+    }));
+  }
+}

@@ -13,13 +13,12 @@
 // results then sit alone in a "head" part), by their first unit otherwise.
 // An edit touches the few partitions its keys fall in, so a rebuild indexes
 // those again and keeps every other part's files (updateSearchIndex).
-import { createHash } from 'node:crypto';
-import { tierOf } from './client/fold.js';
-import { FNV_BASIS, fnv1a, nameOf, searchFileFor } from './client/paths.js';
+import { FNV_BASIS, fnv1a, searchFileFor } from './client/paths.js';
 import type { Entry } from './model.js';
 import { collectPairs, commonPrefixLength, runEnd, suffixesOf } from './search-keys.js';
 import { Matcher } from './search-match.js';
-import type { IndexLayout, IndexPart, LargePrefix, Pairs, PartMeta, ResultSet, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
+import { chunkText, makePart, pageFiles, resultSets } from './search-output.js';
+import type { IndexLayout, IndexPart, LargePrefix, Pairs, PartMeta, SearchIndex, SearchIndexOptions } from './search-types.js';
 
 export type { IndexLayout, IndexPart, PartMeta, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
 
@@ -29,123 +28,21 @@ export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<stri
   return heads.has(key[0]!) ? key.slice(0, 2) : key[0]!;
 }
 
-/**
- * One list's entries (in list order) with their encoded records, and the
- * bookkeeping every part shares: parts are indexed one after another.
- */
+/** A list's parts, indexed one after another over its pairs. */
 class Indexer {
-  readonly entries: Entry[];
-  readonly records: string[];
-  readonly encode: (e: Entry) => string;
-  readonly pageSize: number;
-  readonly fileBytes: number;
-  readonly pagesBytes: number;
-  private readonly filtered: boolean;
   /** The pairs being indexed (collectPairs). */
   pairs: Pairs = { keys: [], owners: new Int32Array(0), whole: new Uint8Array(0) };
 
-  constructor(readonly m: Matcher) {
-    ({ entries: this.entries, records: this.records, encode: this.encode, pageSize: this.pageSize, fileBytes: this.fileBytes, pagesBytes: this.pagesBytes, filtered: this.filtered } = m.list);
-  }
-
-  /** The search file text of some records and the large prefixes located there. */
-  private chunkText(members: Int32Array, located: LargePrefix[]): string {
-    let text = `{"records":[${Array.from(members, (e) => this.records[e]).join(',')}]`;
-    if (located.length > 0) {
-      const sets: string[] = [];
-      const index = new Map<ResultSet, number>();
-      const names = located.map((l) => {
-        if (!index.has(l.set!)) index.set(l.set!, sets.push(l.set!.text) - 1);
-        return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
-      });
-      text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
-    }
-    return text + '}';
-  }
-
-  private recordFor(e: number, prefix: string): string {
-    const entry = this.entries[e]!;
-    if (!entry.children || tierOf(entry.key, prefix) !== 0) return this.records[e]!;
-    return this.encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
-  }
-
-  private pagesOf(l: LargePrefix, from = 0): string[] {
-    const pages: string[] = [];
-    const { results, prefix } = l;
-    const { pageSize } = this;
-    for (let p = from * pageSize; p < results.length; p += pageSize) {
-      let page = '[';
-      for (let k = p; k < Math.min(p + pageSize, results.length); k++) {
-        page += (k > p ? ',' : '') + (this.filtered ? this.recordFor(results[k]!, prefix) : this.records[results[k]!]);
-      }
-      pages.push(page + ']');
-    }
-    return pages;
-  }
-
-  /**
-   * Result sets for a part's large prefixes: identical answers (a chain of
-   * one-child prefixes) are stored once. A division is stored with only the
-   * children a prefix keeps, which is exact because the client filters them
-   * by the same query again.
-   */
-  private resultSets(large: LargePrefix[]): ResultSet[] {
-    const setOf = new Map<string, ResultSet>();
-    const { pageSize } = this;
-    for (const l of large) {
-      // Without children a result's text depends only on its entries, so they
-      // name it, and its pages are rendered once, when the files are written.
-      const pages = this.filtered ? this.pagesOf(l) : undefined;
-      const digest = createHash('sha1').update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer, l.results.byteOffset, l.results.byteLength)).digest('hex');
-      let set = setOf.get(digest);
-      if (!set) {
-        // Named after its first prefix, not its content: an edit inside a large
-        // result rewrites the pages that changed, not every page file of the set.
-        const name = nameOf(l.prefix);
-        let largest = 0;
-        if (pages) for (const page of pages) largest = Math.max(largest, Buffer.byteLength(page));
-        else {
-          for (let p = 0; p < l.results.length; p += pageSize) {
-            let bytes = 2;
-            for (const e of l.results.subarray(p, p + pageSize)) bytes += this.m.recordBytes(e);
-            largest = Math.max(largest, bytes);
-          }
-        }
-        const per = Math.max(1, Math.floor(this.pagesBytes / largest));
-        const page1 = pages?.[0] ?? this.pagesOf({ ...l, results: l.results.subarray(0, pageSize) })[0]!;
-        set = { name, per, source: l, pages, text: `[${l.results.length},"${name}",${per},${page1}]`, stamp: -1 };
-        setOf.set(digest, set);
-      }
-      l.set = set;
-    }
-    return [...setOf.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
-  }
-
-  private *pageFiles(sets: ResultSet[]): Generator<SearchFile> {
-    for (const set of sets) {
-      const pages = set.pages?.slice(1) ?? this.pagesOf(set.source, 1);
-      for (let p = 0, k = 0; p < pages.length; p += set.per, k++) {
-        yield { kind: 'pages', set: set.name, file: k, text: `{"pages":[${pages.slice(p, p + set.per).join(',')}]}` };
-      }
-    }
-  }
-
-  /** An IndexPart from its first keys, its result sets and its files (rendered when the writer asks). */
-  private makePart(name: string, starts: string[], sets: ResultSet[], files: () => Generator<SearchFile>): IndexPart {
-    const pages = sets
-      .map((s) => [s.name, Math.ceil((Math.ceil(s.source.results.length / this.pageSize) - 1) / s.per)] as [string, number])
-      .filter(([, n]) => n > 0);
-    return { meta: { name, starts, pages }, files };
-  }
+  constructor(readonly m: Matcher) {}
 
   /** A head part: a large one-unit prefix alone, with its results. */
   head(c: string, results: Int32Array): IndexPart {
     const l: LargePrefix = { prefix: c, lo: 0, results };
-    const sets = this.resultSets([l]);
-    const self = this;
-    return this.makePart(c, [c], sets, function* () {
-      yield { kind: 'search', start: c, text: self.chunkText(new Int32Array(0), [l]) };
-      yield* self.pageFiles(sets);
+    const sets = resultSets(this.m, [l]);
+    const { list } = this.m;
+    return makePart(list.pageSize, c, [c], sets, function* () {
+      yield { kind: 'search', start: c, text: chunkText(list.records, new Int32Array(0), [l]) };
+      yield* pageFiles(list, sets);
     });
   }
 
@@ -184,7 +81,7 @@ class Indexer {
       stack.push(...children.reverse());
     }
     large.sort((x, y) => (x.prefix < y.prefix ? -1 : 1));
-    const sets = this.resultSets(large);
+    const sets = resultSets(this.m, large);
 
     // Cut the sorted keys into search files, counting the records and the
     // result sets each will hold. Cuts are content-defined (past a minimum
@@ -203,7 +100,7 @@ class Indexer {
     let bytes = 0;
     let previous = -1;
     let generation = this.m.newGeneration();
-    const { fileBytes } = this;
+    const { fileBytes } = this.m.list;
     const { stamp } = this.m;
     const { owners } = this.pairs;
     for (let i = lo; i < hi; i++) {
@@ -231,12 +128,13 @@ class Indexer {
 
     const placed: LargePrefix[][] = starts.map(() => []);
     for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
-    const self = this;
-    return this.makePart(name, starts, sets, function* () {
+    const { m, pairs } = this;
+    const { list } = m;
+    return makePart(list.pageSize, name, starts, sets, function* () {
       for (const [f, start] of starts.entries()) {
-        yield { kind: 'search', start, text: self.chunkText(self.m.distinct(self.pairs, bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
+        yield { kind: 'search', start, text: chunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
       }
-      yield* self.pageFiles(sets);
+      yield* pageFiles(list, sets);
     });
   }
 }

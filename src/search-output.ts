@@ -1,0 +1,103 @@
+// The text of a part's files (docs/search-index.md, Keys and files): a search
+// file holds its records and the large prefixes located there, each pointing
+// at a result set (`[total, name, pages a file, page 1]`); a result set's
+// pages 2… go to page files. Records are those of docs/tree.md, Records.
+import { createHash } from 'node:crypto';
+import { tierOf } from './client/fold.js';
+import { nameOf } from './client/paths.js';
+import type { Matcher } from './search-match.js';
+import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './search-types.js';
+
+/** The search file text of some records and the large prefixes located there. */
+export function chunkText(records: string[], members: Int32Array, located: LargePrefix[]): string {
+  let text = `{"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
+  if (located.length > 0) {
+    const sets: string[] = [];
+    const index = new Map<ResultSet, number>();
+    const names = located.map((l) => {
+      if (!index.has(l.set!)) index.set(l.set!, sets.push(l.set!.text) - 1);
+      return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
+    });
+    text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
+  }
+  return text + '}';
+}
+
+/** Entry e's record as a result of prefix: a division keeps only the children the prefix matches. */
+function recordFor({ entries, records, encode }: IndexedList, e: number, prefix: string): string {
+  const entry = entries[e]!;
+  if (!entry.children || tierOf(entry.key, prefix) !== 0) return records[e]!;
+  return encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
+}
+
+/** A large prefix's result pages from page `from` (0 is page 1), as JSON arrays of records. */
+function pagesOf(list: IndexedList, l: LargePrefix, from = 0): string[] {
+  const pages: string[] = [];
+  const { results, prefix } = l;
+  const { pageSize, filtered, records } = list;
+  for (let p = from * pageSize; p < results.length; p += pageSize) {
+    let page = '[';
+    for (let k = p; k < Math.min(p + pageSize, results.length); k++) {
+      page += (k > p ? ',' : '') + (filtered ? recordFor(list, results[k]!, prefix) : records[results[k]!]);
+    }
+    pages.push(page + ']');
+  }
+  return pages;
+}
+
+/**
+ * Result sets for a part's large prefixes, each linked from its prefix
+ * (l.set): identical answers (a chain of one-child prefixes) are stored
+ * once. A division is stored with only the children a prefix keeps, which
+ * is exact because the client filters them by the same query again.
+ */
+export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
+  const { list } = m;
+  const { pageSize, pagesBytes, filtered } = list;
+  const setOf = new Map<string, ResultSet>();
+  for (const l of large) {
+    // Without children a result's text depends only on its entries, so they
+    // name it, and its pages are rendered once, when the files are written.
+    const pages = filtered ? pagesOf(list, l) : undefined;
+    const digest = createHash('sha1').update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer, l.results.byteOffset, l.results.byteLength)).digest('hex');
+    let set = setOf.get(digest);
+    if (!set) {
+      // Named after its first prefix, not its content: an edit inside a large
+      // result rewrites the pages that changed, not every page file of the set.
+      const name = nameOf(l.prefix);
+      let largest = 0;
+      if (pages) for (const page of pages) largest = Math.max(largest, Buffer.byteLength(page));
+      else {
+        for (let p = 0; p < l.results.length; p += pageSize) {
+          let bytes = 2;
+          for (const e of l.results.subarray(p, p + pageSize)) bytes += m.recordBytes(e);
+          largest = Math.max(largest, bytes);
+        }
+      }
+      const per = Math.max(1, Math.floor(pagesBytes / largest));
+      const page1 = pages?.[0] ?? pagesOf(list, { ...l, results: l.results.subarray(0, pageSize) })[0]!;
+      set = { name, per, source: l, pages, text: `[${l.results.length},"${name}",${per},${page1}]`, stamp: -1 };
+      setOf.set(digest, set);
+    }
+    l.set = set;
+  }
+  return [...setOf.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** The page files of some result sets: pages 2…, `per` to a file. */
+export function* pageFiles(list: IndexedList, sets: ResultSet[]): Generator<SearchFile> {
+  for (const set of sets) {
+    const pages = set.pages?.slice(1) ?? pagesOf(list, set.source, 1);
+    for (let p = 0, k = 0; p < pages.length; p += set.per, k++) {
+      yield { kind: 'pages', set: set.name, file: k, text: `{"pages":[${pages.slice(p, p + set.per).join(',')}]}` };
+    }
+  }
+}
+
+/** An IndexPart from its first keys, its result sets and its files (rendered when the writer asks). */
+export function makePart(pageSize: number, name: string, starts: string[], sets: ResultSet[], files: () => Generator<SearchFile>): IndexPart {
+  const pages = sets
+    .map((s) => [s.name, Math.ceil((Math.ceil(s.source.results.length / pageSize) - 1) / s.per)] as [string, number])
+    .filter(([, n]) => n > 0);
+  return { meta: { name, starts, pages }, files };
+}

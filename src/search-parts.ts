@@ -1,0 +1,135 @@
+// One part of the Term index (docs/search-index.md, Parts): the walk of the
+// trie of its sorted keys, which finds its large prefixes, and the
+// content-defined cuts of its keys into search files. A head part is a large
+// one-unit prefix alone, with its results.
+import { FNV_BASIS, fnv1a, searchFileFor } from './client/paths.js';
+import { commonPrefixLength } from './search-keys.js';
+import type { Matcher } from './search-match.js';
+import { chunkText, makePart, pageFiles, resultSets } from './search-output.js';
+import type { IndexPart, LargePrefix, Pairs } from './search-types.js';
+
+/** A head part: a large one-unit prefix alone, with its results. */
+export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart {
+  const l: LargePrefix = { prefix: c, lo: 0, results };
+  const sets = resultSets(m, [l]);
+  const { list } = m;
+  return makePart(list.pageSize, c, [c], sets, function* () {
+    yield { kind: 'search', start: c, text: chunkText(list.records, new Int32Array(0), [l]) };
+    yield* pageFiles(list, sets);
+  });
+}
+
+/**
+ * The part `name` over pairs [lo, hi), whose keys all start with name: its
+ * large prefixes, then its search files.
+ */
+export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number): IndexPart {
+  const { large, largeDepth } = largePrefixes(m, pairs, name, lo, hi);
+  // Before the cuts, which count each file's result sets.
+  const sets = resultSets(m, large);
+  const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth);
+  const placed: LargePrefix[][] = starts.map(() => []);
+  for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
+  const { list } = m;
+  return makePart(list.pageSize, name, starts, sets, function* () {
+    for (const [f, start] of starts.entries()) {
+      yield { kind: 'search', start, text: chunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
+    }
+    yield* pageFiles(list, sets);
+  });
+}
+
+/**
+ * The large prefixes below name of pairs [lo, hi), sorted, each with its
+ * ranked results, and largeDepth[i - lo]: the length of key i's longest
+ * large prefix (0 when none is).
+ */
+function largePrefixes(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number): { large: LargePrefix[]; largeDepth: Int32Array } {
+  const { keys } = pairs;
+  // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
+  const large: LargePrefix[] = [];
+  // Parents are walked before their children, which overwrite largeDepth.
+  const largeDepth = new Int32Array(hi - lo);
+  const stack: [number, number, number][] = hi > lo ? [[lo, hi, name.length]] : [];
+  while (stack.length > 0) {
+    const [a, b, depth] = stack.pop()!;
+    const matches = m.largeMatches(pairs, a, b);
+    if (!matches) continue;
+    if (depth > 0) {
+      large.push({ prefix: keys[a]!.slice(0, depth), lo: a, results: m.rankLast(matches) });
+      largeDepth.fill(depth, a - lo, b - lo);
+    }
+    // Children by the next code unit; keys that end here belong to no child.
+    let i = a;
+    while (i < b && keys[i]!.length === depth) i++;
+    const children: [number, number, number][] = [];
+    while (i < b) {
+      const c = keys[i]!.charCodeAt(depth);
+      let j = i + 1;
+      while (j < b && keys[j]!.charCodeAt(depth) === c) j++;
+      children.push([i, j, depth + 1]);
+      i = j;
+    }
+    stack.push(...children.reverse());
+  }
+  large.sort((x, y) => (x.prefix < y.prefix ? -1 : 1));
+  return { large, largeDepth };
+}
+
+/**
+ * Cuts pairs [lo, hi) into search files, counting the records and the result
+ * sets each will hold: their first keys (starts), the pair each begins at
+ * (bounds, then hi), and the pairs no file holds (skip[i - lo]). Cuts are
+ * content-defined (past a minimum size, at a boundary key whose hash ends in
+ * five zero bits; at the maximum size, at the next allowed boundary), so an
+ * edit moves only the cuts near it and a rebuild rewrites a few search files.
+ */
+function cut(
+  m: Matcher,
+  pairs: Pairs,
+  name: string,
+  lo: number,
+  hi: number,
+  large: LargePrefix[],
+  largeDepth: Int32Array,
+): { starts: string[]; bounds: number[]; skip: Uint8Array } {
+  const { keys, owners } = pairs;
+  const largeAt = new Map<number, LargePrefix[]>();
+  for (const l of large) largeAt.set(l.lo, [...(largeAt.get(l.lo) ?? []), l]);
+  // A key that is itself a large prefix can never match a small query (every
+  // prefix of it is large too), so search files leave it out. That also keeps
+  // starts unique: files are never cut between two equal keys.
+  const skip = new Uint8Array(hi - lo);
+  for (let i = lo; i < hi; i++) if (keys[i]!.length <= largeDepth[i - lo]!) skip[i - lo] = 1;
+  const starts: string[] = [name];
+  const bounds: number[] = [lo];
+  let bytes = 0;
+  let previous = -1;
+  // A file being cut is a pass of m's: its stamps count each entry's record once.
+  let generation = m.newGeneration();
+  const { fileBytes } = m.list;
+  const { stamp } = m;
+  for (let i = lo; i < hi; i++) {
+    const skipped = skip[i - lo] === 1;
+    if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
+      const lcp = commonPrefixLength(keys[previous]!, keys[i]!, Math.min(keys[previous]!.length, keys[i]!.length));
+      const end = Math.min(lcp + 1, keys[i]!.length);
+      // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one).
+      if (lcp > 0 && lcp <= largeDepth[i - lo]! && (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)) {
+        starts.push(keys[i]!.slice(0, end));
+        bounds.push(i);
+        bytes = 0;
+        generation = m.newGeneration();
+      }
+    }
+    for (const l of largeAt.get(i) ?? []) {
+      if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += Buffer.byteLength(l.set!.text));
+    }
+    if (skipped) continue;
+    previous = i;
+    const e = owners[i]!;
+    if (stamp[e] !== generation) (stamp[e] = generation), (bytes += m.recordBytes(e));
+  }
+  bounds.push(hi);
+  return { starts, bounds, skip };
+}

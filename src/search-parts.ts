@@ -25,7 +25,7 @@ export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart 
  */
 export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number): IndexPart {
   const { large, largeDepth } = largePrefixes(m, pairs, name, lo, hi);
-  // Before the cuts, which count each file's result sets.
+  // Before the cuts: they count the bytes of the result set (l.set) each large prefix brings into its file.
   const sets = resultSets(m, large);
   const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth);
   const placed: LargePrefix[][] = starts.map(() => []);

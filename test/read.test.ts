@@ -257,7 +257,7 @@ describe('any file', () => {
       }),
       { numRuns: 15 },
     );
-  });
+  }, 180_000); // 15 files of a MiB, each read whole and in chunks: ~14 s on a quiet machine
 
   test('every error of any file is coded and located in it', () => {
     fc.assert(

@@ -11,6 +11,7 @@ import { toUrl } from './client/request.js';
 import { errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { createProgress, type Io } from './progress.js';
 import { compatHandler, fileHandler, safeFile, sendJson, type Handler } from './serve.js';
+import { SOURCES } from './validate.js';
 
 export interface DevOptions {
   sources: string;
@@ -161,9 +162,11 @@ function devHandler(out: string, errors: () => string[]): Handler {
   };
 }
 
+const SOURCE_FILES: ReadonlySet<string> = new Set(SOURCES.map((name) => `${name}.csv`));
+
 /**
  * Builds `sources` into `out`, serves it with the demo, and rebuilds on every
- * change of a `*.csv` in `sources`, printing one line a build.
+ * change of a source file in `sources`, printing one line a build.
  */
 export async function startDev(options: DevOptions, io: Io): Promise<{ url: string; close(): Promise<void> }> {
   const { sources, out, pageSize } = options;
@@ -191,7 +194,8 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
   // Watched before the first build, so that a save during it is built after it.
   const watcher = watch(sources, (_event, file) => {
     // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
-    if (file === null || file.endsWith('.csv')) builds.change(file ?? 'a source');
+    // Other files there (an editor's `.#author.csv` lock, notes) are no source: a build would read none of them.
+    if (file === null || SOURCE_FILES.has(file)) builds.change(file ?? 'a source');
   });
   watcher.on('error', (err) => io.stderr(`no longer watching ${sources}: ${err.message}\n`));
   try {

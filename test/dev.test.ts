@@ -140,6 +140,15 @@ describe('reflist dev', () => {
     expect(await rebuildsSince(dev, before)).toEqual([expect.stringContaining(': author.csv changed; wrote')]);
   });
 
+  test('files beside the sources that are none (an editor\'s lock file, notes) start no rebuild', async () => {
+    const before = rebuilds(dev).length;
+    writeSources(dev.sources, { '.#author.csv': 'root@host.123:1700000000', 'notes.csv': 'a,b\n', 'author.csv~': VALID['author.csv']! });
+    // Then a save of a source, as a marker: a rebuild the other files started would come before it or name them too.
+    writeSources(dev.sources, { 'descriptor.csv': VALID['descriptor.csv']! });
+    await until(() => rebuilds(dev).slice(before).some((line) => line.includes('descriptor.csv')), () => `the descriptor.csv rebuild${dev.stdout()}`);
+    expect(rebuilds(dev).slice(before)).toEqual([expect.stringMatching(/^rebuilt in \d+\.\d\d s: descriptor\.csv changed; the tree is unchanged$/)]);
+  });
+
   test('a broken edit prints its errors and keeps the last good tree; the fix is served', async () => {
     const good = VALID['author.csv']!.replace('Smith, John', 'Good, Tree');
     writeSources(dev.sources, { 'author.csv': good });

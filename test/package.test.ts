@@ -7,9 +7,11 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build as esbuild } from 'esbuild';
+import type { LookupClient } from '../src/client/client.js';
 import { VALID } from './fixtures/valid.js';
-import { tempDir, writeSources } from './helpers.js';
+import { startServe, tempDir, writeSources } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -87,6 +89,25 @@ describe('the npm package', () => {
     const { files: built, answer } = JSON.parse(used.out.trim().split('\n').at(-1)!);
     expect(built).toBeGreaterThan(10);
     expect(answer).toEqual({ status: 200, body: { total: 1, items: [{ id: 1, text: 'Smith, John', count: 10 }] } });
+  }, 60_000);
+
+  test('a bundler for the browser (esbuild) takes "reflist/client" from the installed package without a warning, and the bundle answers over HTTP', async () => {
+    writeFileSync(join(project, 'page.js'), "import { createLookupClient } from 'reflist/client';\nexport const client = (baseUrl) => createLookupClient({ baseUrl });\n");
+    const bundled = await esbuild({
+      absWorkingDir: project, entryPoints: ['page.js'], outfile: 'bundle/page.js',
+      bundle: true, platform: 'browser', format: 'esm', logLevel: 'silent',
+    });
+    expect(bundled.warnings).toEqual([]);
+    // The file: reader's node:fs stays a runtime import a browser never reaches, not a bundled one.
+    expect(readFileSync(join(project, 'bundle/page.js'), 'utf8')).not.toMatch(/from\s*["']node:/);
+    const server = await startServe(join(project, 'public'));
+    try {
+      const { client } = (await import(pathToFileURL(join(project, 'bundle/page.js')).href)) as { client(baseUrl: string): LookupClient };
+      expect(await client(`${server.url}lookup/`).request('/author.json?Term=sm&System=gbif'))
+        .toEqual({ status: 200, body: { total: 1, items: [{ id: 1, text: 'Smith, John', count: 10 }] } });
+    } finally {
+      await server.stop();
+    }
   }, 60_000);
 
   test('reflist dev serves the original URLs and the demo from the installed package', async () => {

@@ -41,12 +41,12 @@ export function snapshotTree(root: string): Map<string, string> {
 /**
  * A loopback port no one listens on, for a server about to start. It is picked below the kernel's range
  * for outgoing connections (ip_local_port_range): a port from that range can be taken by any client
- * socket of a parallel test in the seconds between this check and the server's own bind (wrangler
- * failed once so: "Address already in use"). No port is handed out twice in one test process.
+ * socket of a parallel test in the seconds between this check and the server's own bind, which then
+ * fails with "Address already in use". No port is handed out twice in one test process.
  */
 export async function freePort(): Promise<number> {
   for (;;) {
-    const port = 10_000 + Math.floor(Math.random() * (OUTGOING_PORTS_FROM - 10_000));
+    const port = 10_000 + Math.floor(Math.random() * (Math.max(OUTGOING_PORTS_FROM, 20_000) - 10_000));
     if (handedOut.has(port)) continue;
     handedOut.add(port);
     if (await canListen(port)) return port;

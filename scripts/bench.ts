@@ -15,6 +15,13 @@
 //       against another commit, built in a temporary clone: a full build and
 //       two edit rebuilds each round, the two in turns (A B, then B A), with
 //       wall time and peak RSS per run and the median of the paired ratios.
+//   npm run bench -- deploy [--authors N]   a page left open across a deploy
+//       (test/deploy.ts): per host kind, its answers before and after the
+//       deploy equal to build A's reference, B's, or neither, its errors, and
+//       the requests it made after the deploy.
+//   npm run bench -- writes [--authors N,N]  what an incremental build
+//       writes: the files written, linked and removed after one author's
+//       text changes, one author is added, one is removed.
 //   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
 //       the sources alone (csv-parse). The A/B of the hand-written parser
 //       against csv-parse that chose it is this mode at commit 7cc075b
@@ -30,7 +37,8 @@ import { build } from '../src/build.js';
 import { readSources } from '../src/changes.js';
 import { createLookupClient } from '../src/client/client.js';
 import { fold } from '../src/client/fold.js';
-import { tempDir } from '../test/helpers.js';
+import { deployRun, sourcesA, sourcesB, type Tally } from '../test/deploy.js';
+import { startServe, tempDir } from '../test/helpers.js';
 import { writeSynthetic } from './sources.js';
 import { mulberry32 } from './sources/prng.js';
 
@@ -332,11 +340,59 @@ async function parserBench(authors: number, rounds: number): Promise<void> {
   rmSync(sources, { recursive: true, force: true });
 }
 
+/** A page over each kind of deploy: 20 requests before, 1,500 after, judged against both builds. */
+async function deployBench(authors: number): Promise<void> {
+  const sizes = { authors, descriptors: authors / 10, divisions: 20, categories: authors / 30 };
+  const a = sourcesA(1, sizes);
+  const b = sourcesB(a, 1, 7 / 3);
+  console.log(`A: ${int(a.author.length)} authors, ${int(a.descriptor.length)} descriptors, ${int(a.category.length)} categories; B: ${int(b.author.length)}, ${int(b.descriptor.length)}, ${int(b.category.length)}`);
+  console.log('| host | before: A / both / neither / errors | after: A / B / both / neither / errors | requests after | lookup.json reads after | failed reads after |');
+  console.log('|---|---|---|---|---|---|');
+  for (const host of ['swap', 'cached-manifest', 'overlay', 'stale-edge'] as const) {
+    const run = await deployRun({
+      a, b, pageSize: 30, host, seed: 7, before: 20, after: 1500, dir: tempDir('reflist-deploy-'),
+      client: async (baseUrl, fetch) => createLookupClient({ baseUrl, fetch }),
+      serve: startServe,
+    });
+    const c = (t: Tally, keys: (keyof Tally['counts'])[]) => keys.map((k) => t.counts[k]).join(' / ');
+    console.log(`| ${host} | ${c(run.before, ['A', 'both', 'neither', 'error'])} | ${c(run.after, ['A', 'B', 'both', 'neither', 'error'])} | ${run.requestsAfter} | ${run.manifestReadsAfter} | ${run.failedReadsAfter} |`);
+    for (const line of [...run.before.bad, ...run.after.bad]) console.log(`    e.g. ${line}`);
+  }
+}
+
+/** The files an incremental build writes, links and removes after one author's text changes, one is added, one removed. */
+async function writesBench(sizes: number[]): Promise<void> {
+  execFileSync(process.execPath, ['scripts/compile.mjs']);
+  for (const authors of sizes) {
+    const sources = tempDir('reflist-bench-src-');
+    await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
+    const work = tempDir('reflist-bench-');
+    const out = join(work, 'dist');
+    const full = cliBuild(sources, out);
+    console.log(`\n${int(authors)} authors: full build ${full.seconds.toFixed(2)} s`);
+    const file = join(sources, 'author.csv');
+    const steps: [string, () => void][] = [
+      ['1 author edited', () => editAuthor(sources, 10)],
+      ['1 author added', () => writeFileSync(file, readFileSync(file, 'utf8').replace(/\n?$/, `\n${authors * 10 + 7},"Zyxwv, Added"\n`))],
+      ['1 author removed', () => writeFileSync(file, readFileSync(file, 'utf8').split('\n').filter((_, i) => i !== 30).join('\n'))],
+    ];
+    for (const [name, change] of steps) {
+      change();
+      const run = cliBuild(sources, out);
+      console.log(`  ${name.padEnd(17)}${run.seconds.toFixed(2)} s: ${run.summary}`);
+    }
+    rmSync(work, { recursive: true, force: true });
+    rmSync(sources, { recursive: true, force: true });
+  }
+}
+
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' }, against: { type: 'string' }, docs: { type: 'boolean' } } });
 const which = positionals[0] ?? 'search';
 if (which === 'search') await searchBench(Number(values.authors ?? 100_000));
 else if (which === 'build') await buildBench((values.authors ?? '100000,1000000').split(',').map(Number));
 else if (which === 'parser') await parserBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
 else if (which === 'ab') await abBench(values.against ?? 'HEAD', Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
+else if (which === 'deploy') await deployBench(Number(values.authors ?? 3000));
+else if (which === 'writes') await writesBench((values.authors ?? '100000,1000000').split(',').map(Number));
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
-else throw new Error(`unknown benchmark "${which}": expected search, build, ab or parser`);
+else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes or parser`);

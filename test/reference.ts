@@ -42,7 +42,19 @@ const LETTER_MAP: Record<string, string> = {
   ı: 'i',
 };
 
+const folded = new Map<string, string>();
+
+/** fold, remembered: sorting a list folds every label many times over. */
 export function fold(s: string): string {
+  let f = folded.get(s);
+  if (f === undefined) {
+    if (folded.size > 1_000_000) folded.clear();
+    folded.set(s, (f = foldOnce(s)));
+  }
+  return f;
+}
+
+function foldOnce(s: string): string {
   const lowered = s.normalize('NFKD').replace(/\p{M}/gu, '').normalize('NFC').toLowerCase();
   const mapped = Array.from(lowered, (ch) => LETTER_MAP[ch] ?? ch).join('');
   return mapped.replace(/[^\p{L}\p{N}]+/gu, ' ').trim();

@@ -37,7 +37,7 @@ import { build } from '../src/build.js';
 import { readSources } from '../src/changes.js';
 import { createLookupClient } from '../src/client/client.js';
 import { fold } from '../src/client/fold.js';
-import { deployRun, sourcesA, sourcesB, type Tally } from '../test/deploy.js';
+import { deployRun, randomRequest, sourcesA, sourcesB, type Tally } from '../test/deploy.js';
 import { startServe, tempDir } from '../test/helpers.js';
 import { writeSynthetic } from './sources.js';
 import { mulberry32 } from './sources/prng.js';
@@ -349,8 +349,11 @@ async function deployBench(authors: number): Promise<void> {
   console.log('| host | before: A / both / neither / errors | after: A / B / both / neither / errors | requests after | lookup.json reads after | failed reads after |');
   console.log('|---|---|---|---|---|---|');
   for (const host of ['swap', 'cached-manifest', 'overlay', 'stale-edge'] as const) {
+    const rnd = mulberry32(7);
     const run = await deployRun({
-      a, b, pageSize: 30, host, seed: 7, before: 20, after: 1500, dir: tempDir('reflist-deploy-'),
+      a, b, pageSize: 30, host, seed: 7, dir: tempDir('reflist-deploy-'),
+      before: Array.from({ length: 20 }, () => randomRequest(rnd, a, b, 30)),
+      after: Array.from({ length: 1500 }, () => randomRequest(rnd, a, b, 30)),
       client: async (baseUrl, fetch) => createLookupClient({ baseUrl, fetch }),
       serve: startServe,
     });

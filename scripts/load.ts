@@ -151,7 +151,7 @@ async function main() {
     const start = random() < 0.8 ? 0 : Math.floor(random() * words.length);
     return words.slice(start).join(' ').slice(0, 2 + Math.floor(random() * 5)).trim();
   }).filter((t) => t !== '');
-  const { buckets, search } = manifest.lists.author;
+  const { buckets, search, layout } = manifest.lists.author;
   const enc = encodeURIComponent;
 
   const servers: Server[] = [];
@@ -183,8 +183,8 @@ async function main() {
       ['compat  /author.json?Id=…', compat, cycle(ids.map((id) => `/author.json?Id=${id}`))],
       ['compat  /author.json?Term=…', compat, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
       ['serve   /author/page/7.json', serve, () => '/author/page/7.json'],
-      ['serve   id bucket of Id=…', serve, cycle(ids.map((id) => '/' + bucketPath('author', bucketOf(String(id), buckets))))],
-      ['serve   search file of Term=…', serve, cycle(terms.map((t) => '/' + searchPath('author', search[searchFileFor(t, search)]!)))],
+      ['serve   id bucket of Id=…', serve, cycle(ids.map((id) => '/' + bucketPath('author', layout, buckets, bucketOf(String(id), buckets))))],
+      ['serve   search file of Term=…', serve, cycle(terms.map((t) => '/' + searchPath('author', layout, search, searchFileFor(t, search))))],
       ['workerd _worker.js /author.json?Term=…', workerd, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
       ['workerd _worker.js /author.json?Id=…', workerd, cycle(ids.map((id) => `/author.json?Id=${id}`))],
       ['deno    _netlify/reflist.js /author.json?Term=…', deno, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],

@@ -5,7 +5,7 @@
 // answers. The paths written here are those of client/paths.ts (`pagePath`,
 // `firstPagePaths`); test/nginx.test.ts checks that they agree by serving a
 // real tree through nginx.
-import { CACHE_CONTROL, HOST_FILES, SERVICE_PATHS } from './client/host.js';
+import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL, SERVICE_PATHS } from './client/host.js';
 import { COUNTED_LISTS, PAGED_LISTS, type CountedList, type Manifest, type PagedList } from './client/types.js';
 import type { TreeFile } from './tree-files.js';
 
@@ -47,12 +47,21 @@ function assetsIgnore(): string {
   return `# reflist: host files, read by a host, never served (generated with the tree).\n${names.join('\n')}\n`;
 }
 
+/**
+ * Netlify applies the last matching rule's Cache-Control, Cloudflare Pages
+ * joins them all with commas: lookup.json's `no-cache` wins either way. The
+ * result page files could be immutable, but a joined value would hold two
+ * max-ages, so only nginx.conf says so.
+ */
 function headers(): string {
   return `# reflist: response headers for Netlify and Cloudflare Pages (generated with the tree).
-# Every file keeps its URL across builds (no content hashes), hence the short max-age.
+# Files keep their URLs across builds, hence the short max-age; lookup.json is
+# asked again on every visit, so a new visit starts on the newest build.
 /*
   Access-Control-Allow-Origin: *
   Cache-Control: ${CACHE_CONTROL}
+/lookup.json
+  Cache-Control: ${MANIFEST_CACHE_CONTROL}
 /*.json
   Content-Type: application/json; charset=utf-8
 /lookup-client.js
@@ -228,6 +237,18 @@ location ~ "^/country/[0-9]+/state\\.json$" {
     error_page 418 = @reflist_client;
     if (!-f $request_filename) { return 404 ${error('not found: no such country')}; }
     if ($arg_term != "") { ${TO_CLIENT} }
+    try_files $uri @reflist_not_found;
+}
+# lookup.json is asked again on every visit; result page files are named after their content.
+# (A location's own add_header drops the server's, hence CORS again.)
+location = /lookup.json {
+    add_header Access-Control-Allow-Origin * always;
+    add_header Cache-Control "${MANIFEST_CACHE_CONTROL}";
+    try_files $uri @reflist_not_found;
+}
+location ~ "^/(${PAGED_LISTS.join('|')})/pages/" {
+    add_header Access-Control-Allow-Origin * always;
+    add_header Cache-Control "${IMMUTABLE_CACHE_CONTROL}";
     try_files $uri @reflist_not_found;
 }
 ${clientLocation(options.nginxUpstream)}location ~ "^/(${hostFilesPattern()})$" {

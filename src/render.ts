@@ -1,7 +1,7 @@
 // Stage 4, render: the model → every file of the tree as [path, text] pairs,
 // section by section. Pure: the writer alone touches the disk.
-import { bucketPath, childBucketPath, firstPagePaths, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
-import type { ListInfo, Manifest, PagedList } from './client/types.js';
+import { bucketPath, childBucketPath, firstPagePaths, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
+import { COUNTED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
 import { ReflistError } from './errors.js';
 import type { CountryNode, Entry } from './model.js';
 import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndexOptions } from './search-index.js';
@@ -83,26 +83,32 @@ export function* renderBuckets<T>(
 /** A power of two, so the buckets (and their files) stay put until a list doubles. */
 export const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(n / BUCKET_SIZE))));
 
-/** The files of some parts of a list's Term index. */
-export function* indexFiles(list: PagedList, parts: IndexPart[]): Generator<TreeFile> {
+/** The path of every search file of a list, by its first key (they are named after their neighbours too: searchPath). */
+function searchPaths(list: PagedList, layout: string, starts: string[]): Map<string, string> {
+  return new Map(starts.map((start, i) => [start, searchPath(list, layout, starts, i)]));
+}
+
+/** The files of some parts of a list's Term index, whose search files start as `starts` says. */
+export function* indexFiles(list: PagedList, info: ListInfo, parts: IndexPart[]): Generator<TreeFile> {
+  const paths = searchPaths(list, info.layout, info.search);
   for (const part of parts) {
     for (const file of part.files()) {
-      yield [file.kind === 'search' ? searchPath(list, file.start) : resultPagesPath(list, file.set, file.file), file.text];
+      yield [file.kind === 'search' ? paths.get(file.start)! : resultPagesPath(list, file.name), file.text];
     }
   }
 }
 
 /** Every path of some parts of a list's Term index, without rendering them. */
-export function indexPaths(list: PagedList, metas: PartMeta[]): string[] {
-  return metas.flatMap((m) => [
-    ...m.starts.map((start) => searchPath(list, start)),
-    ...m.pages.flatMap(([set, n]) => Array.from({ length: n }, (_, k) => resultPagesPath(list, set, k))),
-  ]);
+export function indexPaths(list: PagedList, info: ListInfo, metas: PartMeta[]): string[] {
+  const paths = searchPaths(list, info.layout, info.search);
+  return metas.flatMap((m) => [...m.starts.map((start) => paths.get(start)!), ...m.pages.map((name) => resultPagesPath(list, name))]);
 }
 
-export function listInfo(list: PagedList, entries: Entry[], pageSize: number, search: string[]): ListInfo {
+export function listInfo(list: PagedList, entries: Entry[], options: { pageSize: number; systems: readonly string[] }, search: string[]): ListInfo {
+  const { pageSize, systems } = options;
   const childCount = list === 'division' ? entries.reduce((n, e) => n + (e.children?.length ?? 0), 0) : 0;
   return {
+    layout: layoutOf(pageSize, (COUNTED_LISTS as readonly string[]).includes(list) ? systems : undefined),
     total: entries.length,
     pages: Math.max(1, Math.ceil(entries.length / pageSize)),
     buckets: bucketsFor(entries.length),
@@ -117,19 +123,19 @@ export function* renderList(
 ): Generator<TreeFile, ListState> {
   const { pageSize } = options;
   const encode = (e: Entry) => encodeRecord(e, list === 'division');
-  const info = listInfo(list, entries, pageSize, []);
+  const info = listInfo(list, entries, { pageSize, systems }, []);
   yield* renderPages(list, entries, pageSize, systems);
   const positions = entries.map((_, i) => i);
-  yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b));
+  yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, info.layout, info.buckets, b));
   if (list === 'division') {
     const children = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
     yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
-      (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, childBucketPath);
+      (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, (b) => childBucketPath(info.layout, info.childBuckets!, b));
   }
   const { layout, metas, fresh } = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
   info.search = metas.flatMap((m) => m.starts);
   const names = new Set<string>();
-  for (const file of indexFiles(list, fresh)) {
+  for (const file of indexFiles(list, info, fresh)) {
     if (names.has(file[0])) throw new ReflistError('UNSAFE_OUTPUT', `two search files hash to ${file[0]}: please report this`);
     names.add(file[0]);
     yield file;

@@ -130,5 +130,9 @@ export function updateSearchIndex(
   }
   const kept = previous.metas.filter((meta) => !names.has(meta.name) && !(units.has(meta.name) && heads.has(meta.name)));
   const metas = [...kept, ...fresh.map((p) => p.meta)].sort((a, b) => (a.name < b.name ? -1 : 1));
+  // A search file's name holds its neighbours' first keys (searchPath), and a
+  // part's first key is its name: a part that comes or goes renames the files
+  // beside it in parts that were kept, so the whole index is built.
+  if (metas.length !== previous.metas.length || metas.some((meta, i) => meta.name !== previous.metas[i]!.name)) return undefined;
   return { layout, metas, fresh };
 }

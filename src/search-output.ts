@@ -1,12 +1,19 @@
 // The text of a part's files (docs/search-index.md, Keys and files): a search
 // file holds its records and the large prefixes located there, each pointing
-// at a result set (`[total, name, pages a file, page 1]`); a result set's
-// pages 2… go to page files. Records are those of docs/tree.md, Records.
+// at a result set (`[total, pages a file, page 1, page files]`); a result
+// set's pages 2… go to page files, named after their content, so they are
+// rendered first. Records are those of docs/tree.md, Records.
 import { createHash } from 'node:crypto';
 import { tierOf } from './client/fold.js';
 import { nameOf } from './client/paths.js';
 import type { Matcher } from './search-match.js';
 import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './search-types.js';
+
+/** A result set as JSON, once its page files are rendered (pageFiles). */
+const setText = (set: ResultSet): string => `${set.head}${JSON.stringify(set.names)}]`;
+
+/** The bytes of setText, before the names are known: each is 16 hex digits. */
+export const setBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + (set.files === 0 ? 2 : 19 * set.files + 1) + 1;
 
 /** The search file text of some records and the large prefixes located there. */
 export function chunkText(records: string[], members: Int32Array, located: LargePrefix[]): string {
@@ -15,7 +22,7 @@ export function chunkText(records: string[], members: Int32Array, located: Large
     const sets: string[] = [];
     const index = new Map<ResultSet, number>();
     const names = located.map((l) => {
-      if (!index.has(l.set!)) index.set(l.set!, sets.push(l.set!.text) - 1);
+      if (!index.has(l.set!)) index.set(l.set!, sets.push(setText(l.set!)) - 1);
       return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
     });
     text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
@@ -62,8 +69,6 @@ export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
     const digest = createHash('sha1').update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer, l.results.byteOffset, l.results.byteLength)).digest('hex');
     let set = setOf.get(digest);
     if (!set) {
-      // Named after its first prefix, not its content: an edit inside a large
-      // result rewrites the pages that changed, not every page file of the set.
       const name = nameOf(l.prefix);
       let largest = 0;
       if (pages) for (const page of pages) largest = Math.max(largest, Buffer.byteLength(page));
@@ -76,7 +81,8 @@ export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
       }
       const per = Math.max(1, Math.floor(pagesBytes / largest));
       const page1 = pages?.[0] ?? pagesOf(list, { ...l, results: l.results.subarray(0, pageSize) })[0]!;
-      set = { name, per, source: l, pages, text: `[${l.results.length},"${name}",${per},${page1}]`, stamp: -1 };
+      const files = Math.ceil((Math.ceil(l.results.length / pageSize) - 1) / per);
+      set = { name, per, source: l, pages, head: `[${l.results.length},${per},${page1},`, files, names: [], stamp: -1 };
       setOf.set(digest, set);
     }
     l.set = set;
@@ -84,20 +90,39 @@ export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
   return [...setOf.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-/** The page files of some result sets: pages 2…, `per` to a file. */
-export function* pageFiles(list: IndexedList, sets: ResultSet[]): Generator<SearchFile> {
+/**
+ * The page files of some result sets: pages 2…, `per` to a file, each named
+ * after its set and its text (an edit in a large result renames the page
+ * files it changed, and only those). Their names go into set.names.
+ */
+function* pageFiles(list: IndexedList, sets: ResultSet[]): Generator<SearchFile> {
   for (const set of sets) {
     const pages = set.pages?.slice(1) ?? pagesOf(list, set.source, 1);
-    for (let p = 0, k = 0; p < pages.length; p += set.per, k++) {
-      yield { kind: 'pages', set: set.name, file: k, text: `{"pages":[${pages.slice(p, p + set.per).join(',')}]}` };
+    set.names = [];
+    for (let p = 0; p < pages.length; p += set.per) {
+      const text = `{"pages":[${pages.slice(p, p + set.per).join(',')}]}`;
+      const name = createHash('sha1').update(set.name).update('\n').update(text).digest('hex').slice(0, 16);
+      set.names.push(name);
+      yield { kind: 'pages', name, text };
     }
   }
 }
 
-/** An IndexPart from its first keys, its result sets and its files (rendered when the writer asks). */
-export function makePart(pageSize: number, name: string, starts: string[], sets: ResultSet[], files: () => Generator<SearchFile>): IndexPart {
-  const pages = sets
-    .map((s) => [s.name, Math.ceil((Math.ceil(s.source.results.length / pageSize) - 1) / s.per)] as [string, number])
-    .filter(([, n]) => n > 0);
-  return { meta: { name, starts, pages }, files };
+/**
+ * An IndexPart from its first keys, its result sets and its search files:
+ * rendered when the writer asks, the page files first, so that the search
+ * files can name them, and the part's meta records their names.
+ */
+export function makePart(list: IndexedList, name: string, starts: string[], sets: ResultSet[], searchFiles: () => Generator<SearchFile>): IndexPart {
+  const meta = { name, starts, pages: [] as string[] };
+  return {
+    meta,
+    *files() {
+      for (const file of pageFiles(list, sets)) {
+        if (file.kind === 'pages') meta.pages.push(file.name);
+        yield file;
+      }
+      yield* searchFiles();
+    },
+  };
 }

@@ -5,7 +5,7 @@
 import { FNV_BASIS, fnv1a, searchFileFor } from './client/paths.js';
 import { commonPrefixLength } from './search-keys.js';
 import type { Matcher } from './search-match.js';
-import { chunkText, makePart, pageFiles, resultSets } from './search-output.js';
+import { chunkText, makePart, resultSets, setBytes } from './search-output.js';
 import type { IndexPart, LargePrefix, Pairs } from './search-types.js';
 
 /** A head part: a large one-unit prefix alone, with its results. */
@@ -13,9 +13,8 @@ export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart 
   const l: LargePrefix = { prefix: c, lo: 0, results };
   const sets = resultSets(m, [l]);
   const { list } = m;
-  return makePart(list.pageSize, c, [c], sets, function* () {
+  return makePart(list, c, [c], sets, function* () {
     yield { kind: 'search', start: c, text: chunkText(list.records, new Int32Array(0), [l]) };
-    yield* pageFiles(list, sets);
   });
 }
 
@@ -31,11 +30,10 @@ export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi
   const placed: LargePrefix[][] = starts.map(() => []);
   for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
   const { list } = m;
-  return makePart(list.pageSize, name, starts, sets, function* () {
+  return makePart(list, name, starts, sets, function* () {
     for (const [f, start] of starts.entries()) {
       yield { kind: 'search', start, text: chunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
     }
-    yield* pageFiles(list, sets);
   });
 }
 
@@ -123,7 +121,7 @@ function cut(
       }
     }
     for (const l of largeAt.get(i) ?? []) {
-      if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += Buffer.byteLength(l.set!.text));
+      if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += setBytes(l.set!));
     }
     if (skipped) continue;
     previous = i;

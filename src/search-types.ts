@@ -25,8 +25,8 @@ export interface IndexLayout {
 export interface PartMeta {
   name: string;
   starts: string[];
-  /** [result set name, page files] */
-  pages: [string, number][];
+  /** The names of its page files (see resultPagesPath), known once they are rendered. */
+  pages: string[];
 }
 
 export interface IndexPart {
@@ -45,7 +45,7 @@ export interface SearchIndex {
 
 export type SearchFile =
   | { kind: 'search'; start: string; text: string }
-  | { kind: 'pages'; set: string; file: number; text: string };
+  | { kind: 'pages'; name: string; text: string };
 
 /** One list being indexed, and the sizes its files are cut to (SearchIndexOptions, defaults filled in). */
 export interface IndexedList {
@@ -64,15 +64,19 @@ export interface IndexedList {
 }
 
 export interface ResultSet {
-  /** The name of its page files: nameOf(the first prefix it answers). */
+  /** nameOf(the first prefix it answers): what its page files' names are salted with, unique in the list. */
   name: string;
   /** Pages a page file holds. */
   per: number;
   source: LargePrefix;
   /** Rendered pages, kept only for divisions (whose text depends on the prefix). */
   pages: string[] | undefined;
-  /** `[total, name, pages a file, page 1]` as JSON. */
-  text: string;
+  /** `[total,per,page1,` as JSON: its text up to the names of its page files. */
+  head: string;
+  /** How many page files it has, known before they are rendered so that the cuts can count its bytes. */
+  files: number;
+  /** Its page files' names, in order, once pageFiles has rendered them. */
+  names: string[];
   /** The search file being cut that already counts this set's bytes. */
   stamp: number;
 }

@@ -42,7 +42,8 @@ function treeClient(root: string): () => LookupClient {
   let client: LookupClient | undefined;
   let stamp = '';
   const fetch = async (url: string) => {
-    const file = safeFile(root, url.slice('reflist:/'.length));
+    // The client reads lookup.json past HTTP caches with a query (?fresh=…): a file is its path alone.
+    const file = safeFile(root, url.slice('reflist:/'.length).replace(/[?#].*$/s, ''));
     const text = file ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
     return { ok: text !== undefined, text: async () => text ?? '' };
   };

@@ -111,7 +111,8 @@ export function* renderChanges(
   yield* renderPages(list, entries, pageSize, systems, pages);
   const { buckets } = state.info;
   const dirtyBuckets = new Set(changed.map((c) => bucketOf(String(c.entry.id), buckets)));
-  yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, b), dirtyBuckets);
+  const { layout } = state.info;
+  yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, layout, buckets, b), dirtyBuckets);
 
   // The index: the parts the changed labels, old and new, fall in; all of it when the edit changes its layout.
   const encode = (entry: Entry) => encodeRecord(entry, false);
@@ -119,9 +120,10 @@ export function* renderChanges(
   const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
   const index: SearchIndex = updateSearchIndex(entries, records, encode, search, state, touched)
     ?? buildSearchIndex(entries, records, encode, search);
-  yield* indexFiles(list, index.fresh);
+  const info = { ...state.info, search: index.metas.flatMap((m) => m.starts) };
+  yield* indexFiles(list, info, index.fresh);
   const same = new Set(index.metas);
-  yield { keep: list, drop: indexPaths(list, state.metas.filter((m) => !same.has(m))) };
+  yield { keep: list, drop: indexPaths(list, state.info, state.metas.filter((m) => !same.has(m))) };
   yield* linesOutput(list, next.length, (i) => next[i]!);
-  return { info: { ...state.info, search: index.metas.flatMap((m) => m.starts) }, layout: index.layout, metas: index.metas };
+  return { info, layout: index.layout, metas: index.metas };
 }

@@ -76,7 +76,7 @@ export function sourcesB(a: RefSources, seed: number, grow: number): RefSources 
   const rnd = mulberry32(seed ^ 0x5eed);
   const evolve = <T extends { id: number; text: string }>(rows: T[], fresh: (i: number) => T, name: () => string): T[] => {
     const kept = rows.filter(() => rnd() >= 0.05).map((row) => (rnd() < 0.1 ? { ...row, text: name() } : row));
-    const added = Array.from({ length: Math.round(rows.length * (grow - 1)) }, (_, i) => fresh(i));
+    const added = Array.from({ length: Math.round(Math.max(rows.length, 4) * (grow - 1)) }, (_, i) => fresh(i));
     return [...kept, ...added];
   };
   const maxId = (rows: { id: number }[]) => rows.reduce((m, r) => Math.max(m, r.id), 0);
@@ -85,7 +85,7 @@ export function sourcesB(a: RefSources, seed: number, grow: number): RefSources 
   const division = a.division.map((d) => (rnd() < 0.2 ? { ...d, text: `${pick(rnd, WORDS)} division ${d.id}` } : d));
   const category = [
     ...a.category.filter(() => rnd() >= 0.05),
-    ...Array.from({ length: Math.round(a.category.length * (grow - 1)) }, (_, i) => ({
+    ...Array.from({ length: division.length ? Math.round(Math.max(a.category.length, 4) * (grow - 1)) : 0 }, (_, i) => ({
       id: maxId(a.category) + 1 + i,
       division_id: pick(rnd, division).id,
       text: phrase(rnd, 2),
@@ -113,6 +113,7 @@ function termFrom(rnd: Rng, text: string): string {
 /** A request a page would make of either build: Term with pages, Id, System, division children, plain pages, countries. */
 export function randomRequest(rnd: Rng, a: RefSources, b: RefSources, pageSize: number): string {
   const src = rnd() < 0.5 ? a : b;
+  const any = <T extends { id: number; text: string }>(rows: T[]): { id: number; text: string } => (rows.length ? pick(rnd, rows) : { id: 1, text: 'a' });
   const r = rnd();
   const system = () => (rnd() < 0.3 ? `&System=${pick(rnd, ['gbif', 'col', 'itis'])}` : '');
   const page = (total: number) => {
@@ -122,16 +123,16 @@ export function randomRequest(rnd: Rng, a: RefSources, b: RefSources, pageSize: 
   if (r < 0.4) {
     const list = pick(rnd, ['author', 'author', 'descriptor', 'division'] as const);
     const rows = list === 'division' && rnd() < 0.5 ? src.category : src[list];
-    const term = termFrom(rnd, pick(rnd, rows).text);
+    const term = termFrom(rnd, any(rows).text);
     const matches = src[list].filter((x) => fold(x.text).split(' ').some((w) => w.startsWith(fold(term)))).length;
     return `/${list}.json?Term=${encodeURIComponent(term)}&Page=${page(Math.max(matches, pageSize * 3))}${list === 'descriptor' ? '' : system()}`;
   }
   if (r < 0.65) {
     const list = pick(rnd, ['author', 'author', 'descriptor', 'division'] as const);
-    const id = rnd() < 0.9 ? pick(rnd, src[list]).id : 1 + Math.floor(rnd() * 100_000);
+    const id = rnd() < 0.9 ? any(src[list]).id : 1 + Math.floor(rnd() * 100_000);
     return `/${list}.json?Id=${id}${list === 'descriptor' ? '' : system()}`;
   }
-  if (r < 0.75) return `/division.json?Id=${pick(rnd, src.category).id}&child=true${system()}`;
+  if (r < 0.75) return `/division.json?Id=${any(src.category).id}&child=true${system()}`;
   if (r < 0.95) {
     const list = pick(rnd, ['author', 'descriptor', 'division'] as const);
     return `/${list}.json?Page=${page(src[list].length)}${list === 'descriptor' ? '' : system()}`;
@@ -208,10 +209,11 @@ export interface DeployOptions {
   pageSize: number;
   search?: BuildOptions['search'];
   host: HostKind;
-  seed: number;
   /** Requests before the deploy, and after it. */
-  before: number;
-  after: number;
+  before: string[];
+  after: string[];
+  /** Drives which files a stale edge still holds. */
+  seed: number;
   /** An empty folder for the trees. */
   dir: string;
   /** The client a page has, over the tree at baseUrl. */
@@ -252,7 +254,7 @@ export async function deployRun(o: DeployOptions): Promise<DeployRun> {
     let page = await o.client(server.url, counted.fetch);
     const before = newTally();
     const request = (url: string) => page.request(url);
-    for (let i = 0; i < o.before; i++) await ask(before, request, randomRequest(rnd, o.a, o.b, o.pageSize), o.a, o.b, o.pageSize);
+    for (const url of o.before) await ask(before, request, url, o.a, o.b, o.pageSize);
 
     if (o.host === 'swap' || o.host === 'cached-manifest') await buildFrom(toCsvFiles(o.b), root, o.pageSize, o.search);
     else if (o.host === 'overlay') cpSync(outB, root, { recursive: true, dereference: true, force: true });
@@ -275,7 +277,7 @@ export async function deployRun(o: DeployOptions): Promise<DeployRun> {
 
     const mark = counted.log.length;
     const after = newTally();
-    for (let i = 0; i < o.after; i++) await ask(after, request, randomRequest(rnd, o.a, o.b, o.pageSize), o.a, o.b, o.pageSize);
+    for (const url of o.after) await ask(after, request, url, o.a, o.b, o.pageSize);
     const log = counted.log.slice(mark);
     return {
       before,

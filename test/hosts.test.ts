@@ -4,7 +4,7 @@ import { firstPagePaths, pagePath } from '../src/client/paths.js';
 import { FORMAT, PAGED_LISTS, type Manifest } from '../src/client/types.js';
 import { hostFiles } from '../src/hosts.js';
 
-const info = (total: number) => ({ total, pages: Math.max(1, Math.ceil(total / 30)), buckets: 1, search: [] });
+const info = (total: number) => ({ layout: '0123456789abcdef', total, pages: Math.max(1, Math.ceil(total / 30)), buckets: 1, search: [] });
 const MANIFEST: Manifest = {
   format: FORMAT,
   pageSize: 30,

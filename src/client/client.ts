@@ -65,6 +65,24 @@ async function fetchTree(url: string): Promise<{ ok: boolean; status?: number; t
   }
 }
 
+/**
+ * What tells a client that its lookup.json is older than the files it reads:
+ * a file the manifest routes to is missing (the deploy renamed it), or a page
+ * file's total is not the manifest's. `fallback` is the answer to give when
+ * lookup.json turns out to be current after all (docs/tree.md, Across a deploy).
+ */
+class Stale extends Error {
+  constructor(message: string, readonly fallback?: Answer, readonly key = message) {
+    super(message);
+  }
+}
+
+/** The manifest a client answers from, with its text, to tell a newer one from it. */
+interface Tree {
+  manifest: Manifest;
+  text: string;
+}
+
 export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
   const base = new URL(String(options.baseUrl ?? defaultBaseUrl()));
   if (!base.pathname.endsWith('/')) base.pathname += '/';
@@ -77,14 +95,16 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   // request's client goes away). Two requests for a file not yet read both
   // fetch it. See docs/hosts.md.
   const cache = new Map<string, unknown>();
-  let manifestValue: Manifest | undefined;
+  let tree: Tree | undefined;
+  /** Files found stale under the current manifest even after reading lookup.json afresh: a broken tree, not a deploy. */
+  const confirmed = new Set<string>();
 
   /**
-   * A file's JSON, or undefined when it is missing (404, 410) or not JSON (an
-   * app-shell fallback page). Any other failure (a 503, a dropped connection)
-   * rejects, so it is never mistaken for an absent file, and is not cached.
+   * A file's text, or undefined when it is missing (404, 410). Any other
+   * failure (a 503, a dropped connection) rejects, so it is never mistaken
+   * for an absent file, and is not cached.
    */
-  async function fetchJson(path: string): Promise<unknown> {
+  async function fetchText(path: string): Promise<string | undefined> {
     const url = new URL(path, base).href;
     // One retry on a network failure (a keep-alive socket the server just closed); GETs are idempotent.
     const res = await fetchImpl(url).catch(() => fetchImpl(url));
@@ -92,8 +112,14 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
       if (res.status === undefined || res.status === 404 || res.status === 410) return undefined;
       throw new Error(`GET ${url}: HTTP ${res.status}`);
     }
+    return res.text();
+  }
+
+  /** A file's JSON, or undefined when it is missing or not JSON (an app-shell fallback page). */
+  async function fetchJson(path: string): Promise<unknown> {
+    const text = await fetchText(path);
     try {
-      return JSON.parse(await res.text()) as unknown;
+      return text === undefined ? undefined : (JSON.parse(text) as unknown);
     } catch {
       return undefined;
     }
@@ -112,16 +138,54 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     return value as T | undefined;
   }
 
-  /** lookup.json is read once a page visit, outside the LRU that long scrolls churn. */
-  async function manifest(): Promise<Manifest> {
-    if (manifestValue) return manifestValue;
-    const m = (await fetchJson(MANIFEST)) as Manifest | undefined;
-    if (!m || typeof m.pageSize !== 'number') throw new Error(`no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
-    return (manifestValue = m);
+  /** A file the manifest routes to: missing means the manifest may be older than the tree. */
+  async function routed<T>(path: string): Promise<T> {
+    const value = await load<T>(path);
+    if (value === undefined) throw new Stale(`missing file ${path}`);
+    return value;
   }
 
-  async function answerList(r: Extract<Route, { kind: 'list' }>): Promise<Answer> {
-    const m = await manifest();
+  /**
+   * lookup.json, read with `fresh` past every HTTP cache (a URL no cache has
+   * seen), or undefined when it is missing.
+   */
+  async function readTree(fresh: boolean): Promise<Tree | undefined> {
+    const text = await fetchText(fresh ? `${MANIFEST}?fresh=${Date.now()}` : MANIFEST);
+    let manifest: Manifest | undefined;
+    try {
+      manifest = text === undefined ? undefined : (JSON.parse(text) as Manifest);
+    } catch {
+      manifest = undefined;
+    }
+    return manifest && typeof manifest.pageSize === 'number' ? { manifest, text: text! } : undefined;
+  }
+
+  /** lookup.json is read once a page visit, outside the LRU that long scrolls churn, and again only after a deploy. */
+  async function current(): Promise<Tree> {
+    if (tree) return tree;
+    const read = await readTree(false);
+    if (!read) throw new Error(`no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
+    return (tree ??= read);
+  }
+
+  /**
+   * After a stale read under `used`: lookup.json afresh, and whether it is
+   * another build's (then it is the client's from now on, and no file read
+   * under the old one is kept).
+   */
+  async function renewed(used: Tree): Promise<boolean> {
+    if (tree && tree.text !== used.text) return true; // another request has renewed it
+    const read = await readTree(true);
+    if (!read || read.text === used.text) return false;
+    if (tree?.text === used.text) {
+      tree = read;
+      cache.clear();
+      confirmed.clear();
+    }
+    return true;
+  }
+
+  async function answerList(r: Extract<Route, { kind: 'list' }>, m: Manifest): Promise<Answer> {
     const info = m.lists[r.list];
     let system: number | undefined;
     if (r.system !== undefined) {
@@ -130,40 +194,42 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
     if (r.id !== undefined) {
       if (r.list === 'division' && r.child) {
-        const rows = await load<ChildRecord[]>(childBucketPath(bucketOf(r.id, info.childBuckets ?? 1)));
-        const row = rows?.find((c) => String(c[0]) === r.id);
+        const buckets = info.childBuckets ?? 1;
+        const rows = await routed<ChildRecord[]>(childBucketPath(info.layout, buckets, bucketOf(r.id, buckets)));
+        const row = rows.find((c) => String(c[0]) === r.id);
         if (!row) return ok({ total: 0, items: [] });
         const [pid, ptext, counts = []] = row[2];
         return ok({ total: 1, items: [toItem([pid, ptext, counts, [[row[0], row[1]]]], '', system)] });
       }
-      const rows = await load<EntryRecord[]>(bucketPath(r.list, bucketOf(r.id, info.buckets)));
-      const row = rows?.find((e) => String(e[0]) === r.id);
+      const rows = await routed<EntryRecord[]>(bucketPath(r.list, info.layout, info.buckets, bucketOf(r.id, info.buckets)));
+      const row = rows.find((e) => String(e[0]) === r.id);
       return ok(row ? { total: 1, items: [toItem(row, '', system)] } : { total: 0, items: [] });
     }
     if (r.q !== '') return answerSearch(m, r, system);
     if (r.page > info.pages) return ok({ total: info.total, items: [] });
-    const body = await load<Envelope>(pagePath(r.list, r.page, r.system));
-    return body ? ok(body) : fail(404, `missing page file ${pagePath(r.list, r.page, r.system)}`);
+    const path = pagePath(r.list, r.page, r.system);
+    const body = await routed<Envelope>(path);
+    // One key for every page: a host that holds old pages costs one more read of lookup.json, not one a page.
+    if (body.total !== info.total) throw new Stale(`${path} has another total than ${MANIFEST}`, ok(body), 'page totals');
+    return ok(body);
   }
 
   async function answerSearch(m: Manifest, r: Extract<Route, { kind: 'list' }>, system: number | undefined) {
     const { q, page } = r;
     const size = m.pageSize;
-    const starts = m.lists[r.list].search;
-    const path = searchPath(r.list, starts[searchFileFor(q, starts)]!);
-    const chunk = await load<SearchChunk>(path);
-    if (!chunk) return fail(404, `missing search file ${path}`);
+    const info = m.lists[r.list];
+    const chunk = await routed<SearchChunk>(searchPath(r.list, info.layout, info.search, searchFileFor(q, info.search)));
     let total: number;
     let records: EntryRecord[];
     const large = chunk.large && Object.hasOwn(chunk.large, q) ? chunk.sets?.[chunk.large[q]!] : undefined;
     if (large) {
-      const [count, name, per, page1] = large;
+      const [count, per, page1, files] = large;
       total = count;
       if (page === 1) records = page1;
       else if ((page - 1) * size >= total) records = [];
       else {
-        const pagesFile = await load<SearchPages>(resultPagesPath(r.list, name, Math.floor((page - 2) / per)));
-        records = pagesFile?.pages[(page - 2) % per] ?? [];
+        const pagesFile = await routed<SearchPages>(resultPagesPath(r.list, files[Math.floor((page - 2) / per)]!));
+        records = pagesFile.pages[(page - 2) % per] ?? [];
       }
     } else {
       const ranked = rankRecords(chunk.records, q);
@@ -187,13 +253,11 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     return body === undefined ? fail(404, `not found: /${path}`) : ok(body);
   }
 
-  async function request(url: string): Promise<Answer> {
-    const r = parseRequest(url);
-    if ('status' in r) return fail(r.status, r.error);
+  async function route(r: Route, m: Manifest): Promise<Answer> {
     const state = 'state' in r ? `country/${r.country}/state/${r.state}` : '';
     switch (r.kind) {
       case 'list':
-        return answerList(r);
+        return answerList(r, m);
       case 'countries':
         return answerEnvelope('country.json', r.q);
       case 'country':
@@ -209,5 +273,30 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
   }
 
-  return { request: request as LookupClient['request'], manifest, baseUrl };
+  /**
+   * Any request, from one build: when a file says the manifest is older than
+   * the tree, lookup.json is read afresh and, if it is another build's, the
+   * request is answered again from it, once. A file still stale under a
+   * current lookup.json is a broken tree: its answer is the fallback or a 404,
+   * and it asks for lookup.json no more.
+   */
+  async function request(url: string): Promise<Answer> {
+    const r = parseRequest(url);
+    if ('status' in r) return fail(r.status, r.error);
+    for (let attempt = 0; ; attempt++) {
+      const used = await current();
+      try {
+        return await route(r, used.manifest);
+      } catch (err) {
+        if (!(err instanceof Stale)) throw err;
+        const { key } = err;
+        if (attempt > 0 || confirmed.has(key) || !(await renewed(used))) {
+          if (tree === used) confirmed.add(key);
+          return err.fallback ?? fail(404, err.message);
+        }
+      }
+    }
+  }
+
+  return { request: request as LookupClient['request'], manifest: async () => (await current()).manifest, baseUrl };
 }

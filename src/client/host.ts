@@ -21,12 +21,18 @@ export const HOST_FILES = [
 ] as const;
 
 /**
- * No file of the tree has a content hash: every file keeps its URL from one
- * build to the next, lookup.json and lookup-client.js included. A long max-age
- * would let a browser pair an old lookup.json with new search files, so
- * answers get five minutes, and stale-while-revalidate hides the refetch.
+ * The service's answers and the tree's files keep their URLs from one build
+ * to the next, so they get five minutes, and stale-while-revalidate hides the
+ * refetch. A page that pairs an old lookup.json with newer files still gets
+ * whole answers from one build (docs/tree.md, Across a deploy).
  */
 export const CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=600';
+
+/** lookup.json is asked again on every page visit (a 304 when unchanged), so a new visit starts on the new build. */
+export const MANIFEST_CACHE_CONTROL = 'no-cache';
+
+/** Result page files are named after their content: what is at their URL never changes. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

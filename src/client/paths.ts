@@ -1,6 +1,6 @@
 // Where every file of the tree lives. The builder writes these paths and the
 // client reads them, so both take them from here.
-import type { PagedList } from './types.js';
+import { FORMAT, type PagedList } from './types.js';
 
 /** No directory holds more than this many numbered files (docs/contract.md §3 caps a folder at 10,000 entries). */
 export const FILES_PER_DIR = 1000;
@@ -23,21 +23,52 @@ function numbered(dir: string, n: number): string {
   return `${dir}/${Math.floor(n / FILES_PER_DIR)}/${n % FILES_PER_DIR}.json`;
 }
 
-export const bucketPath = (list: PagedList, bucket: number): string => numbered(`${list}/id`, bucket);
-export const childBucketPath = (bucket: number): string => numbered('division/child', bucket);
+/**
+ * A list's layout (lookup.json's `lists.{list}.layout`): a name for what an
+ * answer takes from lookup.json besides the file it reads, the tree's format,
+ * the page size and, for a list with counts, the systems in their order. Every
+ * internal path has it, so no file of a build with another layout is ever read
+ * in its place (docs/tree.md, Across a deploy).
+ */
+export function layoutOf(pageSize: number, systems: readonly string[] | undefined): string {
+  return nameOf(JSON.stringify([FORMAT, pageSize, systems ?? []]));
+}
+
+/**
+ * Id buckets live in a folder named after the list's layout and bucket count:
+ * a bucket is whole for the ids it was cut for, so one at this path answers
+ * every id that hashes to it, whichever build wrote it.
+ */
+export const bucketPath = (list: PagedList, layout: string, buckets: number, bucket: number): string =>
+  numbered(`${list}/id/${layout}-${buckets}`, bucket);
+export const childBucketPath = (layout: string, buckets: number, bucket: number): string =>
+  numbered(`division/child/${layout}-${buckets}`, bucket);
 
 /** A 64-bit hex name for a key, the same in the builder and every client. */
 export const nameOf = (key: string): string => hex(fnv1a(key)) + hex(fnv1a(key, 0x01000193));
 
-/** A search file is named after its first key, so its name survives edits elsewhere in the list. */
-export function searchPath(list: PagedList, start: string): string {
-  const name = nameOf(start);
+function commonPrefixLength(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * Search file i of a list, given every file's first key. Which queries
+ * searchFileFor sends to file i depends on its first key, the next file's,
+ * and how long a prefix it shares with the previous one's (none for the
+ * first file); its name is made of those and the layout. So a search file at
+ * this path answers every query routed to it, whichever build wrote it: the
+ * routes of a file that changed are another name.
+ */
+export function searchPath(list: PagedList, layout: string, starts: readonly string[], i: number): string {
+  const shared = i === 0 ? -1 : commonPrefixLength(starts[i - 1]!, starts[i]!);
+  const name = nameOf(JSON.stringify([layout, shared, starts[i], starts[i + 1] ?? null]));
   return `${list}/search/${name.slice(0, 2)}/${name.slice(2)}.json`;
 }
 
-/** Page files of a result set are named after the first prefix it answers (see ResultSet). */
-export const resultPagesPath = (list: PagedList, set: string, file: number): string =>
-  `${list}/pages/${set.slice(0, 2)}/${set.slice(2)}-${file}.json`;
+/** A page file of result sets: named after its content (see ResultSet), so it never changes at its path. */
+export const resultPagesPath = (list: PagedList, name: string): string => `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}.json`;
 
 const hex = (n: number) => n.toString(16).padStart(8, '0');
 
@@ -71,6 +102,7 @@ export function bucketOf(id: string, buckets: number): number {
  * cut so that all keys sharing a small prefix sit in one file; a query that
  * sorts before a file's first key but is a prefix of it belongs to that file,
  * unless a file starts with the query itself (a large prefix's own file).
+ * A query before every first key belongs to the first file.
  */
 export function searchFileFor(q: string, starts: readonly string[]): number {
   let lo = 0;
@@ -80,7 +112,7 @@ export function searchFileFor(q: string, starts: readonly string[]): number {
     if (starts[mid]! <= q) lo = mid + 1;
     else hi = mid;
   }
-  const i = Math.max(lo - 1, 0);
-  if (starts[i] === q) return i;
+  const i = lo - 1;
+  if (i < 0 || starts[i] === q) return Math.max(i, 0);
   return i + 1 < starts.length && starts[i + 1]!.startsWith(q) ? i + 1 : i;
 }

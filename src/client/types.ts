@@ -6,7 +6,7 @@ export type PagedList = (typeof PAGED_LISTS)[number];
 export const COUNTED_LISTS = ['author', 'division'] as const;
 export type CountedList = (typeof COUNTED_LISTS)[number];
 
-export const FORMAT = 1;
+export const FORMAT = 2;
 
 /** `{id, text}` — the item of every select2 list. */
 export interface Item {
@@ -58,11 +58,10 @@ export type ChildRecord = [number, string, EntryRecord];
 
 /**
  * The results of a prefix with more matches than one search file may hold:
- * their total, where pages 2… live (the set's name: see resultPagesPath, and
- * `per` pages a file)
- * and page 1 inline.
+ * their total, `per` pages to a page file, page 1 inline, and the names of
+ * the page files holding pages 2… (see resultPagesPath), in order.
  */
-export type ResultSet = [total: number, name: string, per: number, page1: EntryRecord[]];
+export type ResultSet = [total: number, per: number, page1: EntryRecord[], files: string[]];
 
 /**
  * A search file: the records of a key range in list order, and the large
@@ -81,6 +80,8 @@ export interface SearchPages {
 }
 
 export interface ListInfo {
+  /** What the list's internal paths are made of besides their keys (see layoutOf). */
+  layout: string;
   total: number;
   /** Number of page files: ceil(total / pageSize), at least 1. */
   pages: number;

@@ -65,6 +65,14 @@ async function fetchTree(url: string): Promise<{ ok: boolean; status?: number; t
   }
 }
 
+function parseJson(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * What tells a client that its lookup.json is older than the files it reads:
  * a file the manifest routes to is missing (the deploy renamed it), or a page
@@ -117,12 +125,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
 
   /** A file's JSON, or undefined when it is missing or not JSON (an app-shell fallback page). */
   async function fetchJson(path: string): Promise<unknown> {
-    const text = await fetchText(path);
-    try {
-      return text === undefined ? undefined : (JSON.parse(text) as unknown);
-    } catch {
-      return undefined;
-    }
+    return parseJson(await fetchText(path));
   }
 
   async function load<T>(path: string): Promise<T | undefined> {
@@ -151,12 +154,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
    */
   async function readTree(fresh: boolean): Promise<Tree | undefined> {
     const text = await fetchText(fresh ? `${MANIFEST}?fresh=${Date.now()}` : MANIFEST);
-    let manifest: Manifest | undefined;
-    try {
-      manifest = text === undefined ? undefined : (JSON.parse(text) as Manifest);
-    } catch {
-      manifest = undefined;
-    }
+    const manifest = parseJson(text) as Manifest | undefined;
     return manifest && typeof manifest.pageSize === 'number' ? { manifest, text: text! } : undefined;
   }
 

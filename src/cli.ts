@@ -8,7 +8,7 @@ import type { How } from './plan.js';
 import { errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { init, ownVersion } from './init.js';
 import { createProgress, type Io } from './progress.js';
-import { createCompatServer } from './serve.js';
+import { checkTree, createCompatServer, listen } from './serve.js';
 
 export type { Io } from './progress.js';
 
@@ -114,10 +114,8 @@ it writes nothing and names them. Then: npm install, npm run build.
     .option('--port <n>', 'port to listen on (0 picks a free one)', integer('--port', 0, 65535), 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .action(async (opts: { dir: string; port: number; host: string }) => {
-      const server = createCompatServer({ dir: opts.dir });
-      await new Promise<void>((done) => server.listen(opts.port, opts.host, done));
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : opts.port;
+      checkTree(opts.dir);
+      const port = await listen(createCompatServer({ dir: opts.dir }), opts.port, opts.host);
       io.stdout(`serving ${opts.dir} at http://${opts.host}:${port}/\n`);
       await new Promise<void>(() => {}); // until the process is stopped
     });

@@ -10,7 +10,7 @@ import { build, type BuildReport } from './build.js';
 import { toUrl } from './client/request.js';
 import { errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { createProgress, type Io } from './progress.js';
-import { compatHandler, fileHandler, safeFile, sendJson, type Handler } from './serve.js';
+import { compatHandler, fileHandler, listen, safeFile, sendJson, type Handler } from './serve.js';
 import { SOURCES } from './validate.js';
 
 export interface DevOptions {
@@ -206,15 +206,14 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
   }
 
   const server = createServer(devHandler(out, () => errors));
+  let port: number;
   try {
-    await new Promise<void>((listening, failed) => server.once('error', failed).listen(options.port, options.host, listening));
+    port = await listen(server, options.port, options.host);
   } catch (err) {
     watcher.close();
     await builds.close();
     throw err;
   }
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/`;
   io.stdout(`serving ${out} at ${url} — the demo at ${url}demo/\n`);
   return {

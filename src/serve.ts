@@ -8,6 +8,7 @@ import { createLookupClient, type LookupClient } from './client/client.js';
 import { answerHttp, routeOf } from './client/host.js';
 import { MANIFEST } from './client/paths.js';
 import { toUrl } from './client/request.js';
+import { ReflistError } from './errors.js';
 
 const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
@@ -124,4 +125,29 @@ export function compatHandler({ dir, headers = {} }: ServeOptions): Handler {
 
 export function createCompatServer(options: ServeOptions): Server {
   return createServer(compatHandler(options));
+}
+
+/**
+ * Starts `server` on host:port, resolving to the port it got. A port in use
+ * or refused is an error a person can act on, not a stack trace.
+ */
+export async function listen(server: Server, port: number, host: string): Promise<number> {
+  try {
+    await new Promise<void>((listening, failed) => server.once('error', failed).listen(port, host, listening));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new ReflistError('INVALID_OPTION', `--port: ${host}:${port} is in use; choose another port, or --port 0 for any free one`);
+    if (code === 'EACCES') throw new ReflistError('INVALID_OPTION', `--port: ${host}:${port} may not be listened on by this user; choose a port above 1023`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ReflistError('INVALID_OPTION', `--host: ${host} is no address of this machine`);
+    throw err;
+  }
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : port;
+}
+
+/** The tree a server is started over: refused at once when it is none, rather than answering 502 to every URL. */
+export function checkTree(dir: string): void {
+  if (!safeFile(dir, MANIFEST)) {
+    throw new ReflistError('INVALID_OPTION', `--dir: no reflist tree at ${dir} (${MANIFEST} is missing); build one with reflist build --out ${dir}`);
+  }
 }

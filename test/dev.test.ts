@@ -2,7 +2,10 @@
 // a real sources folder, real HTTP. Waits poll; nothing sleeps for a fixed time.
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -249,4 +252,20 @@ describe('the demo vendor scripts', () => {
     expect(missing.get('select2.min.js')).toEqual({ redirect: 'https://cdn.jsdelivr.net/npm/select2@4.1.0/dist/js/select2.min.js' });
     expect(missing.get('jquery.min.js')).toEqual({ redirect: 'https://cdn.jsdelivr.net/npm/jquery@3.8.0/dist/jquery.min.js' });
   });
+});
+
+describe('reflist dev on a port in use', () => {
+  test('says so in one line and exits 1, with no stack trace', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    onTestFinished(() => new Promise<void>((r) => busy.close(() => r())));
+    const { port } = busy.address() as AddressInfo;
+    const root = tempDir('reflist-dev-');
+    const sources = writeSources(join(root, 'sources'), VALID);
+    const child = spawn(process.execPath, [CLI, 'dev', '--sources', sources, '--out', join(root, 'dist'), '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect({ code, stderr }).toEqual({ code: 1, stderr: `--port: 127.0.0.1:${port} is in use; choose another port, or --port 0 for any free one\n` });
+  }, 30_000);
 });

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { run } from '../src/cli.js';
 import { createCompatServer } from '../src/serve.js';
 import { VALID } from './fixtures/valid.js';
 import { buildFrom, tempDir, treeClient } from './helpers.js';
@@ -105,5 +106,28 @@ describe('the compat server', () => {
 
   test('answers malformed percent-encoding with a 400', async () => {
     expect((await raw('/%E0%A4%A')).status).toBe(400);
+  });
+});
+
+describe('reflist serve at start', () => {
+  async function cli(args: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    return { code, stdout, stderr };
+  }
+
+  test('refuses a folder that is no tree, in one line, instead of answering 502 to every URL', async () => {
+    const empty = tempDir();
+    const { code, stdout, stderr } = await cli(['serve', '--dir', empty, '--port', '0']);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toBe(`--dir: no reflist tree at ${empty} (lookup.json is missing); build one with reflist build --out ${empty}\n`);
+  });
+
+  test('says in one line that a port is in use, and exits 1', async () => {
+    const { port } = server.address() as AddressInfo; // the suite's own server holds it
+    const { code, stderr } = await cli(['serve', '--dir', dir, '--port', String(port)]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(`--port: 127.0.0.1:${port} is in use; choose another port, or --port 0 for any free one\n`);
   });
 });

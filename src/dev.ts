@@ -142,6 +142,11 @@ function devHandler(out: string, errors: () => string[]): Handler {
         res.writeHead(301, { location: `/demo/${search}`, ...NO_STORE });
         return void res.end();
       }
+      // The tree has no page of its own at its root: a person opening the dev URL wants the demo.
+      if (pathname === '/') {
+        res.writeHead(302, { location: '/demo/', ...NO_STORE });
+        return void res.end();
+      }
       if (pathname.startsWith('/demo/lookup/')) return await treeOr503(below('/demo/lookup', req), res);
       if (pathname.startsWith('/demo/vendor/')) {
         const source = vendor.get(pathname.slice('/demo/vendor/'.length));

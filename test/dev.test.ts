@@ -114,6 +114,8 @@ describe('reflist dev', () => {
     expect(demo.status).toBe(200);
     expect(demo.body).toContain('<script type="module" src="demo.js">');
     expect((await get(dev.url + 'demo')).status).toBe(301);
+    const root = await fetch(dev.url, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/demo/']);
     for (const path of ['demo/demo.js', 'demo/lookup/lookup-client.js', 'demo/lookup/lookup.json', 'demo/vendor/jquery.min.js', 'demo/vendor/select2.min.js', 'demo/vendor/select2.min.css']) {
       expect([path, (await get(dev.url + path)).status]).toEqual([path, 200]);
     }

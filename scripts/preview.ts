@@ -80,7 +80,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   try {
     const result = run(process.argv.slice(2), (line) => console.error(line));
     if (typeof result === 'number') process.exitCode = result;
-    else result.on('exit', (code) => (process.exitCode = code ?? 0));
+    else {
+      // Stopped (Ctrl-C, or npm passing on a SIGTERM), the preview stops its server too: no child keeps the port.
+      for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => result.kill(signal));
+      result.on('exit', (code) => (process.exitCode = code ?? 0));
+    }
   } catch (error) {
     console.error((error as Error).message); // parseArgs: an unknown option or a missing value
     process.exitCode = 2;

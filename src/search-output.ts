@@ -95,7 +95,7 @@ export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
  * after its set and its text (an edit in a large result renames the page
  * files it changed, and only those). Their names go into set.names.
  */
-function* pageFiles(list: IndexedList, sets: ResultSet[]): Generator<SearchFile> {
+function* pageFiles(list: IndexedList, sets: ResultSet[]): Generator<Extract<SearchFile, { kind: 'pages' }>> {
   for (const set of sets) {
     const pages = set.pages?.slice(1) ?? pagesOf(list, set.source, 1);
     set.names = [];
@@ -119,7 +119,7 @@ export function makePart(list: IndexedList, name: string, starts: string[], sets
     meta,
     *files() {
       for (const file of pageFiles(list, sets)) {
-        if (file.kind === 'pages') meta.pages.push(file.name);
+        meta.pages.push(file.name);
         yield file;
       }
       yield* searchFiles();

@@ -8,6 +8,8 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FORMAT, PAGED_LISTS, type PagedList } from './client/types.js';
 import { optionsKey } from './cache.js';
+import { loadDeclaration } from './config/load.js';
+import { isLookupService } from './config/preset.js';
 import { checkChanges, findChanges, servedBuild, servedForPlan } from './changes.js';
 import { ReflistError } from './errors.js';
 import type { CountryNode, ListItem } from './model.js';
@@ -24,11 +26,13 @@ import type { WriteReport } from './write.js';
 export const DEFAULT_PAGE_SIZE = 30;
 
 export interface BuildOptions {
-  /** The folder of source CSVs (docs/contract.md §5). */
+  /** The folder of source CSVs and, by convention, their reflist.config.json (docs/lists.md). */
   sources: string;
+  /** The config file, when it is not `{sources}/reflist.config.json`; its sources are relative to it. */
+  config?: string;
   /** The output folder: a link to the generation the build swaps in (docs/incremental.md). */
   out: string;
-  /** Items per page; 30 by default. */
+  /** Items per page: the config's `pageSize`, else 30. */
   pageSize?: number;
   search?: RenderOptions['search'];
   /** Also write `.gz` and `.br` siblings (see WriteOptions). */
@@ -36,6 +40,8 @@ export interface BuildOptions {
   /** Where nginx.conf sends the requests only the client answers (Term, Id, child): a `reflist serve`. */
   nginxUpstream?: string;
   log?: (line: string) => void;
+  /** What is not an error but may be a mistake: a CSV file no list declares. */
+  warn?: (line: string) => void;
   progress?: Progress;
 }
 
@@ -60,16 +66,21 @@ export function treeScripts(): TreeFile[] {
 }
 
 export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
-  const options = { ...buildOptions, pageSize: buildOptions.pageSize ?? DEFAULT_PAGE_SIZE };
   const started = performance.now();
+  // The declaration first: a config that is wrong stops the build before the output folder is opened.
+  const loaded = loadDeclaration(buildOptions.sources, buildOptions.config);
+  if (!isLookupService(loaded.declaration)) {
+    throw new ReflistError('INVALID_CONFIG', 'lists: this version builds the lookup service\'s lists only (reflist init --preset lookup-service writes them); lists of your own are checked, not yet built (docs/lists.md)', { file: loaded.config });
+  }
+  const options = { ...buildOptions, sources: loaded.dir, pageSize: buildOptions.pageSize ?? loaded.declaration.pageSize ?? DEFAULT_PAGE_SIZE };
   const log = options.log ?? (() => {});
+  for (const line of loaded.warnings) (options.warn ?? log)(line);
   const progress = options.progress ?? createProgress(undefined);
   // Opened first, so the writer thread starts while the sources are read; it
   // writes nothing until the sources have passed every check.
   const tree = openTree(options.out, { compress: options.compress });
   try {
     progress.phase('reading and checking sources');
-    if (!existsSync(options.sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${options.sources}`);
     const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false });
     const served = servedBuild(options.out, key);
     const changes = findChanges(options.sources, served);

@@ -72,26 +72,29 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .command('init')
     .description('start a project of your own lists: example sources, package.json, a GitHub Pages workflow, a README')
     .argument('[dir]', 'the project folder, created if missing', '.')
+    .option('--preset <name>', 'the lists to start from: lookup-service (the original lookup service)', 'lookup-service')
     .addHelpText('after', `
-Writes sources/*.csv (a few example rows of every list), package.json (scripts build, dev,
+Writes sources/reflist.config.json (the lists, docs/lists.md) and sources/*.csv (a few
+example rows of every list), package.json (scripts build, dev,
 serve), .github/workflows/pages.yml, README.md and .gitignore. If any of them exists,
 it writes nothing and names them. Then: npm install, npm run build.
 `)
-    .action((dir: string) => init(dir, io));
+    .action((dir: string, opts: { preset: string }) => init(dir, io, opts.preset));
 
   program
     .command('build')
     .description('build the static tree from the source CSVs; on any error nothing is written')
-    .option('--sources <dir>', 'folder of the source CSV files', 'sources')
+    .option('--sources <dir>', 'folder of the source CSV files and their reflist.config.json', 'sources')
+    .option('--config <file>', 'the config declaring the lists, when not in --sources; sources are read relative to it')
     .option('--out <dir>', 'output folder, replaced whole when the build succeeds', 'dist')
-    .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), DEFAULT_PAGE_SIZE)
+    .option('--page-size <n>', `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`, integer('--page-size', 1, 10000))
     .option('--compress', 'also write .gz and .br copies of JSON, JS and HTML files, for hosts that serve them')
     .option('--nginx-upstream <url>', 'nginx.conf hands Term, Id and child requests to `reflist serve` at this origin', origin)
     .option('-q, --quiet', 'print nothing but errors')
-    .action(async (opts: { sources: string; out: string; pageSize: number; compress?: boolean; nginxUpstream?: string; quiet?: boolean }) => {
+    .action(async (opts: { sources: string; config?: string; out: string; pageSize?: number; compress?: boolean; nginxUpstream?: string; quiet?: boolean }) => {
       const say = opts.quiet ? () => {} : io.stdout;
       const progress = createProgress(opts.quiet ? undefined : io.progress);
-      const report = await build({ ...opts, log: (line) => say(line + '\n'), progress });
+      const report = await build({ ...opts, log: (line) => say(line + '\n'), warn: (line) => io.stderr(`warning: ${line}\n`), progress });
       const rows = ROW_NAMES.map((k) => `${k} ${report.rows[k] ?? 0}`).join(', ');
       const seconds = (report.ms / 1000).toFixed(2);
       const peak = mb(peakMemory());
@@ -123,11 +126,12 @@ it writes nothing and names them. Then: npm install, npm run build.
   program
     .command('dev')
     .description('build, serve the tree and the select2 demo, and rebuild when a source changes; Ctrl-C stops')
-    .option('--sources <dir>', 'folder of the source CSV files, watched', 'sources')
+    .option('--sources <dir>', 'folder of the source CSV files and their reflist.config.json, watched', 'sources')
+    .option('--config <file>', 'the config declaring the lists, when not in --sources; watched, with the sources beside it')
     .option('--out <dir>', 'output folder, replaced by each build that succeeds', 'dist')
     .option('--port <n>', 'port to listen on (0 picks a free one)', integer('--port', 0, 65535), 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--page-size <n>', 'items per page of every paged list', integer('--page-size', 1, 10000), DEFAULT_PAGE_SIZE)
+    .option('--page-size <n>', `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`, integer('--page-size', 1, 10000))
     .action(async (opts: DevOptions) => {
       const dev = await startDev(opts, io);
       // Until Ctrl-C or SIGTERM; a second one while closing stops the process at once (Node's default).

@@ -4,19 +4,21 @@
 import { existsSync, watch } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildReport } from './build.js';
 import { toUrl } from './client/request.js';
 import { errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { createProgress, type Io } from './progress.js';
 import { compatHandler, fileHandler, listen, safeFile, sendJson, type Handler } from './serve.js';
-import { SOURCES } from './validate.js';
+import { sourceFiles } from './config/declaration.js';
+import { CONFIG_FILE, loadDeclaration } from './config/load.js';
 
 export interface DevOptions {
   sources: string;
+  config?: string;
   out: string;
-  pageSize: number;
+  pageSize?: number;
   port: number;
   host: string;
 }
@@ -167,21 +169,39 @@ function devHandler(out: string, errors: () => string[]): Handler {
   };
 }
 
-const SOURCE_FILES: ReadonlySet<string> = new Set(SOURCES.map((name) => `${name}.csv`));
+/**
+ * The files whose change may change the build: the config and the sources it
+ * declares, or, while the config cannot be read, every CSV file. An editor's
+ * `.#author.csv` lock or a note is none of them.
+ */
+function buildInputs(sources: string, config: string | undefined): (file: string) => boolean {
+  const configName = config === undefined ? CONFIG_FILE : basename(config);
+  try {
+    const declared = new Set(sourceFiles(loadDeclaration(sources, config).declaration).map((s) => s.file));
+    return (file) => file === configName || declared.has(file);
+  } catch {
+    return (file) => file === configName || (!file.startsWith('.') && file.endsWith('.csv'));
+  }
+}
 
 /**
  * Builds `sources` into `out`, serves it with the demo, and rebuilds on every
  * change of a source file in `sources`, printing one line a build.
  */
 export async function startDev(options: DevOptions, io: Io): Promise<{ url: string; close(): Promise<void> }> {
-  const { sources, out, pageSize } = options;
-  if (!existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
+  const { sources, config, out, pageSize } = options;
+  if (config === undefined && !existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
+  // The folder of the config and its sources (a missing --config is the first build's error).
+  const watched = config === undefined ? sources : dirname(config);
+  let isInput = buildInputs(sources, config);
   let errors: string[] = [];
   const run = async (changed: string[]) => {
     const first = changed.length === 0;
+    isInput = buildInputs(sources, config);
     try {
       const report = await build({
-        sources, out, pageSize,
+        sources, config, out, pageSize,
+        warn: (line: string) => io.stderr(`warning: ${line}\n`),
         ...(first && { log: (line: string) => io.stdout(line + '\n'), progress: createProgress(io.progress) }),
       });
       errors = [];
@@ -197,12 +217,11 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
   };
   const builds = scheduleBuilds(run, DEBOUNCE_MS);
   // Watched before the first build, so that a save during it is built after it.
-  const watcher = watch(sources, (_event, file) => {
+  const watcher = watch(watched, (_event, file) => {
     // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
-    // Other files there (an editor's `.#author.csv` lock, notes) are no source: a build would read none of them.
-    if (file === null || SOURCE_FILES.has(file)) builds.change(file ?? 'a source');
+    if (file === null || isInput(file)) builds.change(file ?? 'a source');
   });
-  watcher.on('error', (err) => io.stderr(`no longer watching ${sources}: ${err.message}\n`));
+  watcher.on('error', (err) => io.stderr(`no longer watching ${watched}: ${err.message}\n`));
   try {
     await builds.now();
   } catch (err) {

@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'DUPLICATE_KEY'
   | 'UNKNOWN_REFERENCE'
   | 'INVALID_OPTION'
+  | 'INVALID_CONFIG'
   | 'UNSAFE_OUTPUT';
 
 export interface Location {

@@ -5,7 +5,8 @@
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ReflistError } from './errors.js';
+import { PRESETS, type PresetName } from './config/preset.js';
+import { ReflistError, suggest } from './errors.js';
 import type { Io } from './progress.js';
 import { SOURCES, type SourceName } from './validate.js';
 
@@ -182,7 +183,7 @@ function header(csv: string): string {
 }
 
 /** Every file of a new project, by its path inside the project's folder. */
-export function scaffold(name: string, version: string): Map<string, string> {
+export function scaffold(name: string, version: string, preset: PresetName = 'lookup-service'): Map<string, string> {
   const pkg = {
     name,
     private: true,
@@ -199,6 +200,7 @@ export function scaffold(name: string, version: string): Map<string, string> {
     ['package.json', `${JSON.stringify(pkg, null, 2)}\n`],
     ['.gitignore', GITIGNORE],
     ['.github/workflows/pages.yml', WORKFLOW],
+    ['sources/reflist.config.json', `${JSON.stringify(PRESETS[preset], null, 2)}\n`],
     ...SOURCES.map((s): [string, string] => [`sources/${s}.csv`, SOURCE_FILES[s]]),
   ]);
 }
@@ -261,10 +263,15 @@ function inTheWay(root: string, paths: readonly string[]): string[] {
 }
 
 /** Writes the scaffold into dir (created if missing), or nothing at all when any of its files is there already. */
-export function init(dir: string, io: Pick<Io, 'stdout'>): void {
+export function init(dir: string, io: Pick<Io, 'stdout'>, preset: string = 'lookup-service'): void {
   const root = resolve(dir);
+  if (!Object.hasOwn(PRESETS, preset)) {
+    const names = Object.keys(PRESETS);
+    const hint = suggest(preset, names);
+    throw new ReflistError('INVALID_OPTION', `--preset: no preset "${preset}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected ${names.join(', ')}`);
+  }
   if (entry(root) === 'other') throw new ReflistError('INVALID_OPTION', `init: ${dir} is a file, not a folder`);
-  const files = scaffold(packageName(basename(root)), ownVersion());
+  const files = scaffold(packageName(basename(root)), ownVersion(), preset as PresetName);
   const existing = inTheWay(root, [...files.keys()]);
   if (existing.length > 0) {
     const n = existing.length;

@@ -18,7 +18,7 @@ const SHIPPED = new URL('../sources/', import.meta.url);
 const OWN = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const SCAFFOLD = [
-  'README.md', 'package.json', '.gitignore', '.github/workflows/pages.yml',
+  'README.md', 'package.json', '.gitignore', '.github/workflows/pages.yml', 'sources/reflist.config.json',
   ...SOURCES.map((s) => `sources/${s}.csv`),
 ];
 
@@ -150,6 +150,20 @@ describe('reflist init', () => {
     expect(stdout).toContain(`wrote ${SCAFFOLD.length} files in ${dir}:`);
     for (const path of SCAFFOLD) expect(stdout).toContain(`  ${path}\n`);
     expect(stdout).toContain(`next:\n  cd ${dir}\n  npm install\n  npm run build\n  npm run dev\n`);
+  });
+
+  test('--preset lookup-service writes the service\'s declaration, the one the shipped sources carry; an unknown preset is named', async () => {
+    const dir = join(tempDir(), 'service');
+    expect((await cli(['init', dir, '--preset', 'lookup-service'])).code).toBe(0);
+    const written = JSON.parse(readFileSync(join(dir, 'sources', 'reflist.config.json'), 'utf8')) as Record<string, unknown>;
+    const shipped = JSON.parse(readFileSync(new URL('reflist.config.json', SHIPPED), 'utf8')) as Record<string, unknown>;
+    expect({ ...written, $schema: '' }).toEqual({ ...shipped, $schema: '' });
+    expect(written['$schema']).toBe('../node_modules/reflist/schema/reflist.config.schema.json');
+    const other = join(tempDir(), 'other');
+    expect(await cli(['init', other, '--preset', 'lookup-servce'])).toMatchObject({
+      code: 1, stderr: '--preset: no preset "lookup-servce" (did you mean "lookup-service"?); expected lookup-service\n',
+    });
+    expect(existsSync(other)).toBe(false);
   });
 
   test('names a path that is a file, not a folder', async () => {

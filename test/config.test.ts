@@ -1,0 +1,180 @@
+import { describe, expect, test } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { run } from '../src/cli.js';
+import { checkConfig } from '../src/config/declaration.js';
+import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
+import { VALID } from './fixtures/valid.js';
+import { snapshotTree, tempDir, writeSources } from './helpers.js';
+
+async function cli(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await run(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+const schema = JSON.parse(readFileSync(new URL('../schema/reflist.config.schema.json', import.meta.url), 'utf8')) as object;
+const validates = new Ajv2020({ allErrors: true }).compile(schema);
+
+/** The two lists a new user brought: institutions by country, and a three-level taxonomy with counts per collection. */
+const OWN_LISTS = {
+  groups: { source: 'collection.csv', param: 'Collection' },
+  lists: {
+    country: { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole', items: true },
+    institution: {
+      source: { file: 'institutions.csv', delimiter: ';' },
+      id: { column: 'id', type: 'string', chars: 'A-Z0-9-' },
+      label: '{name} ({city})',
+      fields: { city: 'string', founded: { type: 'integer', min: 1000 } },
+      search: { columns: ['acronym'] },
+    },
+    countryInstitution: { source: 'institutions.csv', parent: { list: 'country', column: 'country_code' }, shape: 'whole' },
+    family: {},
+    genus: { parent: { list: 'family', column: 'family_id' }, shape: 'whole', items: true },
+    species: { parent: { list: 'genus', column: 'genus_id' }, counts: 'species_count.csv', params: { term: 'q', page: 'p', id: false } },
+  },
+};
+
+describe('a config declares the lists', () => {
+  test('the lookup-service preset is a declaration the schema accepts, and the shipped sources carry it', () => {
+    expect(checkConfig(LOOKUP_SERVICE_CONFIG, 'x').errors).toEqual([]);
+    expect(validates(LOOKUP_SERVICE_CONFIG)).toBe(true);
+    const shipped = JSON.parse(readFileSync(new URL('../sources/reflist.config.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    expect({ ...shipped, $schema: LOOKUP_SERVICE_CONFIG.$schema }).toEqual(LOOKUP_SERVICE_CONFIG);
+  });
+
+  test('defaults are filled in: sources, id, label, shape, search and the parameters by their usual names', () => {
+    const { declaration } = checkConfig(OWN_LISTS, 'reflist.config.json');
+    const byName = new Map(declaration!.lists.map((l) => [l.name, l]));
+    expect(byName.get('family')).toEqual({
+      name: 'family', source: { file: 'family.csv', delimiter: ',' }, id: { column: 'id', type: 'integer', key: 'id', chars: 'A-Za-z0-9_-' },
+      label: { template: '{text}', columns: ['text'], key: 'text' }, fields: [], keys: ['id', 'text'], shape: 'paged', items: false,
+      search: { columns: [] }, params: { page: 'Page', term: 'Term', id: 'Id' },
+    });
+    expect(byName.get('institution')!.label).toEqual({ template: '{name} ({city})', columns: ['name', 'city'], key: 'text' });
+    expect(byName.get('institution')!.source.delimiter).toBe(';');
+    expect(byName.get('genus')!.params).toEqual({ term: 'Term' });
+    expect(byName.get('species')!.params).toEqual({ page: 'p', term: 'q', group: 'Collection' });
+    expect(validates(OWN_LISTS)).toBe(true);
+  });
+
+  const withList = (name: string, list: object, more: object = {}) => ({ ...OWN_LISTS, lists: { ...OWN_LISTS.lists, [name]: list, ...more } });
+
+  // [what is wrong, the config, the error, whether the schema alone can tell]
+  const ERRORS: [string, object, string, boolean][] = [
+    ['a parent that is no list', withList('species', { parent: { list: 'genuss', column: 'genus_id' } }),
+      'reflist.config.json: lists.species.parent.list: no list "genuss" (did you mean "genus"?)', false],
+    ['parents that form a cycle', withList('family', { parent: { list: 'species', column: 'species_id' } }),
+      'reflist.config.json: lists.family.parent: the parents form a cycle: family → species → genus → family', false],
+    ['two lists on one path', withList('Family', { source: 'family.csv' }),
+      'reflist.config.json: lists.Family: it has the path of list "family": /Family.json (paths match case-insensitively on some hosts)', false],
+    ['a name that is not URL-safe', withList('family tree', {}),
+      'reflist.config.json: lists.family tree: expected a list name: a letter, then up to 63 of A-Z a-z 0-9 _ -, got "family tree"', true],
+    ['a string id with characters that cannot be a path', withList('work', { id: { column: 'doi', type: 'string', chars: 'a-z0-9./' } }),
+      'reflist.config.json: lists.work.id.chars: ".", "/" cannot be in a path on every host; ids may hold A-Z a-z 0-9 _ -', false],
+    ['an unknown key', withList('family', { lable: 'name' }),
+      'reflist.config.json: lists.family.lable: unknown key (did you mean "label"?)', true],
+    ['an unknown shape', withList('family', { shape: 'hole' }),
+      'reflist.config.json: lists.family.shape: expected "paged", "whole" or "grid", got "hole" (did you mean "whole"?)', true],
+    ['counts without groups', { lists: { family: { counts: 'family_count.csv' } } },
+      'reflist.config.json: lists.family.counts: counts need "groups" at the top: the groups they are counted in', false],
+    ['a parameter a whole list does not take', withList('genus', { parent: { list: 'family', column: 'family_id' }, shape: 'whole', params: { page: 'Page' } }),
+      'reflist.config.json: lists.genus.params.page: only paged lists take page', false],
+    ['children that do not name this list as their parent', withList('family', { children: 'species' }),
+      'reflist.config.json: lists.family.children.list: list "species" must declare "parent": {"list": "family", …} to be its children', false],
+    ['a source out of the config\'s folder', withList('family', { source: '../family.csv' }),
+      'reflist.config.json: lists.family.source: expected a .csv file in the config\'s folder or below it, got "../family.csv"', true],
+    ['a field of no known type', withList('family', { fields: { rank: 'numbr' } }),
+      'reflist.config.json: lists.family.fields.rank: expected integer, number or string, got "numbr" (did you mean "number"?)', true],
+  ];
+
+  test.each(ERRORS)('%s is a located error that says what was expected', (_what, config, error, schemaTells) => {
+    const { declaration, errors } = checkConfig(config, 'reflist.config.json');
+    expect(declaration).toBeUndefined();
+    expect(errors.map(String)).toContain(error);
+    if (schemaTells) expect(validates(config)).toBe(false);
+  });
+});
+
+describe('a build reads the config beside its sources', () => {
+  const out = join(tempDir(), 'dist');
+  const good = writeSources(tempDir(), { ...VALID, 'reflist.config.json': JSON.stringify(LOOKUP_SERVICE_CONFIG) });
+
+  test('the preset builds from its config, and from the service\'s file names alone', async () => {
+    expect((await cli(['build', '--sources', good, '--out', out])).code).toBe(0);
+    const bare = join(tempDir(), 'dist');
+    expect((await cli(['build', '--sources', writeSources(tempDir(), VALID), '--out', bare])).code).toBe(0);
+    const strip = (tree: Map<string, string>) => new Map([...tree].filter(([path]) => !path.includes('.reflist')));
+    expect(strip(snapshotTree(bare))).toEqual(strip(snapshotTree(out)));
+  });
+
+  const broken: [string, object, string][] = [
+    ['a cycle among parents', withParent('division', 'category'), 'reflist.config.json: lists.division.parent: the parents form a cycle'],
+    ['two lists on one path', { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, Author: {} } }, 'lists.Author: it has the path of list "author"'],
+    ['a name that is not URL-safe', { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, 'au/thor': {} } }, 'lists.au/thor: expected a list name'],
+    ['a template naming a missing column', { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, descriptor: { label: '{text} ({code})' } } },
+      'reflist.config.json: lists.descriptor.label: the template names column "code", which descriptor.csv does not have'],
+    ['a string id with characters that cannot be a path', { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, descriptor: { id: { type: 'string', chars: 'a-z:' } } } },
+      'reflist.config.json: lists.descriptor.id.chars: ":" cannot be in a path on every host'],
+    ['a file that is no JSON', '{"lists": {"author": {},}}' as unknown as object, 'reflist.config.json:1: not JSON'],
+  ];
+
+  function withParent(list: string, parent: string) {
+    const lists: Record<string, object> = { ...LOOKUP_SERVICE_CONFIG.lists };
+    lists[list] = { ...lists[list], parent: { list: parent, column: `${parent}_id` } };
+    return { ...LOOKUP_SERVICE_CONFIG, lists };
+  }
+
+  test.each(broken)('%s exits 1, writes nothing and leaves the previous tree as it was', async (_what, config, error) => {
+    const before = snapshotTree(out);
+    const sources = writeSources(tempDir(), { ...VALID, 'reflist.config.json': typeof config === 'string' ? config : JSON.stringify(config) });
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', out]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(error);
+    expect(snapshotTree(out)).toEqual(before);
+  });
+
+  test('a column a relation names is the source\'s error, on its header line', async () => {
+    const sources = writeSources(tempDir(), {
+      'reflist.config.json': JSON.stringify({ lists: { genus: {}, species: { parent: { list: 'genus', column: 'genus_id' } } } }),
+      'genus.csv': 'id,text\n1,Quercus\n',
+      'species.csv': 'id,genus,text\n1,1,Quercus robur\n',
+    });
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('species.csv:1: no column "genus_id" (declared by lists.species.parent)');
+  });
+
+  test('a CSV file no list declares is named in a warning, never silently ignored', async () => {
+    const sources = writeSources(tempDir(), { ...VALID, 'institutions.csv': 'id,name\nUS-1,MIT\n' });
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    expect(code).toBe(0);
+    expect(stderr).toBe(`warning: ${join(sources, 'institutions.csv')}: no list declares it, so it is not built (declare it in ${join(sources, 'reflist.config.json')})\n`);
+  });
+
+  test('--sources that is a file, or a folder holding none of the declared sources, fails and builds no tree', async () => {
+    const dist = join(tempDir(), 'dist');
+    const file = join(good, 'author.csv');
+    expect(await cli(['build', '--sources', file, '--out', dist])).toMatchObject({ code: 1, stderr: `--sources: ${file} is a file; expected the folder of your source CSV files and reflist.config.json\n` });
+    const empty = writeSources(tempDir(), { 'notes.txt': 'nothing here' });
+    const { code, stderr } = await cli(['build', '--sources', empty, '--out', dist]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/holds no reflist\.config\.json and none of the lookup service's files \(system\.csv, author\.csv, /);
+    const declared = writeSources(tempDir(), { 'reflist.config.json': JSON.stringify({ lists: { genus: {} } }) });
+    expect((await cli(['build', '--sources', declared, '--out', dist])).stderr).toContain('none of its sources is in');
+    expect(() => snapshotTree(dist)).toThrow();
+  });
+
+  test('--config names a config elsewhere, and its sources are read relative to it', async () => {
+    const project = writeSources(tempDir(), VALID);
+    const config = join(project, 'lists.json');
+    writeFileSync(config, JSON.stringify(LOOKUP_SERVICE_CONFIG));
+    const dist = join(tempDir(), 'dist');
+    const { code } = await cli(['build', '--config', config, '--out', dist]);
+    expect(code).toBe(0);
+    expect(snapshotTree(dist).has('author.json')).toBe(true);
+    expect((await cli(['build', '--config', join(project, 'nope.json'), '--out', dist])).stderr).toBe(`--config: no such file ${join(project, 'nope.json')}\n`);
+  });
+});

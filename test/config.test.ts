@@ -31,9 +31,10 @@ const OWN_LISTS = {
       search: { columns: ['acronym'] },
     },
     countryInstitution: { source: 'institutions.csv', parent: { list: 'country', column: 'country_code' }, shape: 'whole' },
-    family: {},
+    family: { shape: 'whole', items: true },
     genus: { parent: { list: 'family', column: 'family_id' }, shape: 'whole', items: true },
-    species: { parent: { list: 'genus', column: 'genus_id' }, counts: 'species_count.csv', params: { term: 'q', page: 'p', id: false } },
+    speciesOfGenus: { source: 'species.csv', path: 'species', parent: { list: 'genus', column: 'genus_id' }, shape: 'whole' },
+    species: { counts: 'species_count.csv', params: { term: 'q', page: 'p', id: false } },
   },
 };
 
@@ -49,10 +50,11 @@ describe('a config declares the lists', () => {
     const { declaration } = checkConfig(OWN_LISTS, 'reflist.config.json');
     const byName = new Map(declaration!.lists.map((l) => [l.name, l]));
     expect(byName.get('family')).toEqual({
-      name: 'family', source: { file: 'family.csv', delimiter: ',' }, id: { column: 'id', type: 'integer', key: 'id', chars: 'A-Za-z0-9_-' },
-      label: { template: '{text}', columns: ['text'], key: 'text' }, fields: [], keys: ['id', 'text'], shape: 'paged', items: false,
-      search: { columns: [] }, params: { page: 'Page', term: 'Term', id: 'Id' },
+      name: 'family', path: 'family', source: { file: 'family.csv', delimiter: ',' }, id: { column: 'id', type: 'integer', key: 'id', chars: 'A-Za-z0-9_-' },
+      label: { template: '{text}', columns: ['text'], key: 'text' }, fields: [], keys: ['id', 'text'], shape: 'whole', items: true,
+      search: { columns: [] }, params: { term: 'Term' },
     });
+    expect(byName.get('speciesOfGenus')).toMatchObject({ path: 'species', source: { file: 'species.csv' } });
     expect(byName.get('institution')!.label).toEqual({ template: '{name} ({city})', columns: ['name', 'city'], key: 'text' });
     expect(byName.get('institution')!.source.delimiter).toBe(';');
     expect(byName.get('genus')!.params).toEqual({ term: 'Term' });
@@ -64,10 +66,12 @@ describe('a config declares the lists', () => {
 
   // [what is wrong, the config, the error, whether the schema alone can tell]
   const ERRORS: [string, object, string, boolean][] = [
-    ['a parent that is no list', withList('species', { parent: { list: 'genuss', column: 'genus_id' } }),
-      'reflist.config.json: lists.species.parent.list: no list "genuss" (did you mean "genus"?)', false],
-    ['parents that form a cycle', withList('family', { parent: { list: 'species', column: 'species_id' } }),
-      'reflist.config.json: lists.family.parent: the parents form a cycle: family → species → genus → family', false],
+    ['a parent that is no list', withList('speciesOfGenus', { parent: { list: 'genuss', column: 'genus_id' } }),
+      'reflist.config.json: lists.speciesOfGenus.parent.list: no list "genuss" (did you mean "genus"?)', false],
+    ['parents that form a cycle', withList('family', { parent: { list: 'speciesOfGenus', column: 'species_id' } }),
+      'reflist.config.json: lists.family.parent: the parents form a cycle: family → speciesOfGenus → genus → family', false],
+    ['a paged list under a parent', withList('speciesOfGenus', { parent: { list: 'genus', column: 'genus_id' } }),
+      'reflist.config.json: lists.speciesOfGenus.parent: a list under a parent and its parent are "whole" or "grid" lists for now ("speciesOfGenus" is paged)', false],
     ['two lists on one path', withList('Family', { source: 'family.csv' }),
       'reflist.config.json: lists.Family: it has the path of list "family": /Family.json (paths match case-insensitively on some hosts)', false],
     ['a name that is not URL-safe', withList('family tree', {}),
@@ -82,8 +86,8 @@ describe('a config declares the lists', () => {
       'reflist.config.json: lists.family.counts: counts need "groups" at the top: the groups they are counted in', false],
     ['a parameter a whole list does not take', withList('genus', { parent: { list: 'family', column: 'family_id' }, shape: 'whole', params: { page: 'Page' } }),
       'reflist.config.json: lists.genus.params.page: only paged lists take page', false],
-    ['children that do not name this list as their parent', withList('family', { children: 'species' }),
-      'reflist.config.json: lists.family.children.list: list "species" must declare "parent": {"list": "family", …} to be its children', false],
+    ['children that do not name this list as their parent', withList('species', { children: 'genus' }),
+      'reflist.config.json: lists.species.children.list: list "genus" must declare "parent": {"list": "species", …} to be its children', false],
     ['a source out of the config\'s folder', withList('family', { source: '../family.csv' }),
       'reflist.config.json: lists.family.source: expected a .csv file in the config\'s folder or below it, got "../family.csv"', true],
     ['a field of no known type', withList('family', { fields: { rank: 'numbr' } }),
@@ -138,7 +142,7 @@ describe('a build reads the config beside its sources', () => {
 
   test('a column a relation names is the source\'s error, on its header line', async () => {
     const sources = writeSources(tempDir(), {
-      'reflist.config.json': JSON.stringify({ lists: { genus: {}, species: { parent: { list: 'genus', column: 'genus_id' } } } }),
+      'reflist.config.json': JSON.stringify({ lists: { genus: { shape: 'whole' }, species: { parent: { list: 'genus', column: 'genus_id' }, shape: 'whole' } } }),
       'genus.csv': 'id,text\n1,Quercus\n',
       'species.csv': 'id,genus,text\n1,1,Quercus robur\n',
     });

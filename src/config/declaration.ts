@@ -73,6 +73,8 @@ export interface ParamSpec {
 
 export interface ListSpec {
   name: string;
+  /** Its last path segment: the name unless declared. */
+  path: string;
   source: SourceSpec;
   id: IdSpec;
   label: LabelSpec;
@@ -376,13 +378,14 @@ function readGroups(e: Errors, v: Json): GroupsSpec | undefined {
   return source && param && id && label ? { source, param, id, label } : undefined;
 }
 
-const LIST_KEYS = ['source', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'counts', 'params'] as const;
+const LIST_KEYS = ['path', 'source', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'counts', 'params'] as const;
 
 function readList(e: Errors, path: string, name: string, v: Json, groups: GroupsSpec | undefined): ListSpec | undefined {
   if (!isObject(v)) return e.add(path, 'expected an object, e.g. {"source": "institution.csv", "label": "name"}'), undefined;
   const before = e.all.length;
   e.keys(path, v, LIST_KEYS);
   const source = readSource(e, `${path}.source`, v['source'], `${name}.csv`);
+  const segment = v['path'] === undefined ? name : readName(e, `${path}.path`, v['path'], 'a path segment');
   const id = readId(e, `${path}.id`, v['id']);
   const label = readLabel(e, `${path}.label`, v['label']);
   const fields = readFields(e, `${path}.fields`, v['fields']);
@@ -443,7 +446,7 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
       if (src && cols.every((x) => x !== undefined)) counts = { source: src, group: cols[0]!, id: cols[1]!, count: cols[2]! };
     }
   }
-  if (e.all.length > before || !source || !id || !label) return undefined;
+  if (e.all.length > before || !source || !segment || !id || !label) return undefined;
   const ownKeys = [id.key, label.key, ...fields.map((f) => f.key)];
   let keys = ownKeys;
   if (v['keys'] !== undefined) {
@@ -457,7 +460,7 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
     if (ownKeys.indexOf(key) !== ownKeys.lastIndexOf(key)) e.add(path, `two of its keys are ${quote(key)}`);
     if (reserved.includes(key)) e.add(path, `${quote(key)} is a key reflist writes itself (${key === 'count' ? 'the count of a group' : 'the children'})`);
   }
-  const spec: Omit<ListSpec, 'params'> = { name, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}), shape: shape as Shape, items: items as boolean, search, ...(counts ? { counts } : {}) };
+  const spec: Omit<ListSpec, 'params'> = { name, path: segment, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}), shape: shape as Shape, items: items as boolean, search, ...(counts ? { counts } : {}) };
   if (spec.counts && spec.shape !== 'paged') e.add(`${path}.counts`, 'only paged lists have counts');
   if (spec.children && spec.shape !== 'paged') e.add(`${path}.children`, 'only paged lists embed children');
   return { ...spec, params: readParams(e, `${path}.params`, v['params'], spec, groups) };
@@ -496,6 +499,10 @@ function checkRelations(e: Errors, lists: ListSpec[]): void {
     if (list.embeddedIn && (list.items || list.shape !== 'paged' || list.counts)) {
       e.add(`lists.${list.name}`, `the children of ${quote(list.embeddedIn)} have no files of their own: drop "items", "shape" and "counts"`);
     }
+    const parent = list.parent && byName.get(list.parent.list)!;
+    if (parent && !list.embeddedIn && (list.shape === 'paged' || parent.shape === 'paged')) {
+      e.add(`lists.${list.name}.parent`, `a list under a parent and its parent are "whole" or "grid" lists for now (${quote(list.shape === 'paged' ? list.name : parent.name)} is paged)`);
+    }
   }
   const paths = new Map<string, string>();
   for (const list of lists) {
@@ -516,7 +523,7 @@ export function ancestors(list: ListSpec, byName: ReadonlyMap<string, ListSpec>)
 
 /** The path pattern of a list's file, without `.json`: `country/{country}/state`. */
 export function listPath(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): string {
-  return [...ancestors(list, byName).map((a) => `${a.name}/{${a.name}}`), list.name].join('/');
+  return [...ancestors(list, byName).map((a) => `${a.path}/{${a.name}}`), list.path].join('/');
 }
 
 /** Every column a list reads from its source, each once. */

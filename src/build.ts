@@ -6,19 +6,21 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FORMAT, PAGED_LISTS, type PagedList } from './client/types.js';
+import { FORMAT } from './client/types.js';
 import { optionsKey } from './cache.js';
 import { loadDeclaration } from './config/load.js';
+import type { Declaration } from './config/declaration.js';
 import { isLookupService } from './config/preset.js';
+import { sectionsOf } from './config/sections.js';
 import { checkChanges, findChanges, servedBuild, servedForPlan } from './changes.js';
 import { ReflistError } from './errors.js';
-import type { CountryNode, ListItem } from './model.js';
+import type { ListItem, Node } from './model.js';
 import { createProgress, type Progress } from './progress.js';
-import { estimateListFiles, estimateLocationFiles, type RenderOptions } from './render.js';
+import { estimateListFiles, estimateTreeFiles, type RenderOptions } from './render.js';
 import type { Section, TreeFile } from './tree-files.js';
 import { planBuild, type How } from './plan.js';
 import { renderTree } from './tree.js';
-import { SOURCES } from './validate.js';
+import type { Groups } from './validate.js';
 import { openTree } from './write-threaded.js';
 import type { WriteReport } from './write.js';
 
@@ -46,6 +48,7 @@ export interface BuildOptions {
 }
 
 export interface BuildReport extends WriteReport {
+  /** Rows of each list, in declared order, then of the groups. */
   rows: Record<string, number>;
   absent: string[];
   /** How each section was made: kept as served, edited or updated in place, or rendered afresh. */
@@ -81,57 +84,72 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
   const tree = openTree(options.out, { compress: options.compress });
   try {
     progress.phase('reading and checking sources');
-    const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false });
+    const { declaration } = loaded;
+    // A config that says anything else makes every section again: it may change any file.
+    const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false, declaration });
     const served = servedBuild(options.out, key);
-    const changes = findChanges(options.sources, served);
+    const changes = findChanges(options.sources, declaration, served);
     // A build that will change the tree lets the writer link the files the spare lags behind on, meanwhile.
     if (changes.changed.size > 0) tree.linkAhead();
-    const absent = SOURCES.filter((name) => changes.digests[name] === null).map((name) => `${name}.csv`);
-    for (const file of absent) log(`${file}: absent, built as an empty list`);
-    const { systems, countries, lists, items, sources } = checkChanges(options.sources, changes);
-    const plan = planBuild(countries, lists, servedForPlan(served, lists));
-    const rows = { ...served?.meta.rows, ...countRows(countries, items), system: systems.ids.length };
-    progress.phase('writing files', estimate(countries, items, options.pageSize, systems.ids.length));
+    for (const file of loaded.absent) log(`${file}: absent, built as an empty list`);
+    const { groups, trees, lists, items, sources } = checkChanges(options.sources, declaration, changes);
+    const roots = sectionsOf(declaration).map((s) => s.root);
+    const plan = planBuild(roots, trees, lists, servedForPlan(declaration, served, lists));
+    const counted = { ...served?.meta.rows, ...countRows(declaration, trees, items, groups) };
+    const rows = Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0]));
+    progress.phase('writing files', estimate(declaration, trees, items, options.pageSize, groups.ids.length));
     const outputs = renderTree(
       plan,
-      { systems, sources, scripts: treeScripts(), hosts: { nginxUpstream: options.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
+      { declaration, groups, sources, scripts: treeScripts(), hosts: { nginxUpstream: options.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
       { pageSize: options.pageSize, search: options.search },
     );
     const written = await tree.write(outputs, (n) => progress.tick(n));
     progress.end();
-    const sections = { locations: plan.locations.how, ...Object.fromEntries(PAGED_LISTS.map((l) => [l, plan.lists[l].how])) } as Record<Section, How>;
-    return { rows, absent, sections, ...written, ms: performance.now() - started };
+    const sections: Record<Section, How> = {};
+    for (const root of roots) sections[root.name] = (plan.lists[root.name] ?? plan.trees[root.name])!.how;
+    return { rows, absent: loaded.absent, sections, ...written, ms: performance.now() - started };
   } catch (err) {
     await tree.abort();
     throw err;
   }
 }
 
-/** The rows a build reports, in the order it prints them. */
-export const ROW_NAMES = ['author', 'division', 'category', 'descriptor', 'system', 'country', 'state', 'county'] as const;
+/** The rows a build reports, in the order it prints them: the lists in declared order, then the groups. */
+function rowNames(declaration: Declaration): string[] {
+  return [...declaration.lists.map((l) => l.name), ...(declaration.groups ? [declaration.groups.param.toLowerCase()] : [])];
+}
 
-function countRows(countries: CountryNode[] | undefined, lists: Partial<Record<PagedList, ListItem[]>>): Record<string, number> {
+/** Rows of every list made again: a tree section's lists, a paged list's items and children, the groups. */
+function countRows(declaration: Declaration, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, groups: Groups): Record<string, number> {
   const rows: Record<string, number> = {};
-  for (const list of PAGED_LISTS) {
-    const items = lists[list];
-    if (!items) continue;
-    rows[list] = items.length;
-    if (list === 'division') rows['category'] = items.reduce((n, d) => n + (d.children?.length ?? 0), 0);
+  const add = (list: string, n: number) => (rows[list] = (rows[list] ?? 0) + n);
+  const walk = (list: string, nodes: Node[]) => {
+    add(list, nodes.length);
+    for (const node of nodes) for (const [nested, items] of Object.entries(node.nested)) walk(nested, items);
+  };
+  for (const section of sectionsOf(declaration)) {
+    const { root } = section;
+    for (const list of section.nested) rows[list.name] = 0;
+    const nodes = trees[root.name];
+    if (nodes) walk(root.name, nodes);
+    const items = lists[root.name];
+    if (items) {
+      rows[root.name] = items.length;
+      if (root.children) rows[root.children.list] = items.reduce((n, d) => n + (d.children?.length ?? 0), 0);
+    }
   }
-  if (countries) {
-    rows['country'] = countries.length;
-    rows['state'] = countries.reduce((n, c) => n + c.states.length, 0);
-    rows['county'] = countries.reduce((n, c) => n + c.states.reduce((m, s) => m + s.counties.length, 0), 0);
-  }
+  if (declaration.groups) rows[declaration.groups.param.toLowerCase()] = groups.ids.length;
   return rows;
 }
 
 /** About how many files the build renders, for a progress bar. */
-function estimate(countries: CountryNode[] | undefined, lists: Partial<Record<PagedList, ListItem[]>>, pageSize: number, systems: number): number {
-  let files = 10 + (countries ? estimateLocationFiles(countries) : 0);
-  for (const list of PAGED_LISTS) {
-    const items = lists[list];
-    if (items) files += estimateListFiles(list, items.length, pageSize, systems);
+function estimate(declaration: Declaration, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, pageSize: number, groups: number): number {
+  let files = 10;
+  for (const { root } of sectionsOf(declaration)) {
+    const nodes = trees[root.name];
+    if (nodes) files += estimateTreeFiles(nodes);
+    const items = lists[root.name];
+    if (items) files += estimateListFiles(root, items.length, pageSize, groups);
   }
   return files;
 }

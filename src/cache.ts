@@ -6,31 +6,31 @@
 // options, a missing file) means a build from the sources alone.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PagedList } from './client/types.js';
-import type { Entry } from './model.js';
+import type { Entry, Id } from './model.js';
 import type { ListState } from './render.js';
 import type { Output } from './tree-files.js';
-import type { SourceName } from './validate.js';
 
 /** Bumped whenever what the cache holds, or how labels fold, changes. */
-const VERSION = 2;
+const VERSION = 3;
 
 export interface CacheMeta {
   version: number;
   /** The build options that shape the tree; a build with others starts afresh. */
   options: string;
-  /** SHA-1 of each source file, null when absent. */
-  digests: Partial<Record<SourceName, string | null>>;
+  /** SHA-1 of each source file by its name, null when absent. */
+  digests: Record<string, string | null>;
   /** Rows per list, for the summary of a build that keeps them. */
   rows: Record<string, number>;
-  countries: number;
-  lists: Partial<Record<PagedList, ListState>>;
+  /** The root lists' totals, for the manifest: of a tree section that is kept, only this is needed. */
+  totals: Record<string, number>;
+  /** The paged lists' states, by name. */
+  lists: Record<string, ListState>;
 }
 
 export const META = 'meta.json';
-export const linesFile = (list: PagedList) => `${list}.tsv`;
+export const linesFile = (list: string) => `${list}.tsv`;
 /** A copy of the list's source file, as the last build read it (see delta.ts). */
-export const sourceFile = (list: PagedList) => `${list}.csv`;
+export const sourceFile = (list: string) => `${list}.csv`;
 
 export function optionsKey(options: object): string {
   return JSON.stringify({ version: VERSION, ...options });
@@ -47,17 +47,17 @@ export function readCache(dir: string, options: string): CacheMeta | undefined {
 }
 
 /** A list's entries in list order, one line each (see cacheLines), if the cache has them. */
-export function readLines(dir: string, list: PagedList): string[] | undefined {
+export function readLines(dir: string, list: string): string[] | undefined {
   const file = join(dir, linesFile(list));
   if (!existsSync(file)) return undefined;
   const text = readFileSync(file, 'utf8');
   return text === '' ? [] : text.slice(0, -1).split('\n');
 }
 
-/** A list's source file in a folder (the cache's copy, or the sources themselves), if it is there. */
-export function readSource(dir: string, list: PagedList): Uint8Array | undefined {
-  const file = join(dir, sourceFile(list));
-  return existsSync(file) ? readFileSync(file) : undefined;
+/** A file's bytes (a source, or the cache's copy of one), if it is there. */
+export function readBytes(dir: string, file: string): Uint8Array | undefined {
+  const path = join(dir, file);
+  return existsSync(path) ? readFileSync(path) : undefined;
 }
 
 /** Lines of text a cache write at most carries: the writer appends them a chunk at a time. */
@@ -67,12 +67,12 @@ const CHUNK = 1 << 20;
  * A list's entries as `key<TAB>record` lines, in list order: a folded key has
  * no tab or newline, and a record is JSON on one line.
  */
-export function cacheLines(list: PagedList, entries: Entry[], records: string[]): Generator<Output> {
+export function cacheLines(list: string, entries: Entry[], records: string[]): Generator<Output> {
   return linesOutput(list, entries.length, (i) => `${entries[i]!.key}\t${records[i]}`);
 }
 
 /** Lines 0 … n - 1, a chunk at a time: made as they are written, never all at once. */
-export function* linesOutput(list: PagedList, n: number, line: (i: number) => string): Generator<Output> {
+export function* linesOutput(list: string, n: number, line: (i: number) => string): Generator<Output> {
   for (let i = 0, first = true; first || i < n; first = false) {
     let text = '';
     for (; i < n && text.length < CHUNK; i++) text += line(i) + '\n';
@@ -84,8 +84,8 @@ export function* linesOutput(list: PagedList, n: number, line: (i: number) => st
 export class LineEntry implements Entry {
   readonly key: string;
   readonly record: string;
-  readonly id: number;
-  private parsed: [number, string, number[]?] | undefined;
+  readonly id: Id;
+  private parsed: [Id, string, number[]?] | undefined;
 
   constructor(readonly line: string) {
     const tab = line.indexOf('\t');
@@ -95,18 +95,20 @@ export class LineEntry implements Entry {
   }
 
   get text(): string {
-    return (this.parsed ??= JSON.parse(this.record) as [number, string, number[]?])[1];
+    return (this.parsed ??= JSON.parse(this.record) as [Id, string, number[]?])[1];
   }
 
   get counts(): number[] {
-    return (this.parsed ??= JSON.parse(this.record) as [number, string, number[]?])[2] ?? [];
+    return (this.parsed ??= JSON.parse(this.record) as [Id, string, number[]?])[2] ?? [];
   }
 }
 
-/** The id of a cache line, read in place: the digits after `<TAB>[`. */
-export function lineId(line: string): number {
+/** The id of a cache line, read in place: the digits after `<TAB>[`, or the string there (an id holds no `"` or `\\`). */
+export function lineId(line: string): Id {
+  const from = line.indexOf('\t') + 2;
+  if (line.charCodeAt(from) === 34) return line.slice(from + 1, line.indexOf('"', from + 1));
   let id = 0;
-  for (let i = line.indexOf('\t') + 2; ; i++) {
+  for (let i = from; ; i++) {
     const d = line.charCodeAt(i) - 48;
     if (d < 0 || d > 9) return id;
     id = id * 10 + d;

@@ -2,7 +2,7 @@
 // `run` takes argv and the output streams and returns an exit code, so tests drive it.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { build, DEFAULT_PAGE_SIZE, ROW_NAMES } from './build.js';
+import { build, DEFAULT_PAGE_SIZE } from './build.js';
 import { startDev, type DevOptions } from './dev.js';
 import type { How } from './plan.js';
 import { errorLines, ReflistError, ReflistErrors } from './errors.js';
@@ -95,7 +95,7 @@ it writes nothing and names them. Then: npm install, npm run build.
       const say = opts.quiet ? () => {} : io.stdout;
       const progress = createProgress(opts.quiet ? undefined : io.progress);
       const report = await build({ ...opts, log: (line) => say(line + '\n'), warn: (line) => io.stderr(`warning: ${line}\n`), progress });
-      const rows = ROW_NAMES.map((k) => `${k} ${report.rows[k] ?? 0}`).join(', ');
+      const rows = Object.entries(report.rows).map(([list, n]) => `${list} ${n}`).join(', ');
       const seconds = (report.ms / 1000).toFixed(2);
       const peak = mb(peakMemory());
       say(`rows: ${rows}\n`);

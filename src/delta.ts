@@ -2,9 +2,11 @@
 // read off the bytes. The old and new files share a prefix and a suffix; the
 // records between them are the change. A one-row edit parses one row instead
 // of the whole file. Pure.
+import type { ListSpec } from './config/declaration.js';
+import type { ReflistError } from './errors.js';
+import type { Id } from './model.js';
 import { readTable } from './read.js';
-import { typeRows } from './validate.js';
-import type { PagedList } from './client/types.js';
+import { listColumns, typeRows } from './validate.js';
 
 const NL = 0x0a;
 const QUOTE = 0x22;
@@ -83,7 +85,7 @@ export function changedWindow(was: Uint8Array, now: Uint8Array): Window | undefi
 
 /** An entry whose text changed, with nothing else about it. */
 export interface TextEdit {
-  id: number;
+  id: Id;
   text: string;
 }
 
@@ -92,15 +94,16 @@ export interface TextEdit {
  * (adds, removes or reorders ids) or holds anything the full checks would
  * report: then the file is read and checked whole, which says where.
  */
-export function windowEdits(list: PagedList, window: Window): TextEdit[] | undefined {
+export function windowEdits(list: ListSpec, window: Window): TextEdit[] | undefined {
+  const read = listColumns(list, []);
   const rows = (bytes: Uint8Array) => {
     const joined = new Uint8Array(window.header.length + bytes.length);
     joined.set(window.header);
     joined.set(bytes, window.header.length);
-    const read = readTable(`${list}.csv`, joined);
-    const errors: unknown[] = [...read.errors];
-    const typed = typeRows(list, read.table, errors as never[]);
-    return errors.length > 0 || typed.length !== read.table.rows.length ? undefined : typed;
+    const table = readTable(list.source.file, joined, undefined, list.source.delimiter);
+    const errors: ReflistError[] = [...table.errors];
+    const typed = typeRows(table.table, read.columns, errors);
+    return errors.length > 0 || typed.length !== table.table.rows.length ? undefined : typed.map((r) => ({ id: r.values[read.id] as Id, text: read.label(r) }));
   };
   const was = rows(window.was);
   const now = rows(window.now);

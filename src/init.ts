@@ -5,85 +5,11 @@
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { PRESETS, type PresetName } from './config/preset.js';
+import { PRESETS, type Preset, type PresetName } from './config/preset.js';
 import { ReflistError, suggest } from './errors.js';
 import type { Io } from './progress.js';
-import { SOURCES, type SourceName } from './validate.js';
 
-/**
- * A few rows of every source, each referring only to rows that exist (counts
- * to systems and items, states to countries, counties to states, categories
- * to divisions), so the scaffold builds with no errors. Typed by SourceName:
- * a new source cannot be left without its file.
- */
-const SOURCE_FILES: Record<SourceName, string> = {
-  author: `id,text
-1,"Müller, Anna"
-2,"Smith, John"
-3,"García López, María"
-4,"Nguyễn, Văn An"
-`,
-  country: `id,text
-124,Canada
-276,Germany
-840,United States
-`,
-  state: `id,country_id,text
-948,124,Québec
-430,276,Bayern
-6,840,California
-36,840,New York
-`,
-  county: `country_id,state_id,FIPS,county,latitudeCenter,LongitudeCenter
-840,6,6037,Los Angeles,34.3203,-118.2251
-840,6,6075,San Francisco,37.7546,-122.4400
-840,36,36061,New York,40.7749,-73.9695
-`,
-  division: `id,text
-1,Mammalia
-2,Aves
-`,
-  category: `id,division_id,text
-1,1,Primates
-2,1,Rodentia
-3,2,Passeriformes
-`,
-  descriptor: `id,text
-1,Taxonomy
-2,Phylogenetics
-3,Biogeography – Amazonia
-`,
-  system: `id,text
-gbif,GBIF – Global Biodiversity Information Facility
-col,Catalogue of Life
-`,
-  author_count: `system,id,count
-gbif,1,12
-gbif,2,3
-col,1,5
-`,
-  division_count: `system,id,count
-gbif,1,40
-gbif,2,25
-col,1,7
-`,
-};
-
-/** What each source is for, one line of the README's table. */
-const PURPOSE: Record<SourceName, string> = {
-  author: 'authors, family name first',
-  country: 'countries (the ISO numeric code is a good id: 840)',
-  state: "each country's states (the key is country_id and id)",
-  county: "each state's counties with their centre (the key is country_id, state_id and FIPS)",
-  division: 'divisions, the parents in the division drop-down',
-  category: "the divisions' children (ids of their own, apart from the divisions')",
-  descriptor: 'descriptors (keywords)',
-  system: 'systems whose counts the author and division lists show (id: letters, digits, `_` and `-`)',
-  author_count: 'how many items a system has for an author (an author without a row counts 0)',
-  division_count: 'how many items a system has for a division (likewise)',
-};
-
-const README = (name: string) => `# ${name}
+const README = (name: string, preset: Preset) => `# ${name}
 
 Reference lists for select2 drop-downs. [reflist](https://www.npmjs.com/package/reflist)
 builds the CSV files in \`sources/\` into \`dist/\`: static JSON files that any
@@ -97,7 +23,7 @@ replaced. Keep each file's header row (its columns may come in any order).
 
 | file | header | what |
 |---|---|---|
-${SOURCES.map((s) => `| \`sources/${s}.csv\` | \`${header(SOURCE_FILES[s])}\` | ${PURPOSE[s]} |`).join('\n')}
+${preset.sources.map((s) => `| \`sources/${s.file}\` | \`${header(s.text)}\` | ${s.purpose} |`).join('\n')}
 
 Ids and counts are integers ≥ 0, texts are not empty, and a row refers only to
 rows that exist. A build with any error prints each as \`file:line: message\`
@@ -196,12 +122,12 @@ export function scaffold(name: string, version: string, preset: PresetName = 'lo
     devDependencies: { reflist: `^${version}` },
   };
   return new Map([
-    ['README.md', README(name)],
+    ['README.md', README(name, PRESETS[preset])],
     ['package.json', `${JSON.stringify(pkg, null, 2)}\n`],
     ['.gitignore', GITIGNORE],
     ['.github/workflows/pages.yml', WORKFLOW],
-    ['sources/reflist.config.json', `${JSON.stringify(PRESETS[preset], null, 2)}\n`],
-    ...SOURCES.map((s): [string, string] => [`sources/${s}.csv`, SOURCE_FILES[s]]),
+    ['sources/reflist.config.json', `${JSON.stringify(PRESETS[preset].config, null, 2)}\n`],
+    ...PRESETS[preset].sources.map((s): [string, string] => [`sources/${s.file}`, s.text]),
   ]);
 }
 

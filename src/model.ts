@@ -1,42 +1,40 @@
 // The validated sources, sorted in list order (docs/contract.md §2): what every later
 // stage renders from. Nothing here touches the disk.
-import { compareLabels, compareStrings, fold } from './client/fold.js';
+import { compareLabels, fold } from './client/fold.js';
+
+/** An item's id: an integer, or a string for a list declared with string ids. */
+export type Id = number | string;
+/** A field's value on an item (docs/lists.md, Labels and fields). */
+export type Value = number | string;
 
 export interface Labelled {
-  id: number;
+  id: Id;
   text: string;
   /** fold(text), computed once. */
   key: string;
 }
 
-/** An item of a paged list as the sources give it; counts[i] belongs to systems[i]. */
+/** An item of a paged list as the sources give it; counts[i] belongs to groups[i]. */
 export interface ListItem {
-  id: number;
+  id: Id;
   text: string;
   counts: number[];
-  /** division only, in list order */
+  /** Lists with children only, in list order. */
   children?: Labelled[];
+  /** Lists with fields only, in declared order. */
+  fields?: Value[];
 }
 
 /** An item with its folded label, in a list sorted by sortEntries. */
 export interface Entry extends ListItem, Labelled {}
 
-export interface CountyRow {
-  FIPS: number;
-  county: string;
-  latitudeCenter: number;
-  LongitudeCenter: number;
+/** An item of a whole or grid list, with the items of the lists under it, by list name, each in list order. */
+export interface Node extends Labelled {
+  fields?: Value[];
+  nested: Record<string, Node[]>;
 }
 
-export interface StateNode extends Labelled {
-  counties: CountyRow[];
-}
-
-export interface CountryNode extends Labelled {
-  states: StateNode[];
-}
-
-export function labelled<T extends { id: number; text: string }>(row: T): T & { key: string } {
+export function labelled<T extends { id: Id; text: string }>(row: T): T & { key: string } {
   return { ...row, key: fold(row.text) };
 }
 
@@ -48,12 +46,4 @@ export function sortLabels<T extends Labelled>(items: T[]): T[] {
 /** A list's items folded and sorted in list order. */
 export function sortEntries(items: ListItem[]): Entry[] {
   return sortLabels(items.map((item) => (((item as Entry).key = fold(item.text)), item as Entry)));
-}
-
-export function sortCounties(rows: CountyRow[]): CountyRow[] {
-  const keyed = rows.map((row) => ({ row, key: fold(row.county) }));
-  keyed.sort(
-    (a, b) => compareStrings(a.key, b.key) || compareStrings(a.row.county, b.row.county) || a.row.FIPS - b.row.FIPS,
-  );
-  return keyed.map((k) => k.row);
 }

@@ -2,27 +2,29 @@
 // with it. Pure: the build reads and checks every source the plan needs
 // before making it, so carrying it out (tree.ts) can fail only on the disk.
 // See docs/incremental.md.
-import { PAGED_LISTS, type PagedList } from './client/types.js';
-import type { CountryNode, ListItem } from './model.js';
+import type { ListItem, Node } from './model.js';
 import type { ListState } from './render.js';
 import { changedByItems, type Changed, type ServedList } from './update.js';
+import type { ListSpec } from './config/declaration.js';
 
 /**
- * What to do with one list: keep it as served (its sources did not change),
- * apply the entries that changed to the served list (`edited` when they were
- * read off the source's changed records, `updated` when found by comparing
- * all its items), or render it afresh from its items.
+ * What to do with one paged list: keep it as served (its sources did not
+ * change), apply the entries that changed to the served list (`edited` when
+ * they were read off the source's changed records, `updated` when found by
+ * comparing all its items), or render it afresh from its items.
  */
 export type ListPlan =
   | { how: 'kept'; state: ListState }
   | { how: 'edited' | 'updated'; served: ServedList; changed: Changed[] }
   | { how: 'rendered'; items: ListItem[] };
 
-export type LocationsPlan = { how: 'kept'; total: number } | { how: 'rendered'; countries: CountryNode[] };
+/** What to do with a section of whole and grid lists: keep it, or render it from its root's items. */
+export type TreePlan = { how: 'kept'; total: number } | { how: 'rendered'; nodes: Node[] };
 
+/** By root list name: a paged list's plan, or a tree section's. */
 export interface Plan {
-  locations: LocationsPlan;
-  lists: Record<PagedList, ListPlan>;
+  lists: Record<string, ListPlan>;
+  trees: Record<string, TreePlan>;
 }
 
 /** How a build made a section: what its report says. */
@@ -35,42 +37,45 @@ export type How = ListPlan['how'];
  */
 export type ListChange = { served: ServedList; changed: Changed[] } | { items: ListItem[] };
 
-/** What the plan needs of the served tree: its lists' states and entries, and its number of countries. */
+/** What the plan needs of the served tree: its lists' states and entries, and its tree sections' totals. */
 export interface Served {
-  states: Partial<Record<PagedList, ListState>>;
+  states: Record<string, ListState>;
   /** The entries in list order (cache lines) of the lists that may be changed in place. */
-  lines: Partial<Record<PagedList, string[]>>;
-  countries: number;
+  lines: Record<string, string[]>;
+  totals: Record<string, number>;
 }
 
 /**
- * The plan: `countries` are the locations when their sources changed, `lists`
- * what changed of each list whose sources did (a list it leaves out is kept),
- * `served` what the previous build left (none on a first build).
+ * The plan for the root lists `roots`: `trees` holds the tree sections whose
+ * sources changed, `lists` what changed of each paged list whose sources did
+ * (a root either leaves out is kept), `served` what the previous build left
+ * (none on a first build).
  */
 export function planBuild(
-  countries: CountryNode[] | undefined, lists: Partial<Record<PagedList, ListChange>>, served: Served | undefined,
+  roots: readonly ListSpec[], trees: Record<string, Node[]>, lists: Record<string, ListChange>, served: Served | undefined,
 ): Plan {
-  const plan = (list: PagedList): ListPlan => {
-    const change = lists[list];
-    const state = served?.states[list];
-    if (!change) {
-      if (!state) throw new Error(`planBuild: list ${list} is unchanged but the served tree has no state for it`);
-      return { how: 'kept', state };
+  const plan: Plan = { lists: {}, trees: {} };
+  for (const root of roots) {
+    const { name } = root;
+    if (root.shape !== 'paged') {
+      const nodes = trees[name];
+      if (nodes) plan.trees[name] = { how: 'rendered', nodes };
+      else if (served?.totals[name] !== undefined) plan.trees[name] = { how: 'kept', total: served.totals[name] };
+      else throw new Error(`planBuild: ${name} is unchanged but the served tree has no total for it`);
+      continue;
     }
-    if ('changed' in change) return { how: 'edited', ...change };
-    const lines = served?.lines[list];
-    const was = state && lines && { state, lines };
-    const changed = was && changedByItems(list, change.items, was);
-    return was && changed ? { how: 'updated', served: was, changed } : { how: 'rendered', items: change.items };
-  };
-  const locations = (): LocationsPlan => {
-    if (countries) return { how: 'rendered', countries };
-    if (!served) throw new Error('planBuild: the locations are unchanged but there is no served tree');
-    return { how: 'kept', total: served.countries };
-  };
-  return {
-    locations: locations(),
-    lists: Object.fromEntries(PAGED_LISTS.map((list) => [list, plan(list)])) as Record<PagedList, ListPlan>,
-  };
+    const change = lists[name];
+    const state = served?.states[name];
+    if (!change) {
+      if (!state) throw new Error(`planBuild: list ${name} is unchanged but the served tree has no state for it`);
+      plan.lists[name] = { how: 'kept', state };
+    } else if ('changed' in change) plan.lists[name] = { how: 'edited', ...change };
+    else {
+      const lines = served?.lines[name];
+      const was = state && lines && { state, lines };
+      const changed = was && changedByItems(root, change.items, was);
+      plan.lists[name] = was && changed ? { how: 'updated', served: was, changed } : { how: 'rendered', items: change.items };
+    }
+  }
+  return plan;
 }

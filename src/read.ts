@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { Parser } from 'csv-parse';
+import type { Delimiter } from './config/declaration.js';
 import { ReflistError } from './errors.js';
 
 export interface RawTable {
@@ -27,15 +28,15 @@ export interface TableRead {
 const CHUNK = 1 << 20;
 
 /** A source file's table and errors. `chunk` (bytes parsed at a time) is for tests. */
-export function readTable(file: string, bytes: Uint8Array, chunk = CHUNK): TableRead {
-  const reader = new CsvReader(file);
+export function readTable(file: string, bytes: Uint8Array, chunk = CHUNK, delimiter: Delimiter = ','): TableRead {
+  const reader = new CsvReader(file, delimiter);
   for (let at = 0; at < bytes.length; at += chunk) reader.push(bytes.subarray(at, at + chunk));
   return reader.end();
 }
 
 /** readTable of a file on disk, read a chunk at a time so that it is never held whole; `digest` is the SHA-1 (hex) of its bytes. */
-export function readTableFile(file: string, path: string, chunk = CHUNK): TableRead & { digest: string } {
-  const reader = new CsvReader(file);
+export function readTableFile(file: string, path: string, chunk = CHUNK, delimiter: Delimiter = ','): TableRead & { digest: string } {
+  const reader = new CsvReader(file, delimiter);
   const hash = createHash('sha1');
   eachChunk(path, chunk, (bytes) => (hash.update(bytes), reader.push(bytes), true));
   return { ...reader.end(), digest: hash.digest('hex') };
@@ -210,7 +211,7 @@ class CsvReader {
   private lfsPushed = 0;
   private readonly take = (record: string[]) => this.record(record);
 
-  constructor(private readonly file: string) {
+  constructor(private readonly file: string, private readonly delimiter: Delimiter) {
     this.table = { file, header: [], rows: [], lines: [] };
   }
 
@@ -252,7 +253,7 @@ class CsvReader {
   /** A new parser from file offset `from`, where a record starts, keeping the line end found on the file's first line. */
   private restart(from: number): void {
     const found = this.parser?.options.record_delimiter.map(String) ?? [];
-    const options = { relax_column_count: true, ...(found.length > 0 && { record_delimiter: found }) };
+    const options = { relax_column_count: true, delimiter: this.delimiter, ...(found.length > 0 && { record_delimiter: found }) };
     this.parser = (new Parser(options) as unknown as { api: CsvParseApi }).api;
     this.parserFrom = this.recordFrom = from;
     this.pending = [];
@@ -360,7 +361,7 @@ class CsvReader {
   /** The first error csv-parse finds in these bytes, read to their end from the start of a record (undefined if none). */
   private probe(bytes: Buffer): CsvParseError | undefined {
     if (bytes.length === 0) return undefined;
-    const options = { relax_column_count: true, record_delimiter: this.parser!.options.record_delimiter.map(String) };
+    const options = { relax_column_count: true, delimiter: this.delimiter, record_delimiter: this.parser!.options.record_delimiter.map(String) };
     return (new Parser(options) as unknown as { api: CsvParseApi }).api.parse(bytes, true, noop, noop);
   }
 

@@ -1,9 +1,12 @@
 // Stage 4, render: the model → every file of the tree as [path, text] pairs,
 // section by section. Pure: the writer alone touches the disk.
+import { compareIds } from './client/fold.js';
 import { bucketPath, childBucketPath, firstPagePaths, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
-import { COUNTED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
+import type { ListInfo, Manifest } from './client/types.js';
+import type { Declaration, ListSpec } from './config/declaration.js';
+import { listsUnder, type SectionSpec } from './config/sections.js';
 import { ReflistError } from './errors.js';
-import type { CountryNode, Entry } from './model.js';
+import type { Entry, Id, Node, Value } from './model.js';
 import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndexOptions } from './search-index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
 import type { TreeFile } from './tree-files.js';
@@ -26,36 +29,67 @@ const BUCKET_SIZE = 128;
 
 const json = JSON.stringify;
 
-/** `[id, text, counts, children]` with trailing zero counts dropped (see EntryRecord). */
-export function encodeRecord(e: Omit<Entry, 'key'>, withChildren: boolean): string {
+/** The groups a list's pages are rendered for, and the path segment of their variants (`system` for System). */
+export interface GroupVariants {
+  segment: string;
+  ids: readonly string[];
+}
+
+/** What a list's records hold besides id, text and counts: children, fields (see EntryRecord). */
+export interface RecordShape {
+  children: boolean;
+  fields: boolean;
+}
+
+export const recordShape = (list: ListSpec): RecordShape => ({ children: list.children !== undefined, fields: list.fields.length > 0 });
+
+/** `[id, text, counts, children, fields]` with trailing zero counts dropped, and what the list has not left off (see EntryRecord). */
+export function encodeRecord(e: Omit<Entry, 'key'>, shape: RecordShape): string {
   let end = e.counts.length;
   while (end > 0 && e.counts[end - 1] === 0) end--;
-  const counts = end > 0 || withChildren ? `,[${e.counts.slice(0, end).join(',')}]` : '';
-  const children = withChildren ? `,[${(e.children ?? []).map((c) => `[${c.id},${json(c.text)}]`).join(',')}]` : '';
-  return `[${e.id},${json(e.text)}${counts}${children}]`;
+  const more = shape.children || shape.fields;
+  const counts = end > 0 || more ? `,[${e.counts.slice(0, end).join(',')}]` : '';
+  const children = more ? `,[${(e.children ?? []).map((c) => `[${json(c.id)},${json(c.text)}]`).join(',')}]` : '';
+  const fields = shape.fields ? `,${json(e.fields ?? [])}` : '';
+  return `[${json(e.id)},${json(e.text)}${counts}${children}${fields}]`;
+}
+
+/** An item's own keys as JSON in the declared order, without the closing brace: count and children may follow. */
+export function itemHead(list: ListSpec): (e: { id: Id; text: string; fields?: Value[] }) => string {
+  const parts = list.keys.map((key): ((e: { id: Id; text: string; fields?: Value[] }) => string) => {
+    const name = json(key);
+    if (key === list.id.key) return (e) => `${name}:${json(e.id)}`;
+    if (key === list.label.key) return (e) => `${name}:${json(e.text)}`;
+    const i = list.fields.findIndex((f) => f.key === key);
+    return (e) => `${name}:${json(e.fields![i])}`;
+  });
+  return (e) => `{${parts.map((part) => part(e)).join(',')}`;
 }
 
 /**
  * The pages of a list (or only those numbered in `only`), each rendered once
- * per variant: without counts and with each System's. An item's JSON is built
- * once per page and split around where the count goes, so the variants share it.
+ * per variant: without counts and, for a list with counts, with each group's.
+ * An item's JSON is built once per page and split around where the count
+ * goes, so the variants share it.
  */
 export function* renderPages(
-  list: PagedList, entries: Entry[], pageSize: number, systems: readonly string[], only?: ReadonlySet<number>,
+  list: ListSpec, children: ListSpec | undefined, entries: Entry[], pageSize: number, groups: GroupVariants, only?: ReadonlySet<number>,
 ): Generator<TreeFile> {
   const pages = Math.max(1, Math.ceil(entries.length / pageSize));
-  const variants: (string | undefined)[] = [undefined, ...(list === 'descriptor' ? [] : systems)];
-  const tail = (e: Entry) =>
-    list === 'division' ? `,"children":[${(e.children ?? []).map((c) => `{"id":${c.id},"text":${json(c.text)}}`).join(',')}]}` : '}';
+  const variants: (string | undefined)[] = [undefined, ...(list.counts ? groups.ids.map((g) => `${groups.segment}/${g}`) : [])];
+  const head = itemHead(list);
+  const child = children && itemHead(children);
+  const childrenKey = list.children && json(list.children.key);
+  const tail = child ? (e: Entry) => `,${childrenKey}:[${(e.children ?? []).map((c) => child(c) + '}').join(',')}]}` : () => '}';
   for (let p = 1; p <= pages; p++) {
     if (only && !only.has(p)) continue;
     const page = entries.slice((p - 1) * pageSize, p * pageSize);
-    const heads = page.map((e) => `{"id":${e.id},"text":${json(e.text)}`);
+    const heads = page.map(head);
     const tails = page.map(tail);
-    for (const [v, system] of variants.entries()) {
+    for (const [v, variant] of variants.entries()) {
       const items = page.map((e, i) => heads[i] + (v === 0 ? '' : `,"count":${e.counts[v - 1] ?? 0}`) + tails[i]);
       const text = `{"total":${entries.length},"items":[${items.join(',')}]}`;
-      const paths = p === 1 ? firstPagePaths(list, system) : [pagePath(list, p, system)];
+      const paths = p === 1 ? firstPagePaths(list.path, variant) : [pagePath(list.path, p, variant)];
       for (const path of paths) yield [path, text];
     }
   }
@@ -63,7 +97,7 @@ export function* renderPages(
 
 /** Id bucket files (or only those numbered in `only`): rows hashed by id, each file sorted by id. */
 export function* renderBuckets<T>(
-  rows: T[], buckets: number, idOf: (row: T) => number, encode: (row: T) => string, path: (b: number) => string,
+  rows: T[], buckets: number, idOf: (row: T) => Id, encode: (row: T) => string, path: (b: number) => string,
   only?: ReadonlySet<number>,
 ): Generator<TreeFile> {
   const files = new Map<number, T[]>();
@@ -76,7 +110,7 @@ export function* renderBuckets<T>(
   }
   for (let b = 0; b < buckets; b++) {
     if (only && !only.has(b)) continue;
-    yield [path(b), `[${(files.get(b) ?? []).sort((x, y) => idOf(x) - idOf(y)).map(encode).join(',')}]`];
+    yield [path(b), `[${(files.get(b) ?? []).sort((x, y) => compareIds(idOf(x), idOf(y))).map(encode).join(',')}]`];
   }
 }
 
@@ -84,12 +118,12 @@ export function* renderBuckets<T>(
 export const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(n / BUCKET_SIZE))));
 
 /** The path of every search file of a list, by its first key (they are named after their neighbours too: searchPath). */
-function searchPaths(list: PagedList, layout: string, starts: string[]): Map<string, string> {
+function searchPaths(list: string, layout: string, starts: string[]): Map<string, string> {
   return new Map(starts.map((start, i) => [start, searchPath(list, layout, starts, i)]));
 }
 
 /** The files of some parts of a list's Term index, whose search files start as `starts` says. */
-export function* indexFiles(list: PagedList, info: ListInfo, parts: IndexPart[]): Generator<TreeFile> {
+export function* indexFiles(list: string, info: ListInfo, parts: IndexPart[]): Generator<TreeFile> {
   const paths = searchPaths(list, info.layout, info.search);
   for (const part of parts) {
     for (const file of part.files()) {
@@ -99,43 +133,47 @@ export function* indexFiles(list: PagedList, info: ListInfo, parts: IndexPart[])
 }
 
 /** Every path of some parts of a list's Term index, without rendering them. */
-export function indexPaths(list: PagedList, info: ListInfo, metas: PartMeta[]): string[] {
+export function indexPaths(list: string, info: ListInfo, metas: PartMeta[]): string[] {
   const paths = searchPaths(list, info.layout, info.search);
   return metas.flatMap((m) => [...m.starts.map((start) => paths.get(start)!), ...m.pages.map((name) => resultPagesPath(list, name))]);
 }
 
-export function listInfo(list: PagedList, entries: Entry[], options: { pageSize: number; systems: readonly string[] }, search: string[]): ListInfo {
-  const { pageSize, systems } = options;
-  const childCount = list === 'division' ? entries.reduce((n, e) => n + (e.children?.length ?? 0), 0) : 0;
+export function listInfo(list: ListSpec, entries: Entry[], options: { pageSize: number; groups: readonly string[] }, search: string[]): ListInfo {
+  const { pageSize, groups } = options;
+  const childCount = list.children ? entries.reduce((n, e) => n + (e.children?.length ?? 0), 0) : 0;
   return {
-    layout: layoutOf(pageSize, (COUNTED_LISTS as readonly string[]).includes(list) ? systems : undefined),
+    layout: layoutOf(pageSize, list.counts ? groups : undefined),
     total: entries.length,
     pages: Math.max(1, Math.ceil(entries.length / pageSize)),
     buckets: bucketsFor(entries.length),
-    ...(list === 'division' ? { childBuckets: bucketsFor(childCount) } : {}),
+    ...(list.children ? { childBuckets: bucketsFor(childCount) } : {}),
     search,
   };
 }
 
 /** A list's every file: pages, id buckets, the Term index. */
 export function* renderList(
-  list: PagedList, entries: Entry[], records: string[], systems: readonly string[], options: RenderOptions,
+  list: ListSpec, children: ListSpec | undefined, entries: Entry[], records: string[], groups: GroupVariants, options: RenderOptions,
 ): Generator<TreeFile, ListState> {
   const { pageSize } = options;
-  const encode = (e: Entry) => encodeRecord(e, list === 'division');
-  const info = listInfo(list, entries, { pageSize, systems }, []);
-  yield* renderPages(list, entries, pageSize, systems);
+  const shape = recordShape(list);
+  const encode = (e: Entry) => encodeRecord(e, shape);
+  const folder = list.path;
+  const info = listInfo(list, entries, { pageSize, groups: groups.ids }, []);
+  yield* renderPages(list, children, entries, pageSize, groups);
   const positions = entries.map((_, i) => i);
-  yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, info.layout, info.buckets, b));
-  if (list === 'division') {
-    const children = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
-    yield* renderBuckets(children, info.childBuckets!, (x) => x.c.id,
-      (x) => `[${x.c.id},${json(x.c.text)},${encodeRecord(x.parent, false)}]`, (b) => childBucketPath(info.layout, info.childBuckets!, b));
+  yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(folder, info.layout, info.buckets, b));
+  if (list.children) {
+    // A child's row carries its parent's record without the other children.
+    const parentShape = { children: false, fields: shape.fields };
+    const all = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
+    yield* renderBuckets(all, info.childBuckets!, (x) => x.c.id,
+      (x) => `[${json(x.c.id)},${json(x.c.text)},${encodeRecord(x.parent, parentShape)}]`, (b) => childBucketPath(folder, info.layout, info.childBuckets!, b));
   }
   const { layout, metas, fresh } = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
   info.search = metas.flatMap((m) => m.starts);
   const names = new Set<string>();
-  for (const file of indexFiles(list, info, fresh)) {
+  for (const file of indexFiles(folder, info, fresh)) {
     if (names.has(file[0])) throw new ReflistError('UNSAFE_OUTPUT', `two search files hash to ${file[0]}: please report this`);
     names.add(file[0]);
     yield file;
@@ -143,32 +181,37 @@ export function* renderList(
   return { info, layout, metas };
 }
 
-export function* renderLocations(countries: CountryNode[]): Generator<TreeFile> {
-  const item = (x: { id: number; text: string }) => `{"id":${x.id},"text":${json(x.text)}}`;
-  const envelope = (xs: { id: number; text: string }[]) => `{"total":${xs.length},"items":[${xs.map(item).join(',')}]}`;
-  yield ['country.json', envelope(countries)];
-  for (const c of countries) {
-    yield [`country/${c.id}.json`, item(c)];
-    yield [`country/${c.id}/state.json`, envelope(c.states)];
-    for (const s of c.states) {
-      const dir = `country/${c.id}/state/${s.id}`;
-      yield [`${dir}.json`, item(s)];
-      const rows = s.counties.map((r) => json({ FIPS: r.FIPS, LongitudeCenter: r.LongitudeCenter, county: r.county, latitudeCenter: r.latitudeCenter }));
-      yield [`${dir}/county.json`, `{"total":${rows.length ? 1 : 0},"page":1,"records":${rows.length},"rows":[${rows.join(',')}]}`];
-      for (const [i, r] of s.counties.entries()) yield [`${dir}/county/${r.FIPS}.json`, rows[i]!];
+/**
+ * A section of whole and grid lists: each list's file under every item of
+ * its parent (`{path}.json` for the root), empty ones too, and its items'
+ * files where declared.
+ */
+export function* renderTreeSection(d: Declaration, section: SectionSpec, nodes: Node[]): Generator<TreeFile> {
+  function* scope(list: ListSpec, prefix: string, items: Node[]): Generator<TreeFile> {
+    const head = itemHead(list);
+    const texts = items.map((n) => head(n) + '}');
+    const body = texts.join(',');
+    yield [`${prefix}${list.path}.json`, list.shape === 'grid'
+      ? `{"total":${texts.length ? 1 : 0},"page":1,"records":${texts.length},"rows":[${body}]}`
+      : `{"total":${texts.length},"items":[${body}]}`];
+    const under = listsUnder(d, list);
+    for (const [i, node] of items.entries()) {
+      if (list.items) yield [`${prefix}${list.path}/${node.id}.json`, texts[i]!];
+      for (const nested of under) yield* scope(nested, `${prefix}${list.path}/${node.id}/`, node.nested[nested.name] ?? []);
     }
   }
+  yield* scope(section.root, '', nodes);
 }
 
 /** About how many files a list renders (the search files are guessed), for a progress bar. */
-export function estimateListFiles(list: PagedList, total: number, pageSize: number, systems: number): number {
+export function estimateListFiles(list: ListSpec, total: number, pageSize: number, groups: number): number {
   const pages = Math.max(1, Math.ceil(total / pageSize)) + 1;
-  const variants = list === 'descriptor' ? 1 : 1 + systems;
-  return pages * variants + bucketsFor(total) * (list === 'division' ? 2 : 1) + Math.ceil(total / 40);
+  const variants = list.counts ? 1 + groups : 1;
+  return pages * variants + bucketsFor(total) * (list.children ? 2 : 1) + Math.ceil(total / 40);
 }
 
-export function estimateLocationFiles(countries: CountryNode[]): number {
-  return 1 + countries.reduce((n, c) => n + 2 + c.states.reduce((m, s) => m + 2 + s.counties.length, 0), 0);
+export function estimateTreeFiles(nodes: Node[]): number {
+  return nodes.reduce((n, node) => n + 2 + Object.values(node.nested).reduce((m, items) => m + 1 + estimateTreeFiles(items), 0), 1);
 }
 
 const NOT_FOUND_PAGE = `<!doctype html><meta charset="utf-8"><title>404 Not Found</title><h1>404 Not Found</h1>\n`;

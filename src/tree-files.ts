@@ -1,13 +1,14 @@
 // What a build hands from stage to stage: the tree's files, its sections, and
 // the outputs the writer takes. Types and two small functions every stage
 // shares, so none of them imports another for these.
-import { PAGED_LISTS, type PagedList } from './client/types.js';
-
 export type TreeFile = [path: string, text: string];
 
-/** The parts of the tree that are made from their own sources (SECTION_SOURCES), and kept whole when those did not change. */
-export const SECTIONS = ['locations', ...PAGED_LISTS] as const;
-export type Section = (typeof SECTIONS)[number];
+/**
+ * A part of the tree made from its own sources, kept whole when those did not
+ * change: a root list with the lists under it (config/sections.ts), named by
+ * its path segment, the first segment of every path of the section.
+ */
+export type Section = string;
 
 /** What rendering hands the writer: files, sections to keep from the served tree, and the build cache. */
 export type Output =
@@ -19,10 +20,12 @@ export type Output =
 export const outputLength = (output: Output): number =>
   Array.isArray(output) ? output[1].length : 'text' in output ? output.text.length : 0;
 
-/** The section a path of the tree belongs to; lookup.json and the other root files belong to none. */
-export function sectionOf(path: string): Section | undefined {
+/**
+ * The section a path of the tree would belong to: its first segment. The root
+ * files (lookup.json, the scripts) are written by every build, so no section
+ * ever keeps them.
+ */
+export function sectionOf(path: string): Section {
   const slash = path.indexOf('/');
-  const head = slash < 0 ? path.slice(0, path.indexOf('.')) : path.slice(0, slash);
-  if (head === 'country') return 'locations';
-  return (PAGED_LISTS as readonly string[]).includes(head) ? (head as PagedList) : undefined;
+  return slash < 0 ? path.slice(0, path.indexOf('.')) : path.slice(0, slash);
 }

@@ -1,65 +1,81 @@
 // Carries out a build's plan (plan.ts): each section of the tree kept from
 // the served tree, changed in place, or rendered afresh; then the root files
 // and the build cache. Pure: the writer alone touches the disk.
-import { FORMAT, PAGED_LISTS, type ListInfo, type Manifest, type PagedList } from './client/types.js';
+import { FORMAT, type ListInfo, type Manifest } from './client/types.js';
 import { cacheLines, metaOutput, sourceFile, type CacheMeta } from './cache.js';
+import type { Declaration } from './config/declaration.js';
+import { sectionsOf, type SectionSpec } from './config/sections.js';
 import type { HostOptions } from './hosts.js';
 import { sortEntries } from './model.js';
 import type { ListPlan, Plan } from './plan.js';
-import { encodeRecord, renderList, renderLocations, renderRoot, type ListState, type RenderOptions } from './render.js';
+import { encodeRecord, recordShape, renderList, renderRoot, renderTreeSection, type GroupVariants, type ListState, type RenderOptions } from './render.js';
 import type { Output, TreeFile } from './tree-files.js';
 import { renderChanges, updatable } from './update.js';
-import type { Systems } from './validate.js';
+import type { Groups } from './validate.js';
 
 export interface TreeInput {
-  systems: Systems;
+  declaration: Declaration;
+  groups: Groups;
   /** The scripts at the tree's root: lookup-client.js and the host adapters. */
   scripts: TreeFile[];
   hosts: HostOptions;
   /** The sources of the lists that changed, for the cache's copies (see delta.ts). */
-  sources: Partial<Record<PagedList, Uint8Array>>;
+  sources: Record<string, Uint8Array>;
   /** What the build cache records besides the lists' states. */
-  cache: Omit<CacheMeta, 'version' | 'lists' | 'countries'>;
+  cache: Omit<CacheMeta, 'version' | 'lists' | 'totals'>;
 }
 
 /**
- * Every output of a build. The locations come first: many small files, quick
- * to render and slow to write, they keep a writer busy while the lists'
- * search indexes are computed. lookup.json comes last: the search index
- * starts are known only then.
+ * Every output of a build. The sections of whole and grid lists come first:
+ * many small files, quick to render and slow to write, they keep a writer busy
+ * while the paged lists' search indexes are computed. lookup.json comes last:
+ * the search index starts are known only then.
  */
 export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions): Generator<Output> {
-  const { locations } = plan;
-  if (locations.how === 'rendered') yield* renderLocations(locations.countries);
-  else yield { keep: 'locations', drop: [] };
-  const states = {} as Record<PagedList, ListState>;
-  for (const list of PAGED_LISTS) {
-    const listPlan = plan.lists[list];
-    states[list] = yield* renderListPlan(list, listPlan, input.systems.ids, options);
-    const source = input.sources[list];
-    if (listPlan.how !== 'kept' && source && updatable(list)) yield { cache: sourceFile(list), text: source };
+  const { declaration: d } = input;
+  const sections = sectionsOf(d);
+  const groups: GroupVariants = { segment: d.groups?.param.toLowerCase() ?? '', ids: input.groups.ids };
+  const totals: Record<string, number> = {};
+  for (const section of sections) {
+    const treePlan = plan.trees[section.root.name];
+    if (!treePlan) continue;
+    if (treePlan.how === 'rendered') yield* renderTreeSection(d, section, treePlan.nodes);
+    else yield { keep: section.name, drop: [] };
+    totals[section.root.name] = treePlan.how === 'rendered' ? treePlan.nodes.length : treePlan.total;
   }
-  const lists = Object.fromEntries(PAGED_LISTS.map((l) => [l, states[l].info])) as Record<PagedList, ListInfo>;
-  const countries = locations.how === 'rendered' ? locations.countries.length : locations.total;
-  const manifest: Manifest = { format: FORMAT, pageSize: options.pageSize, systems: input.systems.list, lists: { ...lists, country: { total: countries } } };
+  const states: Record<string, ListState> = {};
+  for (const section of sections) {
+    const { root } = section;
+    const listPlan = plan.lists[root.name];
+    if (!listPlan) continue;
+    states[root.name] = yield* renderListPlan(section, listPlan, groups, options);
+    const source = input.sources[root.name];
+    if (listPlan.how !== 'kept' && source && updatable(root)) yield { cache: sourceFile(root.name), text: source };
+  }
+  const lists: Record<string, ListInfo | { total: number }> = {};
+  for (const [name, state] of Object.entries(states)) lists[name] = state.info;
+  for (const [name, total] of Object.entries(totals)) lists[name] = { total };
+  const manifest: Manifest = { format: FORMAT, pageSize: options.pageSize, systems: input.groups.list, lists: lists as Manifest['lists'] };
   yield* renderRoot(manifest, input.scripts, input.hosts);
-  yield metaOutput({ ...input.cache, countries, lists: states });
+  yield metaOutput({ ...input.cache, totals, lists: states });
 }
 
-/** One list's outputs as its plan says, and its state for the next build. */
-function* renderListPlan(list: PagedList, plan: ListPlan, systems: string[], options: RenderOptions): Generator<Output, ListState> {
+/** A paged list's outputs as its plan says, and its state for the next build. */
+function* renderListPlan(section: SectionSpec, plan: ListPlan, groups: GroupVariants, options: RenderOptions): Generator<Output, ListState> {
+  const { root } = section;
   switch (plan.how) {
     case 'kept':
-      yield { keep: list, drop: [] };
+      yield { keep: section.name, drop: [] };
       return plan.state;
     case 'edited':
     case 'updated':
-      return yield* renderChanges(list, plan.served, plan.changed, systems, options);
+      return yield* renderChanges(root, plan.served, plan.changed, groups, options);
     case 'rendered': {
       const entries = sortEntries(plan.items);
-      const records = entries.map((e) => encodeRecord(e, list === 'division'));
-      const state = yield* renderList(list, entries, records, systems, options);
-      if (updatable(list)) yield* cacheLines(list, entries, records);
+      const shape = recordShape(root);
+      const records = entries.map((e) => encodeRecord(e, shape));
+      const state = yield* renderList(root, section.children, entries, records, groups, options);
+      if (updatable(root)) yield* cacheLines(root.name, entries, records);
       return state;
     }
   }

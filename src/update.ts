@@ -4,17 +4,23 @@
 // new place, its id bucket, the index parts its labels fall in. The writer
 // keeps the rest of the list's files from the served tree.
 import { bucketOf, bucketPath } from './client/paths.js';
-import type { PagedList } from './client/types.js';
 import { compareLabels, fold } from './client/fold.js';
+import type { ListSpec } from './config/declaration.js';
 import { LineEntry, lineId, linesOutput } from './cache.js';
 import type { TextEdit } from './delta.js';
-import type { Entry, ListItem } from './model.js';
-import { encodeRecord, indexFiles, indexPaths, renderBuckets, renderPages, type ListState, type RenderOptions } from './render.js';
+import type { Entry, Id, ListItem } from './model.js';
+import { encodeRecord, indexFiles, indexPaths, recordShape, renderBuckets, renderPages, type GroupVariants, type ListState, type RenderOptions } from './render.js';
 import type { Output } from './tree-files.js';
 import { buildSearchIndex, updateSearchIndex, type SearchIndex } from './search-index.js';
 
-/** Lists whose entries have no children: a division's record depends on its categories too. */
-export const updatable = (list: PagedList): boolean => list !== 'division';
+/**
+ * Lists whose records are their id, text and counts: a record with children
+ * depends on the children's source too, and one with fields on more than its
+ * label.
+ */
+export const updatable = (list: ListSpec): boolean => !list.children && list.fields.length === 0;
+
+const PLAIN = { children: false, fields: false };
 
 /** Beyond this share of changed entries, rendering the list afresh costs about as much. */
 const MAX_CHANGED = 1 / 16;
@@ -39,17 +45,17 @@ const TAB = 9;
  * when the change is more than an edit of a few entries in place (an entry
  * added or removed changes every page's total: the list is rendered afresh).
  */
-export function changedByItems(list: PagedList, items: ListItem[], served: ServedList): Changed[] | undefined {
+export function changedByItems(list: ListSpec, items: ListItem[], served: ServedList): Changed[] | undefined {
   const { lines } = served;
   if (!updatable(list) || items.length !== lines.length) return undefined;
-  const byId = new Map<number, ListItem>();
+  const byId = new Map<Id, ListItem>();
   for (const item of items) byId.set(item.id, item);
   const changed: Changed[] = [];
   for (const [at, line] of lines.entries()) {
     const item = byId.get(lineId(line));
     if (!item) return undefined;
     // Compared in place: the line ends with the record.
-    const record = encodeRecord(item, false);
+    const record = encodeRecord(item, PLAIN);
     if (line.endsWith(record) && line.charCodeAt(line.length - record.length - 1) === TAB) continue;
     changed.push({ at, entry: Object.assign(item, { key: fold(item.text) }), record });
   }
@@ -69,19 +75,20 @@ export function changedByEdits(edits: TextEdit[], served: ServedList): Changed[]
     if (text === undefined) continue;
     const { id, counts } = new LineEntry(line);
     const entry: Entry = { id, text, counts, key: fold(text) };
-    changed.push({ at, entry, record: encodeRecord(entry, false) });
+    changed.push({ at, entry, record: encodeRecord(entry, PLAIN) });
   }
   return changed.length === texts.size ? changed : undefined;
 }
 
 /** The outputs that turn the served list into one with these entries changed, and the list's new state. */
 export function* renderChanges(
-  list: PagedList, served: ServedList, changed: Changed[], systems: readonly string[], options: RenderOptions,
+  list: ListSpec, served: ServedList, changed: Changed[], groups: GroupVariants, options: RenderOptions,
 ): Generator<Output, ListState> {
+  const folder = list.path;
   const { pageSize } = options;
   const { lines, state } = served;
   if (changed.length === 0) {
-    yield { keep: list, drop: [] };
+    yield { keep: folder, drop: [] };
     return state;
   }
   // The new order: the unchanged entries keep theirs, the changed ones are merged in.
@@ -108,22 +115,23 @@ export function* renderChanges(
   const pages = new Set<number>();
   for (let i = 0; i < entries.length; i++) if (next[i] !== lines[i]) pages.add(Math.floor(i / pageSize) + 1);
 
-  yield* renderPages(list, entries, pageSize, systems, pages);
+  yield* renderPages(list, undefined, entries, pageSize, groups, pages);
   const { buckets } = state.info;
   const dirtyBuckets = new Set(changed.map((c) => bucketOf(String(c.entry.id), buckets)));
   const { layout } = state.info;
-  yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(list, layout, buckets, b), dirtyBuckets);
+  yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(folder, layout, buckets, b), dirtyBuckets);
 
   // The index: the parts the changed labels, old and new, fall in; all of it when the edit changes its layout.
-  const encode = (entry: Entry) => encodeRecord(entry, false);
+  const shape = recordShape(list);
+  const encode = (entry: Entry) => encodeRecord(entry, shape);
   const search = { ...options.search, pageSize };
   const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
   const index: SearchIndex = updateSearchIndex(entries, records, encode, search, state, touched)
     ?? buildSearchIndex(entries, records, encode, search);
   const info = { ...state.info, search: index.metas.flatMap((m) => m.starts) };
-  yield* indexFiles(list, info, index.fresh);
+  yield* indexFiles(folder, info, index.fresh);
   const same = new Set(index.metas);
-  yield { keep: list, drop: indexPaths(list, state.info, state.metas.filter((m) => !same.has(m))) };
-  yield* linesOutput(list, next.length, (i) => next[i]!);
+  yield { keep: folder, drop: indexPaths(folder, state.info, state.metas.filter((m) => !same.has(m))) };
+  yield* linesOutput(list.name, next.length, (i) => next[i]!);
   return { info, layout: index.layout, metas: index.metas };
 }

@@ -1,235 +1,367 @@
-// Stage 2, validate: raw tables → typed rows → the model, checking every rule
-// of docs/contract.md §5 and collecting every error with its file and line.
+// Stage 2, validate: raw tables → typed rows → the model, for the lists a
+// declaration names (docs/lists.md), collecting every error with its file and line.
+import { DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from './config/declaration.js';
+import type { SectionSpec } from './config/sections.js';
 import { ReflistError, suggest } from './errors.js';
-import type { PagedList } from './client/types.js';
-import { labelled, sortCounties, sortLabels, type CountryNode, type ListItem } from './model.js';
+import { labelled, sortLabels, type Id, type ListItem, type Node, type Value } from './model.js';
 import type { RawTable } from './read.js';
 
-type Kind = 'id' | 'text' | 'lat' | 'lon' | 'system';
+type Kind =
+  | { is: 'id'; list: ListSpec }
+  | { is: 'text' }
+  | { is: 'field'; field: FieldSpec }
+  | { is: 'group' }
+  | { is: 'count' };
 
-export const SCHEMAS = {
-  author: { id: 'id', text: 'text' },
-  country: { id: 'id', text: 'text' },
-  state: { id: 'id', country_id: 'id', text: 'text' },
-  county: { country_id: 'id', state_id: 'id', FIPS: 'id', county: 'text', latitudeCenter: 'lat', LongitudeCenter: 'lon' },
-  division: { id: 'id', text: 'text' },
-  category: { id: 'id', division_id: 'id', text: 'text' },
-  descriptor: { id: 'id', text: 'text' },
-  system: { id: 'system', text: 'text' },
-  author_count: { system: 'system', id: 'id', count: 'id' },
-  division_count: { system: 'system', id: 'id', count: 'id' },
-} as const satisfies Record<string, Record<string, Kind>>;
+export interface Column {
+  name: string;
+  kind: Kind;
+}
 
-export type SourceName = keyof typeof SCHEMAS;
-export const SOURCES = Object.keys(SCHEMAS) as SourceName[];
-type Row<S extends SourceName> = {
-  [C in keyof (typeof SCHEMAS)[S]]: (typeof SCHEMAS)[S][C] extends 'text' | 'system' ? string : number;
-} & { line: number };
+/** A row's values, in the order of the columns it was typed by. */
+export interface Row {
+  line: number;
+  values: Value[];
+}
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Shared by every entry without counts: most have none, and an array each costs more than its entry. */
 const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
 
-function parseValue(kind: Kind, value: string): string | number | { error: string } {
-  switch (kind) {
+/** How a set of id characters reads in a message. */
+const shownChars = (chars: string) => (chars === DEFAULT_ID_CHARS ? 'A-Z a-z 0-9 _ -' : chars);
+
+const stringIds = new Map<string, RegExp>();
+/** The pattern of a string id of these characters, made once. */
+export function stringIdPattern(chars: string): RegExp {
+  let pattern = stringIds.get(chars);
+  if (!pattern) stringIds.set(chars, (pattern = new RegExp(`^[${chars}]{1,64}$`)));
+  return pattern;
+}
+
+function nonNegative(value: string): number | { error: string } {
+  if (!/^\d+$/.test(value)) return { error: 'expected a non-negative integer' };
+  const n = Number(value);
+  return n <= MAX_ID ? n : { error: `too large (at most ${MAX_ID})` };
+}
+
+function bounded(n: number, field: FieldSpec): number | { error: string } {
+  const { min, max } = field;
+  if ((min === undefined || n >= min) && (max === undefined || n <= max)) return n;
+  if (min !== undefined && max !== undefined) return { error: min === -max ? `outside ±${max}` : `outside ${min} to ${max}` };
+  return { error: min !== undefined ? `below ${min}` : `above ${max}` };
+}
+
+function parseValue(kind: Kind, value: string): Value | { error: string } {
+  switch (kind.is) {
     case 'text':
       return value.trim() === '' ? { error: 'empty text' } : value;
-    case 'system':
-      return /^[A-Za-z0-9_-]{1,64}$/.test(value) ? value : { error: 'expected 1 to 64 of A-Z a-z 0-9 _ -' };
+    case 'group':
+      return stringIdPattern(DEFAULT_ID_CHARS).test(value) ? value : { error: `expected 1 to 64 of ${shownChars(DEFAULT_ID_CHARS)}` };
+    case 'count':
+      return nonNegative(value);
     case 'id': {
-      if (!/^\d+$/.test(value)) return { error: 'expected a non-negative integer' };
-      const n = Number(value);
-      return n <= MAX_ID ? n : { error: `too large (at most ${MAX_ID})` };
+      const { type, chars } = kind.list.id;
+      if (type === 'integer') return nonNegative(value);
+      return stringIdPattern(chars).test(value) ? value : { error: `expected 1 to 64 of ${shownChars(chars)}` };
     }
-    case 'lat':
-    case 'lon': {
-      const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value.trim()) ? Number(value) : NaN;
-      const limit = kind === 'lat' ? 90 : 180;
-      if (Number.isNaN(n)) return { error: 'expected a decimal number' };
-      return Math.abs(n) <= limit ? n : { error: `outside ±${limit}` };
+    case 'field': {
+      const { type } = kind.field;
+      if (type === 'string') return value;
+      const n = (type === 'integer' ? /^[+-]?\d+$/ : DECIMAL).test(value.trim()) ? Number(value) : NaN;
+      if (Number.isNaN(n)) return { error: type === 'integer' ? 'expected an integer' : 'expected a decimal number' };
+      if (type === 'integer' && !Number.isSafeInteger(n)) return { error: `too large (at most ±${MAX_ID})` };
+      return bounded(n, kind.field);
     }
   }
 }
 
-/** Typed rows of one source; every bad value is reported. */
-export function typeRows<S extends SourceName>(name: S, table: RawTable | undefined, errors: ReflistError[]): Row<S>[] {
+/** Typed rows of one source by the columns a list reads from it; every bad value is reported. */
+export function typeRows(table: RawTable | undefined, columns: readonly Column[], errors: ReflistError[]): Row[] {
   if (!table) return [];
   const file = table.file;
-  const schema = SCHEMAS[name] as Record<string, Kind>;
-  const columns = Object.keys(schema);
+  const names = columns.map((c) => c.name);
   const positions = new Map<string, number>();
+  const unknown: string[] = [];
   table.header.forEach((h, i) => {
-    const column = columns.find((c) => c.toLowerCase() === h.toLowerCase());
-    const fail = (message: string) => errors.push(new ReflistError('UNKNOWN_COLUMN', message, { file, line: 1 }));
-    if (column === undefined) {
-      const hint = suggest(h, columns);
-      fail(`unknown column "${h}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected ${columns.join(', ')}`);
-    } else if (positions.has(column)) fail(`column "${column}" appears twice`);
+    const column = names.find((c) => c.toLowerCase() === h.toLowerCase());
+    if (column === undefined) unknown.push(h);
+    else if (positions.has(column)) errors.push(new ReflistError('UNKNOWN_COLUMN', `column "${column}" appears twice`, { file, line: 1 }));
     else positions.set(column, i);
   });
-  const missing = columns.filter((c) => !positions.has(c));
+  const missing = names.filter((c) => !positions.has(c));
   if (missing.length > 0) {
+    // A column the source does not declare is read past, unless it looks like a missing one misspelt.
+    for (const h of unknown) {
+      const hint = suggest(h, missing);
+      if (hint) errors.push(new ReflistError('UNKNOWN_COLUMN', `unknown column "${h}" (did you mean "${hint}"?)`, { file, line: 1 }));
+    }
     const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}`;
     errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }));
     return [];
   }
-  const rows: Row<S>[] = [];
-  for (const [i, values] of table.rows.entries()) {
+  const at = names.map((c) => positions.get(c)!);
+  const rows: Row[] = [];
+  for (const [i, cells] of table.rows.entries()) {
     const line = table.lines[i]!;
-    if (values.length !== table.header.length) {
-      const message = `expected ${table.header.length} fields, got ${values.length}`;
-      errors.push(new ReflistError('CSV_MALFORMED', message, { file, line }));
+    if (cells.length !== table.header.length) {
+      errors.push(new ReflistError('CSV_MALFORMED', `expected ${table.header.length} fields, got ${cells.length}`, { file, line }));
       continue;
     }
-    const row: Record<string, unknown> = { line };
+    const values: Value[] = [];
     let good = true;
-    for (const column of columns) {
-      const raw = values[positions.get(column)!]!;
-      const value = parseValue(schema[column]!, raw);
+    for (const [c, column] of columns.entries()) {
+      const raw = cells[at[c]!]!;
+      const value = parseValue(column.kind, raw);
       if (typeof value === 'object') {
         const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-        errors.push(new ReflistError('INVALID_VALUE', `${column}: ${value.error}, got "${shown}"`, { file, line }));
-        // A row with a bad key is dropped; one with a bad label or position keeps
+        errors.push(new ReflistError('INVALID_VALUE', `${column.name}: ${value.error}, got "${shown}"`, { file, line }));
+        // A row with a bad key is dropped; one with a bad label or field keeps
         // its key, so rows that refer to it do not report it as unknown too.
-        if (schema[column] === 'id' || schema[column] === 'system') good = false;
-        row[column] = raw;
-      } else row[column] = value;
+        if (column.kind.is === 'id' || column.kind.is === 'group') good = false;
+        values.push(raw);
+      } else values.push(value);
     }
-    if (good) rows.push(row as Row<S>);
+    if (good) rows.push({ line, values });
   }
   return rows;
 }
 
 /** Keeps the first row of each key; later ones are duplicate-key errors. */
-function unique<T extends { line: number }, K extends string | number>(
-  rows: T[],
-  file: string,
-  key: (row: T) => K,
-  describe: (row: T) => string,
-  errors: ReflistError[],
-): Map<K, T> {
-  const seen = new Map<K, T>();
+function unique<K>(rows: Row[], file: string, key: (row: Row) => K, describe: (row: Row) => string, errors: ReflistError[]): Map<K, Row> {
+  const seen = new Map<K, Row>();
   for (const row of rows) {
     const k = key(row);
     const first = seen.get(k);
-    if (first) {
-      const message = `duplicate ${describe(row)} (first on line ${first.line})`;
-      errors.push(new ReflistError('DUPLICATE_KEY', message, { file, line: row.line }));
-    } else seen.set(k, row);
+    if (first) errors.push(new ReflistError('DUPLICATE_KEY', `duplicate ${describe(row)} (first on line ${first.line})`, { file, line: row.line }));
+    else seen.set(k, row);
   }
   return seen;
 }
 
-/** The sources each part of the tree is made from: a part whose sources are unchanged is kept as it is. */
-export const SECTION_SOURCES = {
-  locations: ['country', 'state', 'county'],
-  author: ['author', 'author_count', 'system'],
-  division: ['division', 'category', 'division_count', 'system'],
-  descriptor: ['descriptor'],
-} as const satisfies Record<string, readonly SourceName[]>;
+/** Source tables by file name. */
+export type Tables = Map<string, RawTable>;
 
-export type Tables = Partial<Record<SourceName, RawTable>>;
+/** What a list reads from each of its rows: the parent columns, the id, the label's columns, the fields. */
+export interface ListColumns {
+  columns: Column[];
+  parents: number;
+  id: number;
+  label: (row: Row) => string;
+  fields: (row: Row) => Value[] | undefined;
+}
 
-/** Checks one section's sources, pushing every error found. */
+/** The columns a list reads, with the parents' (their kinds are those ancestors' ids), and how its label and fields are read off a row. */
+export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumns {
+  const parents = list.parent?.columns ?? [];
+  const columns: Column[] = parents.map((name, i) => ({ name, kind: { is: 'id', list: parentKinds[i]! } }));
+  const add = (column: Column) => {
+    const at = columns.findIndex((c) => c.name.toLowerCase() === column.name.toLowerCase());
+    return at >= 0 ? at : columns.push(column) - 1;
+  };
+  const id = add({ name: list.id.column, kind: { is: 'id', list } });
+  const labelAt = new Map(list.label.columns.map((c) => [c, add({ name: c, kind: { is: 'text' } })]));
+  const fieldAt = list.fields.map((field) => add({ name: field.column, kind: { is: 'field', field } }));
+  const single = list.label.template === `{${list.label.columns[0]}}` ? labelAt.get(list.label.columns[0]!)! : undefined;
+  return {
+    columns,
+    parents: parents.length,
+    id,
+    label: single !== undefined
+      ? (row) => row.values[single] as string
+      : (row) => list.label.template.replace(/\{([^{}]*)\}/g, (_, c: string) => String(row.values[labelAt.get(c)!])),
+    fields: list.fields.length === 0 ? () => undefined : (row) => fieldAt.map((i) => row.values[i]!),
+  };
+}
+
+/** Checks the sources of the sections a build makes again, pushing every error found. */
 export class Checker {
+  private readonly byName: Map<string, ListSpec>;
+
   constructor(
+    readonly declaration: Declaration,
     readonly tables: Tables,
     readonly errors: ReflistError[] = [],
-  ) {}
-
-  file(name: SourceName): string {
-    return this.tables[name]?.file ?? `${name}.csv`;
+  ) {
+    this.byName = new Map(declaration.lists.map((l) => [l.name, l]));
   }
 
-  rows<S extends SourceName>(name: S): Row<S>[] {
-    return typeRows(name, this.tables[name], this.errors);
+  list(name: string): ListSpec {
+    return this.byName.get(name)!;
   }
 
-  unique<S extends SourceName, K extends string | number>(name: S, key: (row: Row<S>) => K, describe: (row: Row<S>) => string): Map<K, Row<S>> {
-    return unique(this.rows(name), this.file(name), key, describe, this.errors);
+  rows(file: string, columns: Column[]): Row[] {
+    return typeRows(this.tables.get(file), columns, this.errors);
   }
 
-  byId<S extends 'author' | 'country' | 'division' | 'category' | 'descriptor'>(name: S): Map<number, Row<S>> {
-    return this.unique(name, (r) => r.id as number, (r) => `id ${r.id}`);
+  missing(file: string, line: number, what: string): void {
+    this.errors.push(new ReflistError('UNKNOWN_REFERENCE', `unknown ${what}`, { file, line }));
   }
 
-  missing(name: SourceName, line: number, what: string): void {
-    this.errors.push(new ReflistError('UNKNOWN_REFERENCE', `unknown ${what}`, { file: this.file(name), line }));
+  /** The errors found, each once (two lists may read one file), in file and line order. */
+  found(): ReflistError[] {
+    const seen = new Set<string>();
+    return this.errors.filter((e) => !seen.has(String(e)) && seen.add(String(e)));
   }
 }
 
-export interface Systems {
+export interface Groups {
   /** Sorted ids: counts[i] belongs to ids[i]. */
   ids: string[];
   list: { id: string; text: string }[];
 }
 
-export function validateSystems(check: Checker): Systems {
-  const systems = check.unique('system', (r) => r.id, (r) => `system id "${r.id}"`);
-  const folded = unique([...systems.values()], check.file('system'), (r) => r.id.toLowerCase(),
-    (r) => `system id "${r.id}" (it differs only by case from another, which collides on case-insensitive hosts)`,
+export const NO_GROUPS: Groups = { ids: [], list: [] };
+
+/** What a group is called in messages: its parameter, in lower case (`system`). */
+const groupWord = (groups: GroupsSpec) => groups.param.toLowerCase();
+
+export function validateGroups(check: Checker): Groups {
+  const groups = check.declaration.groups;
+  if (!groups) return NO_GROUPS;
+  const file = groups.source.file;
+  const word = groupWord(groups);
+  const rows = check.rows(file, [{ name: groups.id, kind: { is: 'group' } }, { name: groups.label, kind: { is: 'text' } }]);
+  const byId = unique(rows, file, (r) => r.values[0] as string, (r) => `${word} id "${r.values[0]}"`, check.errors);
+  const folded = unique([...byId.values()], file, (r) => (r.values[0] as string).toLowerCase(),
+    (r) => `${word} id "${r.values[0]}" (it differs only by case from another, which collides on case-insensitive hosts)`,
     check.errors);
-  const ids = [...folded.values()].map((s) => s.id).sort();
-  return { ids, list: ids.map((id) => ({ id, text: folded.get(id.toLowerCase())!.text })) };
+  const ids = [...folded.values()].map((r) => r.values[0] as string).sort();
+  return { ids, list: ids.map((id) => ({ id, text: folded.get(id.toLowerCase())!.values[1] as string })) };
 }
 
-export function validateLocations(check: Checker): CountryNode[] {
-  const countries = check.byId('country');
-  const states = check.unique('state', (r) => `${r.country_id}/${r.id}`, (r) => `state ${r.id} of country ${r.country_id}`);
-  for (const s of states.values()) if (!countries.has(s.country_id)) check.missing('state', s.line, `country_id ${s.country_id}`);
-  const counties = check.unique('county', (r) => `${r.country_id}/${r.state_id}/${r.FIPS}`,
-    (r) => `county FIPS ${r.FIPS} in state ${r.state_id} of country ${r.country_id}`);
-  for (const c of counties.values()) {
-    if (!states.has(`${c.country_id}/${c.state_id}`)) {
-      check.missing('county', c.line, `state_id ${c.state_id} in country_id ${c.country_id}`);
-    }
-  }
-  const countryNodes = new Map<number, CountryNode>(
-    [...countries].map(([k, c]) => [k, { ...labelled({ id: c.id, text: c.text }), states: [] }]),
-  );
-  const stateNodes = new Map(
-    [...states.values()].map((s) => [`${s.country_id}/${s.id}`, { ...labelled({ id: s.id, text: s.text }), counties: [] as CountryNode['states'][number]['counties'] }]),
-  );
-  for (const [k, s] of stateNodes) countryNodes.get(Number(k.split('/')[0]))?.states.push(s);
-  for (const c of counties.values()) {
-    const { FIPS, county, latitudeCenter, LongitudeCenter } = c;
-    stateNodes.get(`${c.country_id}/${c.state_id}`)?.counties.push({ FIPS, county, latitudeCenter, LongitudeCenter });
-  }
-  return sortLabels(
-    [...countryNodes.values()].map((c) => ({
-      ...c,
-      states: sortLabels(c.states.map((s) => ({ ...s, counties: sortCounties(s.counties) }))),
-    })),
-  );
-}
+const idKey = (id: Value) => String(id);
 
-/** A paged list's items in source order, unsorted (sortEntries orders them), with their counts. */
-export function validateList(list: PagedList, check: Checker, systems: Systems): ListItem[] {
-  const items = new Map<number, ListItem>();
-  for (const [k, r] of check.byId(list)) items.set(k, { id: r.id, text: r.text, counts: NO_COUNTS });
-  if (list === 'division') {
-    for (const c of check.byId('category').values()) {
-      const parent = items.get(c.division_id);
-      if (!parent) check.missing('category', c.line, `division_id ${c.division_id}`);
-      else (parent.children ??= []).push(labelled({ id: c.id, text: c.text }));
+/** A paged list's items in source order, unsorted (sortEntries orders them), with their children and counts. */
+export function validateList(check: Checker, list: ListSpec, groups: Groups): ListItem[] {
+  const file = list.source.file;
+  const read = listColumns(list, []);
+  const rows = unique(check.rows(file, read.columns), file, (r) => r.values[read.id], (r) => `${list.id.column} ${r.values[read.id]}`, check.errors);
+  const items = new Map<Id, ListItem>();
+  for (const [k, r] of rows) {
+    const fields = read.fields(r);
+    items.set(k as Id, { id: k as Id, text: read.label(r), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
+  }
+  if (list.children) {
+    const child = check.list(list.children.list);
+    const c = listColumns(child, [list]);
+    const childFile = child.source.file;
+    const children = unique(check.rows(childFile, c.columns), childFile, (r) => r.values[c.id], (r) => `${child.id.column} ${r.values[c.id]}`, check.errors);
+    for (const r of children.values()) {
+      const parent = items.get(r.values[0] as Id);
+      if (!parent) check.missing(childFile, r.line, `${child.parent!.columns[0]} ${r.values[0]}`);
+      else (parent.children ??= []).push(labelled({ id: r.values[c.id] as Id, text: c.label(r) }));
     }
     for (const item of items.values()) item.children = sortLabels(item.children ?? []);
   }
-  if (list !== 'descriptor') {
-    const name = `${list}_count` as const;
-    const systemIndex = new Map(systems.ids.map((id, i) => [id, i]));
-    const counted = check.unique(name, (r) => `${r.system}/${r.id}`, (r) => `count of system "${r.system}" for id ${r.id}`);
+  const counts = list.counts;
+  const spec = check.declaration.groups;
+  if (counts && spec) {
+    const countsFile = counts.source.file;
+    const word = groupWord(spec);
+    const groupIndex = new Map(groups.ids.map((id, i) => [id, i]));
+    const columns: Column[] = [
+      { name: counts.group, kind: { is: 'group' } }, { name: counts.id, kind: { is: 'id', list } }, { name: counts.count, kind: { is: 'count' } },
+    ];
+    const counted = unique(check.rows(countsFile, columns), countsFile, (r) => `${r.values[0]}/${r.values[1]}`,
+      (r) => `count of ${word} "${r.values[0]}" for ${counts.id} ${r.values[1]}`, check.errors);
     for (const r of counted.values()) {
-      const s = systemIndex.get(r.system);
-      const item = items.get(r.id);
-      if (s === undefined) check.missing(name, r.line, `system "${r.system}"`);
-      if (!item) check.missing(name, r.line, `${list} id ${r.id}`);
-      if (s !== undefined && item) {
-        if (item.counts === NO_COUNTS) item.counts = systems.ids.map(() => 0);
-        item.counts[s] = r.count;
+      const [group, id, count] = r.values as [string, Id, number];
+      const g = groupIndex.get(group);
+      const item = items.get(id);
+      if (g === undefined) check.missing(countsFile, r.line, `${word} "${group}"`);
+      if (!item) check.missing(countsFile, r.line, `${list.name} ${counts.id} ${id}`);
+      if (g !== undefined && item) {
+        if (item.counts === NO_COUNTS) item.counts = groups.ids.map(() => 0);
+        item.counts[g] = count;
       }
     }
   }
   return [...items.values()];
+}
+
+/**
+ * A section of whole and grid lists: the root's items, each with the items of
+ * the lists under it, every list in list order. A node is found by its chain
+ * of ids from the root (`840/6`).
+ */
+export function validateTree(check: Checker, section: SectionSpec): Node[] {
+  const { root } = section;
+  const nodes = new Map<string, Map<string, Node>>();
+  /** By list, the chains of the nodes with an id, for a row that names its parent by id alone. */
+  const chainsById = new Map<string, Map<string, string[]>>();
+  const place = (list: ListSpec, chain: string, node: Node) => {
+    let byChain = nodes.get(list.name);
+    if (!byChain) nodes.set(list.name, (byChain = new Map()));
+    byChain.set(chain, node);
+    let byId = chainsById.get(list.name);
+    if (!byId) chainsById.set(list.name, (byId = new Map()));
+    const id = idKey(node.id);
+    byId.set(id, [...(byId.get(id) ?? []), chain]);
+  };
+  const nodeOf = (r: Row, c: ListColumns): Node => {
+    const fields = c.fields(r);
+    return { ...labelled({ id: r.values[c.id] as Id, text: c.label(r) }), ...(fields ? { fields } : {}), nested: {} };
+  };
+  const rootRead = listColumns(root, []);
+  const rootFile = root.source.file;
+  const roots: Node[] = [];
+  const rootRows = unique(check.rows(rootFile, rootRead.columns), rootFile, (r) => r.values[rootRead.id], (r) => `${root.id.column} ${r.values[rootRead.id]}`, check.errors);
+  for (const r of rootRows.values()) {
+    const node = nodeOf(r, rootRead);
+    roots.push(node);
+    place(root, idKey(node.id), node);
+  }
+  for (const list of section.nested) {
+    const ancestors = ancestorsOf(check, list);
+    const parent = ancestors[ancestors.length - 1]!;
+    const named = list.parent!.columns;
+    const c = listColumns(list, named.length === 1 ? [parent] : ancestors);
+    const file = list.source.file;
+    const describe = (chain: string, id: Value) =>
+      `${list.name} ${id}` + chain.split('/').reverse().map((pid, i) => ` of ${ancestors[ancestors.length - 1 - i]!.name} ${pid}`).join('');
+    const rows: { r: Row; chain: string }[] = [];
+    for (const r of check.rows(file, c.columns)) {
+      const ids = r.values.slice(0, c.parents).map(idKey);
+      let chain: string | undefined;
+      if (named.length === 1) {
+        const chains = chainsById.get(parent.name)?.get(ids[0]!) ?? [];
+        if (chains.length > 1) {
+          check.errors.push(new ReflistError('UNKNOWN_REFERENCE',
+            `ambiguous ${named[0]} ${ids[0]}: ${parent.name} ${ids[0]} is under more than one ${ancestors[ancestors.length - 2]!.name}; name each ancestor's column in lists.${list.name}.parent.column`,
+            { file, line: r.line }));
+          continue;
+        }
+        chain = chains[0];
+      } else chain = nodes.get(parent.name)?.has(ids.join('/')) ? ids.join('/') : undefined;
+      if (chain === undefined) {
+        check.missing(file, r.line, named.map((col, i) => `${col} ${ids[i]}`).reverse().join(' in '));
+        continue;
+      }
+      rows.push({ r, chain });
+    }
+    const chainOf = new Map(rows.map((x) => [x.r, x.chain]));
+    const kept = unique(rows.map((x) => x.r), file, (r) => `${chainOf.get(r)}/${idKey(r.values[c.id]!)}`,
+      (r) => describe(chainOf.get(r)!, r.values[c.id]!), check.errors);
+    for (const r of kept.values()) {
+      const chain = chainOf.get(r)!;
+      const node = nodeOf(r, c);
+      (nodes.get(parent.name)!.get(chain)!.nested[list.name] ??= []).push(node);
+      place(list, `${chain}/${idKey(node.id)}`, node);
+    }
+  }
+  const sortAll = (items: Node[]): Node[] => {
+    for (const node of items) for (const nested of Object.values(node.nested)) sortAll(nested);
+    return sortLabels(items);
+  };
+  return sortAll(roots);
+}
+
+/** A list's ancestors, outermost first. */
+function ancestorsOf(check: Checker, list: ListSpec): ListSpec[] {
+  const out: ListSpec[] = [];
+  for (let p = list.parent; p; p = check.list(p.list).parent) out.unshift(check.list(p.list));
+  return out;
 }

@@ -50,7 +50,7 @@ describe('a build', () => {
     const out = join(tempDir(), 'dist');
     const { code, stdout } = await cli(['build', '--sources', sources, '--out', out, '--page-size', '3']);
     expect(code).toBe(0);
-    expect(stdout).toContain('rows: author 4, division 2, category 3, descriptor 2, system 2, country 2, state 2, county 2');
+    expect(stdout).toContain('rows: author 4, division 2, category 3, descriptor 2, country 2, state 2, county 2, system 2');
     expect(stdout).toMatch(/tree: \d+ files, \d+\.\d\d MB at .*\nwrote \d+ changed files, linked 0 unchanged, removed 0 in \d+\.\d\d s/);
   });
 });

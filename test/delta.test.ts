@@ -1,6 +1,8 @@
 // What changed in a list's source, read off the bytes: the window of whole
 // records two versions differ in, and the text edits it makes.
 import { describe, expect, test } from 'vitest';
+import { checkConfig } from '../src/config/declaration.js';
+import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { changedWindow, windowEdits } from '../src/delta.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -46,8 +48,10 @@ describe('the changed window', () => {
   });
 });
 
+const AUTHOR = checkConfig(LOOKUP_SERVICE_CONFIG, 'x').declaration!.lists.find((l) => l.name === 'author')!;
+
 describe('the edits of a window', () => {
-  const edits = (was: string, now: string) => windowEdits('author', changedWindow(bytes(was), bytes(now))!);
+  const edits = (was: string, now: string) => windowEdits(AUTHOR, changedWindow(bytes(was), bytes(now))!);
 
   test('are the records whose text changed, with their ids', () => {
     expect(edits(AUTHORS, AUTHORS.replace('Jones', 'Jonas').replace('John', 'Joe'))).toEqual([
@@ -65,6 +69,6 @@ describe('the edits of a window', () => {
     ['a quote is left open', AUTHORS.replace('2,Jones', '2,"Jones')],
   ])('are undefined when %s: the file is read whole', (_, now) => {
     const w = changedWindow(bytes(AUTHORS), bytes(now));
-    expect(w && windowEdits('author', w)).toBeUndefined();
+    expect(w && windowEdits(AUTHOR, w)).toBeUndefined();
   });
 });

@@ -60,9 +60,9 @@ describe('host files', () => {
     const target = (params: string) => rules.find((r) => r[0] === '/author.json' && r.slice(1, -2).join(' ') === params)?.at(-2);
     const fill = (path: string | undefined) => path?.replace(':p', '7').replace(':s', 'gbif');
     for (const [page, system] of [['page', 'system'], ['Page', 'System'], ['page', 'System'], ['Page', 'system']]) {
-      expect(fill(target(`${page}=:p ${system}=:s`))).toBe('/' + pagePath('author', 7, 'gbif'));
+      expect(fill(target(`${page}=:p ${system}=:s`))).toBe('/' + pagePath('author', 7, 'system/gbif'));
       expect(fill(target(`${page}=:p`))).toBe('/' + pagePath('author', 7));
-      expect(fill(target(`${system}=:s`))).toBe('/' + firstPagePaths('author', 'gbif')[0]);
+      expect(fill(target(`${system}=:s`))).toBe('/' + firstPagePaths('author', 'system/gbif')[0]);
     }
     expect(rules.some((r) => r[0] === '/descriptor.json' && /system/i.test(r[1]!))).toBe(false);
   });

@@ -194,11 +194,11 @@ describe('what a rebuild reads and renders', () => {
     const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400) });
     const out = join(tempDir(), 'dist');
     expect((await build({ sources, out, pageSize: 5, search })).sections).toEqual({
-      locations: 'rendered', author: 'rendered', division: 'rendered', descriptor: 'rendered',
+      country: 'rendered', author: 'rendered', division: 'rendered', descriptor: 'rendered',
     });
     writeSources(sources, { 'author.csv': authors(400, 123) });
     const report = await build({ sources, out, pageSize: 5, search });
-    expect(report.sections).toEqual({ locations: 'kept', author: 'edited', division: 'kept', descriptor: 'kept' });
+    expect(report.sections).toEqual({ country: 'kept', author: 'edited', division: 'kept', descriptor: 'kept' });
     const clean = join(tempDir(), 'clean');
     await build({ sources, out: clean, pageSize: 5, search });
     expect(snapshotTree(out)).toEqual(snapshotTree(clean));

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { nextCommands, packageName } from '../src/init.js';
-import { SOURCES } from '../src/validate.js';
+import { PRESETS } from '../src/config/preset.js';
 import { snapshotTree, tempDir, treeClient } from './helpers.js';
 
 async function cli(args: string[]) {
@@ -19,7 +19,7 @@ const OWN = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 
 const SCAFFOLD = [
   'README.md', 'package.json', '.gitignore', '.github/workflows/pages.yml', 'sources/reflist.config.json',
-  ...SOURCES.map((s) => `sources/${s}.csv`),
+  ...PRESETS['lookup-service'].sources.map((s) => `sources/${s.file}`),
 ];
 
 /** A client reading a built tree straight from disk. */
@@ -62,9 +62,9 @@ describe('reflist init', () => {
     const dir = join(tempDir(), 'lists');
     expect((await cli(['init', dir])).code).toBe(0);
     const firstLine = (text: string) => text.split('\n')[0];
-    for (const source of SOURCES) {
-      const shipped = firstLine(readFileSync(new URL(`${source}.csv`, SHIPPED), 'utf8'));
-      const lines = readFileSync(join(dir, 'sources', `${source}.csv`), 'utf8').trimEnd().split('\n');
+    for (const { file: source } of PRESETS['lookup-service'].sources) {
+      const shipped = firstLine(readFileSync(new URL(source, SHIPPED), 'utf8'));
+      const lines = readFileSync(join(dir, 'sources', source), 'utf8').trimEnd().split('\n');
       expect(lines[0], source).toBe(shipped);
       expect(lines.length - 1, `${source}: example rows`).toBeGreaterThanOrEqual(2);
     }

@@ -193,7 +193,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     if (r.id !== undefined) {
       if (r.list === 'division' && r.child) {
         const buckets = info.childBuckets ?? 1;
-        const rows = await routed<ChildRecord[]>(childBucketPath(info.layout, buckets, bucketOf(r.id, buckets)));
+        const rows = await routed<ChildRecord[]>(childBucketPath(r.list, info.layout, buckets, bucketOf(r.id, buckets)));
         const row = rows.find((c) => String(c[0]) === r.id);
         if (!row) return ok({ total: 0, items: [] });
         const [pid, ptext, counts = []] = row[2];
@@ -205,7 +205,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
     if (r.q !== '') return answerSearch(m, r, system);
     if (r.page > info.pages) return ok({ total: info.total, items: [] });
-    const path = pagePath(r.list, r.page, r.system);
+    const path = pagePath(r.list, r.page, r.system === undefined ? undefined : `system/${r.system}`);
     const body = await routed<Envelope>(path);
     // One key for every page: a host that holds old pages costs one more read of lookup.json, not one a page.
     if (body.total !== info.total) throw new Stale(`${path} has another total than ${MANIFEST}`, ok(body), 'page totals');

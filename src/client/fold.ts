@@ -21,12 +21,17 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** List order (docs/contract.md §2): by fold(text), then text, then id. */
+/** List order (docs/contract.md §2): by fold(text), then text, then id (integers by value, strings by code unit). */
 export function compareLabels(
-  a: { key: string; text: string; id: number },
-  b: { key: string; text: string; id: number },
+  a: { key: string; text: string; id: number | string },
+  b: { key: string; text: string; id: number | string },
 ): number {
-  return compareStrings(a.key, b.key) || compareStrings(a.text, b.text) || a.id - b.id;
+  return compareStrings(a.key, b.key) || compareStrings(a.text, b.text) || compareIds(a.id, b.id);
+}
+
+/** Two ids of one list: both integers or both strings. */
+export function compareIds(a: number | string, b: number | string): number {
+  return typeof a === 'number' ? a - (b as number) : compareStrings(a, b as string);
 }
 
 /**

@@ -1,22 +1,26 @@
 // Where every file of the tree lives. The builder writes these paths and the
 // client reads them, so both take them from here.
-import { FORMAT, type PagedList } from './types.js';
+import { FORMAT } from './types.js';
 
 /** No directory holds more than this many numbered files (docs/contract.md §3 caps a folder at 10,000 entries). */
 export const FILES_PER_DIR = 1000;
 
 export const MANIFEST = 'lookup.json';
 
-export function pagePath(list: PagedList, page: number, system?: string): string {
-  const base = system === undefined ? list : `${list}/system/${system}`;
+/**
+ * Page p of a list's folder; `variant` is a group's (`system/gbif`: the
+ * group parameter's name in lower case, then the group's id).
+ */
+export function pagePath(list: string, page: number, variant?: string): string {
+  const base = variant === undefined ? list : `${list}/${variant}`;
   return `${base}/page/${page}.json`;
 }
 
-/** Page 1 also lives at `{list}.json` and `{list}/system/{s}.json`. */
-export function firstPagePaths(list: PagedList, system?: string): string[] {
-  return system === undefined
+/** Page 1 also lives at `{list}.json` and `{list}/{variant}.json`. */
+export function firstPagePaths(list: string, variant?: string): string[] {
+  return variant === undefined
     ? [`${list}.json`, `${list}/page/1.json`]
-    : [`${list}/system/${system}.json`, `${list}/system/${system}/page/1.json`];
+    : [`${list}/${variant}.json`, `${list}/${variant}/page/1.json`];
 }
 
 function numbered(dir: string, n: number): string {
@@ -39,10 +43,11 @@ export function layoutOf(pageSize: number, systems: readonly string[] | undefine
  * a bucket is whole for the ids it was cut for, so one at this path answers
  * every id that hashes to it, whichever build wrote it.
  */
-export const bucketPath = (list: PagedList, layout: string, buckets: number, bucket: number): string =>
+export const bucketPath = (list: string, layout: string, buckets: number, bucket: number): string =>
   numbered(`${list}/id/${layout}-${buckets}`, bucket);
-export const childBucketPath = (layout: string, buckets: number, bucket: number): string =>
-  numbered(`division/child/${layout}-${buckets}`, bucket);
+/** A list's children by their own ids, each with its parent's record. */
+export const childBucketPath = (list: string, layout: string, buckets: number, bucket: number): string =>
+  numbered(`${list}/child/${layout}-${buckets}`, bucket);
 
 /** A 64-bit hex name for a key, the same in the builder and every client. */
 export const nameOf = (key: string): string => hex(fnv1a(key)) + hex(fnv1a(key, 0x01000193));
@@ -61,14 +66,14 @@ function commonPrefixLength(a: string, b: string): number {
  * this path answers every query routed to it, whichever build wrote it: the
  * routes of a file that changed are another name.
  */
-export function searchPath(list: PagedList, layout: string, starts: readonly string[], i: number): string {
+export function searchPath(list: string, layout: string, starts: readonly string[], i: number): string {
   const shared = i === 0 ? -1 : commonPrefixLength(starts[i - 1]!, starts[i]!);
   const name = nameOf(JSON.stringify([layout, shared, starts[i], starts[i + 1] ?? null]));
   return `${list}/search/${name.slice(0, 2)}/${name.slice(2)}.json`;
 }
 
 /** A page file of result sets: named after its content (see ResultSet), so it never changes at its path. */
-export const resultPagesPath = (list: PagedList, name: string): string => `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}.json`;
+export const resultPagesPath = (list: string, name: string): string => `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}.json`;
 
 const hex = (n: number) => n.toString(16).padStart(8, '0');
 

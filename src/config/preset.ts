@@ -27,8 +27,91 @@ export const LOOKUP_SERVICE_CONFIG = {
   },
 };
 
+/**
+ * A few rows of every source, each referring only to rows that exist (counts
+ * to systems and items, states to countries, counties to states, categories
+ * to divisions), so the scaffold builds with no errors.
+ */
+const EXAMPLE_ROWS = {
+  author: `id,text
+1,"Müller, Anna"
+2,"Smith, John"
+3,"García López, María"
+4,"Nguyễn, Văn An"
+`,
+  country: `id,text
+124,Canada
+276,Germany
+840,United States
+`,
+  state: `id,country_id,text
+948,124,Québec
+430,276,Bayern
+6,840,California
+36,840,New York
+`,
+  county: `country_id,state_id,FIPS,county,latitudeCenter,LongitudeCenter
+840,6,6037,Los Angeles,34.3203,-118.2251
+840,6,6075,San Francisco,37.7546,-122.4400
+840,36,36061,New York,40.7749,-73.9695
+`,
+  division: `id,text
+1,Mammalia
+2,Aves
+`,
+  category: `id,division_id,text
+1,1,Primates
+2,1,Rodentia
+3,2,Passeriformes
+`,
+  descriptor: `id,text
+1,Taxonomy
+2,Phylogenetics
+3,Biogeography – Amazonia
+`,
+  system: `id,text
+gbif,GBIF – Global Biodiversity Information Facility
+col,Catalogue of Life
+`,
+  author_count: `system,id,count
+gbif,1,12
+gbif,2,3
+col,1,5
+`,
+  division_count: `system,id,count
+gbif,1,40
+gbif,2,25
+col,1,7
+`,
+};
+
+/** What each source is for, one line of the README's table. */
+const PURPOSE: Record<keyof typeof EXAMPLE_ROWS, string> = {
+  author: 'authors, family name first',
+  country: 'countries (the ISO numeric code is a good id: 840)',
+  state: "each country's states (the key is country_id and id)",
+  county: "each state's counties with their centre (the key is country_id, state_id and FIPS)",
+  division: 'divisions, the parents in the division drop-down',
+  category: "the divisions' children (ids of their own, apart from the divisions')",
+  descriptor: 'descriptors (keywords)',
+  system: 'systems whose counts the author and division lists show (id: letters, digits, `_` and `-`)',
+  author_count: 'how many items a system has for an author (an author without a row counts 0)',
+  division_count: 'how many items a system has for a division (likewise)',
+};
+
+/** What `init --preset` writes: a config, and sources with a few rows each, described in the project's README. */
+export interface Preset {
+  config: object;
+  sources: { file: string; text: string; purpose: string }[];
+}
+
 /** The presets `init --preset` knows, by name. */
-export const PRESETS = { 'lookup-service': LOOKUP_SERVICE_CONFIG };
+export const PRESETS = {
+  'lookup-service': {
+    config: LOOKUP_SERVICE_CONFIG,
+    sources: (Object.keys(EXAMPLE_ROWS) as (keyof typeof EXAMPLE_ROWS)[]).map((name) => ({ file: `${name}.csv`, text: EXAMPLE_ROWS[name], purpose: PURPOSE[name] })),
+  },
+} satisfies Record<string, Preset>;
 export type PresetName = keyof typeof PRESETS;
 
 const { pageSize: _, ...lookupService } = checkConfig(LOOKUP_SERVICE_CONFIG, 'preset').declaration!;

@@ -1,32 +1,55 @@
-// The demo uses only what lookup-client.js exports, the way a site would.
-// Preselect from the address: ?author=1007&division=c:3&descriptor=1&system=gbif
-import { countyCascade, createLookupClient, preselect, select2Ajax, templateResult } from './lookup/lookup-client.js';
+// The demo uses only what lookup-client.js exports, the way a site would. It
+// offers a drop-down for every paged list of the tree's lookup.json, and a
+// cascade down every chain of nested lists.
+// Preselect from the address: ?author=1007&division=c:3&system=gbif (list names, the group parameter).
+import { cascade, createLookupClient, preselect, select2Ajax, templateResult } from './lookup/lookup-client.js';
 
 const $ = window.jQuery;
 const client = createLookupClient(); // baseUrl: the folder lookup-client.js was loaded from
-const LISTS = ['author', 'division', 'descriptor'];
 const common = { width: '100%', allowClear: true };
 const params = new URLSearchParams(location.search);
-
 const manifest = await client.manifest();
-for (const s of manifest.systems) $('#system').append(new Option(s.text, s.id));
-$('#system').val(manifest.systems.some((s) => s.id === params.get('system')) ? params.get('system') : '');
-// Read at every request, so switching System changes the counts the next search shows.
-const system = () => $('#system').val();
+const { lists, group } = manifest.api;
 
-for (const list of LISTS) {
-  $(`#${list}`).select2({ ...common, ajax: select2Ajax(client, list, { system }), templateResult });
+/** A labelled select in a fieldset, named and identified after its list. */
+function addSelect(fieldset, name, placeholder) {
+  const label = $('<label>').attr('for', name).text(name[0].toUpperCase() + name.slice(1));
+  const select = $('<select>').attr({ id: name, name, 'data-placeholder': placeholder });
+  $(fieldset).append(label, select);
+  return select;
 }
-countyCascade(client, { country: $('#country'), state: $('#state'), county: $('#county') }, { select2: common });
 
-$('#county').on('change', () => {
-  const county = $('#county').select2('data')[0];
-  $('#county-info').text(
-    county?.FIPS === undefined
-      ? ''
-      : `${county.text}: FIPS ${county.FIPS} · center ${county.latitudeCenter}, ${county.LongitudeCenter}`,
-  );
-});
+// The group whose counts the lists show (System), read at every request, so switching it changes the next search.
+const groupName = group?.toLowerCase();
+const groupSelect = group
+  ? addSelect('#lists', groupName, '').addClass('groups').append(new Option('none', ''))
+  : undefined;
+for (const g of manifest.systems) groupSelect?.append(new Option(g.text, g.id));
+groupSelect?.val(manifest.systems.some((g) => g.id === params.get(groupName)) ? params.get(groupName) : '');
+const chosenGroup = () => groupSelect?.val() || null;
+
+const paged = lists.filter((l) => l.shape === 'paged');
+for (const list of paged) {
+  const hint = list.children ? `A ${list.name} or one of its ${list.children.list} items` : 'Type to search…';
+  addSelect('#lists', list.name, hint).select2({ ...common, ajax: select2Ajax(client, list.name, { group: chosenGroup }), templateResult });
+}
+
+// A cascade from each root whole or grid list down its first nested list, level by level.
+for (const root of lists.filter((l) => !l.parent && l.shape !== 'paged')) {
+  const chain = [root];
+  for (let next = root; (next = lists.find((l) => l.parent === next.name)); ) chain.push(next);
+  const selects = chain.map((l, i) => addSelect('#cascades', l.name, i === 0 ? l.name : `${l.name} (choose a ${chain[i - 1].name} first)`));
+  cascade(client, selects, chain.map((l) => l.name), { select2: common });
+  const last = chain.at(-1);
+  const info = $('<output>').attr({ id: `${last.name}-info`, for: last.name, 'data-empty': `The chosen ${last.name}'s keys show here.` });
+  $('#cascades').append(info);
+  selects.at(-1).on('change', () => {
+    const item = selects.at(-1).select2('data')[0];
+    const keys = last.keys.filter(([, v]) => v !== 'label').map(([k]) => `${k} ${item?.[k]}`);
+    info.text(item?.itemId === undefined ? '' : `${item.text}: ${keys.join(' · ')}`);
+  });
+}
+if (!$('#cascades select').length) $('#cascades').remove();
 
 const form = document.getElementById('demo');
 const showFormData = () => {
@@ -35,16 +58,13 @@ const showFormData = () => {
 };
 $(form).on('change', showFormData);
 
-const { author, division, descriptor } = manifest.lists;
-$('#tree-info').text(
-  `Tree at ${client.baseUrl} · ${author.total} authors, ${division.total} divisions, ` +
-    `${descriptor.total} descriptors, ${manifest.lists.country.total} countries · ${manifest.pageSize} a page`,
-);
+const totals = Object.entries(manifest.lists).map(([name, info]) => `${name} ${info.total}`);
+$('#tree-info').text(`Tree at ${client.baseUrl} · ${totals.join(' · ')} · ${manifest.pageSize} a page`);
 
-for (const list of LISTS) {
-  const id = params.get(list);
+for (const list of paged) {
+  const id = params.get(list.name);
   // A malformed id is a 400 from the service: leave the select empty rather than stop the page.
-  if (id) await preselect($(`#${list}`), client, list, id, { system: system() }).catch((e) => console.warn(e.message));
+  if (id) await preselect($(`#${list.name}`), client, list.name, id, { group: chosenGroup() }).catch((e) => console.warn(e.message));
 }
 showFormData();
 document.body.dataset.ready = 'true'; // for the browser tests: wiring and preselection are done

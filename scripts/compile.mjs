@@ -17,7 +17,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/write-worker.ts'], outfile: 'lib/write-worker.js', platform: 'node', packages: 'external' }),
   build({ ...tree, entryPoints: ['src/client/index.ts'], outfile: 'lib/tree/lookup-client.js' }),
   build({ ...tree, entryPoints: ['src/adapters/cloudflare.ts'], outfile: 'lib/tree/_worker.js' }),
-  build({ ...tree, entryPoints: ['src/adapters/netlify.ts'], outfile: 'lib/tree/_netlify/reflist.js' }),
+  build({ ...tree, entryPoints: ['src/adapters/netlify.ts'], outfile: 'lib/tree/_netlify/lib/reflist.js' }),
   // A classic script: `navigator.serviceWorker.register(url)` needs no { type: 'module' }.
   build({ ...tree, entryPoints: ['src/adapters/service-worker.ts'], outfile: 'lib/tree/lookup-sw.js', format: 'iife',
     logOverride: { 'empty-import-meta': 'silent' } }), // the client then asks for baseUrl, which the worker passes

@@ -21,7 +21,7 @@ import { parse } from 'csv-parse/sync';
 import { build } from '../src/build.js';
 import { fold } from '../src/client/fold.js';
 import { bucketOf, bucketPath, MANIFEST, searchFileFor, searchPath } from '../src/client/paths.js';
-import type { Manifest } from '../src/client/types.js';
+import type { ListInfo, Manifest } from '../src/client/types.js';
 import { freePort, nginxMainConf, tempDir, type Running } from '../test/helpers.js';
 import { startNetlifyDeno } from '../test/hosts/netlify.js';
 import { startWorkerd } from '../test/hosts/workerd.js';
@@ -151,7 +151,7 @@ async function main() {
     const start = random() < 0.8 ? 0 : Math.floor(random() * words.length);
     return words.slice(start).join(' ').slice(0, 2 + Math.floor(random() * 5)).trim();
   }).filter((t) => t !== '');
-  const { buckets, search, layout } = manifest.lists.author;
+  const { buckets, search, layout } = manifest.lists['author'] as ListInfo;
   const enc = encodeURIComponent;
 
   const servers: Server[] = [];

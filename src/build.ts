@@ -10,7 +10,6 @@ import { FORMAT } from './client/types.js';
 import { optionsKey } from './cache.js';
 import { loadDeclaration } from './config/load.js';
 import type { Declaration } from './config/declaration.js';
-import { isLookupService } from './config/preset.js';
 import { sectionsOf } from './config/sections.js';
 import { checkChanges, findChanges, servedBuild, servedForPlan } from './changes.js';
 import { ReflistError } from './errors.js';
@@ -72,9 +71,6 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   // The declaration first: a config that is wrong stops the build before the output folder is opened.
   const loaded = loadDeclaration(buildOptions.sources, buildOptions.config);
-  if (!isLookupService(loaded.declaration)) {
-    throw new ReflistError('INVALID_CONFIG', 'lists: this version builds the lookup service\'s lists only (reflist init --preset lookup-service writes them); lists of your own are checked, not yet built (docs/lists.md)', { file: loaded.config });
-  }
   const options = { ...buildOptions, sources: loaded.dir, pageSize: buildOptions.pageSize ?? loaded.declaration.pageSize ?? DEFAULT_PAGE_SIZE };
   const log = options.log ?? (() => {});
   for (const line of loaded.warnings) (options.warn ?? log)(line);

@@ -5,8 +5,8 @@
 // answers. The paths written here are those of client/paths.ts (`pagePath`,
 // `firstPagePaths`); test/nginx.test.ts checks that they agree by serving a
 // real tree through nginx.
-import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL, SERVICE_PATHS } from './client/host.js';
-import { COUNTED_LISTS, PAGED_LISTS, type CountedList, type Manifest, type PagedList } from './client/types.js';
+import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL, servicePaths } from './client/host.js';
+import type { ApiList, ListInfo, Manifest } from './client/types.js';
 import type { TreeFile } from './tree-files.js';
 
 export interface HostOptions {
@@ -14,22 +14,32 @@ export interface HostOptions {
   nginxUpstream?: string;
 }
 
-/** Parameter spellings the legacy rules match on hosts that compare names case-sensitively (select2 sends lower case). */
-const CASINGS = {
-  page: ['page', 'Page'],
-  system: ['system', 'System'],
-  term: ['term', 'Term'],
-  id: ['id', 'Id'],
-} as const;
+/**
+ * Parameter spellings the legacy rules match on hosts that compare names
+ * case-sensitively: lower case (what select2 sends) and as declared.
+ */
+const casings = (name: string | undefined): string[] => (name === undefined ? [] : [...new Set([name.toLowerCase(), name])]);
 
-const isCounted = (list: PagedList): list is CountedList => (COUNTED_LISTS as readonly string[]).includes(list);
+const paged = (manifest: Manifest) => manifest.api.lists.filter((l) => l.shape === 'paged');
+
+/** `a, b and c`. */
+const spoken = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
 export function* hostFiles(manifest: Manifest, options: HostOptions = {}): Generator<TreeFile> {
   yield ['_headers', headers()];
-  yield ['_redirects', redirects()];
-  yield ['_routes.json', routes()];
+  yield ['_redirects', redirects(manifest)];
+  yield ['_routes.json', routes(manifest)];
   yield ['.assetsignore', assetsIgnore()];
   yield ['nginx.conf', nginxConf(manifest, options)];
+  yield ['_netlify/reflist.js', netlifyFunction(manifest)];
+}
+
+/** The Netlify edge function: the handler, routed to this tree's lists (Netlify reads `config` where it is declared). */
+function netlifyFunction(manifest: Manifest): string {
+  return `// reflist: the edge function answering this tree's lists (generated with the tree).
+export { default } from './lib/reflist.js';
+export const config = ${JSON.stringify({ path: servicePaths(manifest.api) })};
+`;
 }
 
 /**
@@ -37,8 +47,8 @@ export function* hostFiles(manifest: Manifest, options: HostOptions = {}): Gener
  * other file itself, at no invocation: the service's paths, and the host files
  * Pages would otherwise serve, which the worker answers with a 404.
  */
-function routes(): string {
-  return JSON.stringify({ version: 1, include: [...SERVICE_PATHS, ...HOST_FILES], exclude: [] }, null, 2) + '\n';
+function routes(manifest: Manifest): string {
+  return JSON.stringify({ version: 1, include: [...servicePaths(manifest.api), ...HOST_FILES], exclude: [] }, null, 2) + '\n';
 }
 
 /** Files Cloudflare Workers' static assets must not upload (`_headers` it reads as its own). */
@@ -76,11 +86,13 @@ function headers(): string {
  * 404 rather than a page that ignores them. `!` is needed because
  * `/author.json` exists (a rewrite never shadows a file otherwise).
  */
-function redirects(): string {
+function redirects(manifest: Manifest): string {
+  const lists = paged(manifest);
+  const names = (role: 'page' | 'group' | 'term' | 'id') => [...new Set(lists.map((l) => l.params[role]).filter((n) => n !== undefined))];
   const lines = [
     '# reflist: legacy query URLs -> static files, for Netlify (generated with the tree).',
-    '# Netlify matches query parameter names case-sensitively: these rules cover page/Page,',
-    '# system/System, term/Term and id/Id. Term and Id need lookup-client.js: they answer 404.',
+    '# Netlify matches query parameter names case-sensitively: these rules cover',
+    `# ${spoken((['page', 'group', 'term', 'id'] as const).flatMap(names).map((n) => casings(n).join('/')))}. ${spoken([...names('term'), ...names('id')])} need lookup-client.js: they answer 404.`,
     '# Cloudflare Pages cannot match query strings and skips these lines. With the edge function',
     '# (_netlify/reflist.js) none of these rules is reached: it answers every such URL first.',
   ];
@@ -89,22 +101,32 @@ function redirects(): string {
   }
   const rule = (from: string, params: string[], to: string, status: string) =>
     lines.push([from, ...params, to, status].join('  '));
-  for (const list of PAGED_LISTS) {
-    const from = `/${list}.json`;
-    for (const name of [...CASINGS.term, ...CASINGS.id]) rule(from, [`${name}=:x`], '/404.html', '404!');
-    if (isCounted(list)) {
-      for (const page of CASINGS.page) {
-        for (const system of CASINGS.system) rule(from, [`${page}=:p`, `${system}=:s`], `/${list}/system/:s/page/:p.json`, '200!');
-      }
+  for (const list of lists) {
+    const from = `/${list.path}.json`;
+    const { page, group } = list.params;
+    const segment = group?.toLowerCase();
+    for (const name of [...casings(list.params.term), ...casings(list.params.id)]) rule(from, [`${name}=:x`], '/404.html', '404!');
+    for (const p of casings(page)) {
+      for (const g of casings(group)) rule(from, [`${p}=:p`, `${g}=:s`], `/${list.path}/${segment}/:s/page/:p.json`, '200!');
     }
-    for (const page of CASINGS.page) rule(from, [`${page}=:p`], `/${list}/page/:p.json`, '200!');
-    if (isCounted(list)) for (const system of CASINGS.system) rule(from, [`${system}=:s`], `/${list}/system/:s.json`, '200!');
+    for (const p of casings(page)) rule(from, [`${p}=:p`], `/${list.path}/page/:p.json`, '200!');
+    for (const g of casings(group)) rule(from, [`${g}=:s`], `/${list.path}/${segment}/:s.json`, '200!');
   }
-  for (const from of ['/country.json', '/country/:c/state.json']) {
-    for (const name of CASINGS.term) rule(from, [`${name}=:x`], '/404.html', '404!');
+  for (const list of manifest.api.lists.filter((l) => l.shape === 'whole')) {
+    for (const name of casings(list.params.term)) rule(`/${pathPattern(manifest, list, ':')}.json`, [`${name}=:x`], '/404.html', '404!');
   }
   return lines.join('\n') + '\n';
 }
+
+/** A list's path with each ancestor's id as a placeholder: `country/:c/state` (`:`) or a regex (`re`). */
+function pathPattern(manifest: Manifest, list: ApiList, style: ':' | 're'): string {
+  const chain: ApiList[] = [];
+  for (let l: ApiList | undefined = list; l; l = manifest.api.lists.find((p) => p.name === l!.parent)) chain.unshift(l);
+  return chain.map((l, i) => (i === chain.length - 1 ? l.path : `${l.path}/${style === ':' ? `:${String.fromCharCode(97 + i + 2)}` : idPattern(l)}`)).join('/');
+}
+
+/** The regex of a list's ids in a path (a character class of string ids holds no regex or nginx quote). */
+const idPattern = (list: ApiList) => (list.id === 'integer' ? '[0-9]+' : `[${list.chars}]+`);
 
 /** A JSON error body for nginx's `return`, which interpolates `$name`: our messages hold none. */
 const error = (message: string) => `'${JSON.stringify({ error: message })}'`;
@@ -112,32 +134,70 @@ const error = (message: string) => `'${JSON.stringify({ error: message })}'`;
 /** Sends a request only the client can answer to @reflist_client (see clientLocation). */
 const TO_CLIENT = 'return 418;';
 
-function nginxList(list: PagedList, manifest: Manifest): string {
-  const pastEnd = `'{"total":${manifest.lists[list].total},"items":[]}'`;
-  // System ids are [A-Za-z0-9_-]: nothing to escape in a regex.
-  const systems = manifest.systems.map((s) => s.id).join('|');
-  // The checks run in the original service's order: Page, Id, child, then System.
+function nginxList(list: ApiList, manifest: Manifest): string {
+  const { page, id, child, group } = list.params;
+  const name = list.path;
+  const pastEnd = `'{"total":${(manifest.lists[list.name] as ListInfo).total},"items":[]}'`;
+  // Group ids are [A-Za-z0-9_-]: nothing to escape in a regex.
+  const groups = manifest.systems.map((s) => s.id).join('|');
+  const arg = (param: string) => `$arg_${param.toLowerCase()}`;
+  // The checks run in the original service's order: Page, Id, child, then the group.
   const checks = [
-    `if ($arg_page !~ "^(0*[1-9][0-9]*)?$") { return 400 ${error('Page: expected an integer >= 1')}; }`,
-    `if ($arg_id !~ "^[0-9]*$") { return 400 ${error('Id: expected digits')}; }`,
-    ...(list === 'division'
-      ? [`if ($arg_child !~* "^(true|false|1|0)?$") { return 400 ${error('child: expected true, false, 1 or 0')}; }`]
-      : []),
-    ...(isCounted(list) ? [`if ($arg_system !~ "^(${systems})?$") { return 404 ${error('unknown System')}; }`] : []),
-    `if ($arg_id != "") { ${TO_CLIENT} }`,
-    `if ($arg_term != "") { ${TO_CLIENT} }`,
+    ...(page ? [`if (${arg(page)} !~ "^(0*[1-9][0-9]*)?$") { return 400 ${error(`${page}: expected an integer >= 1`)}; }`] : []),
+    ...(id ? [`if (${arg(id)} !~ "^${list.id === 'integer' ? '[0-9]' : `[${list.chars}]`}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`] : []),
+    ...(child ? [`if (${arg(child)} !~* "^(true|false|1|0)?$") { return 400 ${error(`${child}: expected true, false, 1 or 0`)}; }`] : []),
+    ...(group ? [`if (${arg(group)} !~ "^(${groups})?$") { return 404 ${error(`unknown ${group}`)}; }`] : []),
+    ...(id ? [`if (${arg(id)} != "") { ${TO_CLIENT} }`] : []),
+    ...(list.params.term ? [`if (${arg(list.params.term)} != "") { ${TO_CLIENT} }`] : []),
     // No tree has a billion pages; such a number would only make a needlessly long file name.
     `if ($reflist_page ~ "^[0-9]{10}") { return 200 ${pastEnd}; }`,
   ];
-  const file = isCounted(list) ? `/${list}$reflist_system/page/$reflist_page.json` : `/${list}/page/$reflist_page.json`;
-  return `location = /${list}.json {
+  const file = group ? `/${name}$reflist_${group.toLowerCase()}/page/$reflist_page.json` : `/${name}/page/$reflist_page.json`;
+  return `location = /${name}.json {
     error_page 418 = @reflist_client;
     ${checks.join('\n    ')}
-    try_files ${file} @reflist_${list}_past_end;
+    try_files ${file} @reflist_${list.name}_past_end;
 }
 # A page past the end has no file: the true total and no items.
-location @reflist_${list}_past_end {
+location @reflist_${list.name}_past_end {
     return 200 ${pastEnd};
+}
+`;
+}
+
+/**
+ * Rewrites that drop an integer id's leading zeros in a path (`/country/0840.json`
+ * is country 840): one per list with integer ids and files beneath or of its items.
+ */
+function leadingZeros(manifest: Manifest): string[] {
+  const rules: string[] = [];
+  for (const list of manifest.api.lists) {
+    const under = manifest.api.lists.some((l) => l.parent === list.name);
+    if (list.id !== 'integer' || list.shape === 'paged' || (!under && !list.items)) continue;
+    const chain: ApiList[] = [];
+    for (let l: ApiList | undefined = list; l; l = manifest.api.lists.find((p) => p.name === l!.parent)) chain.unshift(l);
+    const before = chain.slice(0, -1).map((l) => `${l.path}/(${idPattern(l)})`);
+    const from = [...before, `${list.path}/0+([0-9]+${under ? '' : '\\.json'})`].join('/');
+    const to = [...before.map((_, i) => `${chain[i]!.path}/$${i + 1}`), `${list.path}/$${before.length + 1}`].join('/');
+    rules.push(under ? `rewrite "^/${from}(.*)$" /${to}$${before.length + 2};` : `rewrite "^/${from}$" /${to};`);
+  }
+  return rules;
+}
+
+/** Whole lists take Term, which only the client answers; under an unknown parent they are a 404. */
+function nginxWhole(manifest: Manifest, list: ApiList): string {
+  const term = list.params.term ? `\n    if ($arg_${list.params.term.toLowerCase()} != "") { ${TO_CLIENT} }` : '';
+  if (!list.parent) {
+    return `location = /${list.path}.json {
+    error_page 418 = @reflist_client;${term}
+    try_files $uri @reflist_not_found;
+}
+`;
+  }
+  return `location ~ "^/${pathPattern(manifest, list, 're').replace(/\.json$/, '')}\\.json$" {
+    error_page 418 = @reflist_client;
+    if (!-f $request_filename) { return 404 ${error(`not found: no such ${list.parent}`)}; }${term}
+    try_files $uri @reflist_not_found;
 }
 `;
 }
@@ -169,6 +229,17 @@ location @reflist_client {
 `;
 }
 
+/** $reflist_page and the group's variable, set from the page and group parameters of every paged list. */
+function pageSets(manifest: Manifest): string {
+  const lists = paged(manifest);
+  const pages = [...new Set(lists.map((l) => l.params.page?.toLowerCase()).filter((n) => n !== undefined))];
+  const groups = [...new Set(lists.map((l) => l.params.group?.toLowerCase()).filter((n) => n !== undefined))];
+  return [
+    ...pages.map((p) => `if ($arg_${p} ~ "^0*([1-9][0-9]*)$") {\n    set $reflist_page $1;\n}`),
+    ...groups.map((g) => `set $reflist_${g} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set $reflist_${g} /${g}/$arg_${g};\n}`),
+  ].join('\n') + '\n';
+}
+
 function nginxConf(manifest: Manifest, options: HostOptions): string {
   return `# reflist nginx.conf, tree format ${manifest.format}: generated by the build, rebuilt with the tree.
 # The body of a server block of its own. Include it in a server that sets root to
@@ -181,8 +252,8 @@ function nginxConf(manifest: Manifest, options: HostOptions): string {
 #       include /srv/reflist/dist/nginx.conf;
 #   }
 #
-# Serves the static tree with CORS, and answers the legacy query URLs of author,
-# division and descriptor with Page and System (as /author.json?Page=2&System=gbif).
+# Serves the static tree with CORS, and answers the legacy query URLs of
+# ${spoken(paged(manifest).map((l) => l.path))} with their page${manifest.api.group ? ` and ${manifest.api.group}` : ''} parameters (as /${paged(manifest)[0]?.path ?? 'list'}.json?${paged(manifest)[0]?.params.page ?? 'Page'}=2).
 # Term, Id and child need the client: ${options.nginxUpstream ? `they go to ${options.nginxUpstream} (reflist serve)` : 'they answer 501 here (see @reflist_client)'}.
 
 types {
@@ -209,44 +280,24 @@ if ($request_method !~ ^(GET|HEAD)$) {
     return 405 ${error('method not allowed: use GET or HEAD')};
 }
 
-# Path ids may carry leading zeros: /country/0840.json is country 840.
-rewrite "^/country/0+([0-9]+)(.*)$" /country/$1$2;
-rewrite "^/country/([0-9]+)/state/0+([0-9]+)(.*)$" /country/$1/state/$2$3;
-rewrite "^/country/([0-9]+)/state/([0-9]+)/county/0+([0-9]+\\.json)$" /country/$1/state/$2/county/$3;
+# Integer ids in a path may carry leading zeros: /list/0840.json is item 840.
+${leadingZeros(manifest).join('\n')}
 
 # Page and System of the legacy URLs. nginx's $arg_name matches the name in any
 # case and takes its first occurrence, as the original service does. They are
 # set here, in the server, because an if that does not return inside a location
 # would drop that location's try_files.
 set $reflist_page 1;
-if ($arg_page ~ "^0*([1-9][0-9]*)$") {
-    set $reflist_page $1;
-}
-set $reflist_system "";
-if ($arg_system ~ "^[A-Za-z0-9_-]+$") {
-    set $reflist_system /system/$arg_system;
-}
-
-${PAGED_LISTS.map((list) => nginxList(list, manifest)).join('')}
-location = /country.json {
-    error_page 418 = @reflist_client;
-    if ($arg_term != "") { ${TO_CLIENT} }
-    try_files $uri @reflist_not_found;
-}
-location ~ "^/country/[0-9]+/state\\.json$" {
-    error_page 418 = @reflist_client;
-    if (!-f $request_filename) { return 404 ${error('not found: no such country')}; }
-    if ($arg_term != "") { ${TO_CLIENT} }
-    try_files $uri @reflist_not_found;
-}
-# lookup.json is asked again on every visit; result page files are named after their content.
+${pageSets(manifest)}
+${paged(manifest).map((list) => nginxList(list, manifest)).join('')}
+${manifest.api.lists.filter((l) => l.shape === 'whole').map((l) => nginxWhole(manifest, l)).join('')}# lookup.json is asked again on every visit; result page files are named after their content.
 # (A location's own add_header drops the server's, hence CORS again.)
 location = /lookup.json {
     add_header Access-Control-Allow-Origin * always;
     add_header Cache-Control "${MANIFEST_CACHE_CONTROL}";
     try_files $uri @reflist_not_found;
 }
-location ~ "^/(${PAGED_LISTS.join('|')})/pages/" {
+location ~ "^/(${paged(manifest).map((l) => l.path).join('|')})/pages/" {
     add_header Access-Control-Allow-Origin * always;
     add_header Cache-Control "${IMMUTABLE_CACHE_CONTROL}";
     try_files $uri @reflist_not_found;

@@ -111,7 +111,9 @@ export function compatHandler({ dir, headers = {} }: ServeOptions): Handler {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     try {
-      if (method !== 'GET' && method !== 'HEAD' || routeOf(url) === 'answer') {
+      // Without a readable lookup.json, the client's answer says what is wrong (502).
+      const api = await client().manifest().then((m) => m.api, () => undefined);
+      if (method !== 'GET' && method !== 'HEAD' || !api || routeOf(url, api) === 'answer') {
         const http = await answerHttp(client(), method, url);
         res.writeHead(http.status, { ...http.headers, ...headers, 'content-length': Buffer.byteLength(http.body) });
         return void res.end(method === 'HEAD' ? undefined : http.body);

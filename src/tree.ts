@@ -3,6 +3,7 @@
 // and the build cache. Pure: the writer alone touches the disk.
 import { FORMAT, type ListInfo, type Manifest } from './client/types.js';
 import { cacheLines, metaOutput, sourceFile, type CacheMeta } from './cache.js';
+import { apiOf } from './config/api.js';
 import type { Declaration } from './config/declaration.js';
 import { sectionsOf, type SectionSpec } from './config/sections.js';
 import type { HostOptions } from './hosts.js';
@@ -55,7 +56,7 @@ export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions
   const lists: Record<string, ListInfo | { total: number }> = {};
   for (const [name, state] of Object.entries(states)) lists[name] = state.info;
   for (const [name, total] of Object.entries(totals)) lists[name] = { total };
-  const manifest: Manifest = { format: FORMAT, pageSize: options.pageSize, systems: input.groups.list, lists: lists as Manifest['lists'] };
+  const manifest: Manifest = { format: FORMAT, pageSize: options.pageSize, systems: input.groups.list, lists, api: apiOf(d) };
   yield* renderRoot(manifest, input.scripts, input.hosts);
   yield metaOutput({ ...input.cache, totals, lists: states });
 }

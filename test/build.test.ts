@@ -121,8 +121,9 @@ describe('the shipped sources', () => {
     const la = await client.request('/country/840/state/6/county/6037.json');
     if (la.status !== 200) throw new Error(la.body.error);
     expect(la.body).toMatchObject({ FIPS: 6037, county: 'Los Angeles' });
-    expect(la.body.latitudeCenter).toBeCloseTo(34.3, 1);
-    expect(la.body.LongitudeCenter).toBeCloseTo(-118.2, 1);
+    const county = la.body as { latitudeCenter: number; LongitudeCenter: number };
+    expect(county.latitudeCenter).toBeCloseTo(34.3, 1);
+    expect(county.LongitudeCenter).toBeCloseTo(-118.2, 1);
     const states = (await client.request('/country/840/state.json?Term=new')).body as { items: { text: string }[] };
     expect(states.items.map((s) => s.text)).toEqual(['New Hampshire', 'New Jersey', 'New Mexico', 'New York']);
   });

@@ -16,7 +16,7 @@ import { parseRequest } from '../src/client/request.js';
 import { mulberry32 } from '../scripts/sources/prng.js';
 import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
-import { assertHostOnRandomCases, expectLikeReference, jsonOrText, PARAMETER_URLS, type HostAnswer } from './host-checks.js';
+import { assertHostOnRandomCases, expectLikeReference, jsonOrText, PARAMETER_URLS, PRESET_API, type HostAnswer } from './host-checks.js';
 import { startWorkerd } from './hosts/workerd.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
@@ -59,7 +59,7 @@ function get(base: string, url: string, init: { method?: string; body?: string }
  * host's files answer (`assets`: the same request straight to the assets service).
  */
 function expectWorker(url: string, actual: Got, expected: RefResponse, assets: Got | undefined) {
-  if (routeOf(url) === 'answer') return expectLikeReference(url, actual, expected);
+  if (routeOf(url, PRESET_API) === 'answer') return expectLikeReference(url, actual, expected);
   expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
   expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: assets!.status, text: assets!.text });
 }
@@ -164,7 +164,7 @@ describe('the Cloudflare _worker.js in workerd', () => {
   });
 
   test.each(OTHER_PATHS)('%s is no service path: the worker hands it to the assets, which answer 404', async (url) => {
-    expect(routeOf(url)).toBe('file');
+    expect(routeOf(url, PRESET_API)).toBe('file');
     const [actual, assets] = await Promise.all([get(worker.url, url), get(worker.assetsUrl, url)]);
     expectWorker(url, actual, referenceRequest(FIXED, 30, url), assets);
     expect(actual.status).toBe(404);
@@ -219,7 +219,7 @@ describe('the Cloudflare _worker.js in workerd', () => {
         const answers = await Promise.all(
           urls.map(async (url) => [
             await get(server.url, url),
-            routeOf(url) === 'file' ? await get(server.assetsUrl, url) : undefined,
+            routeOf(url, PRESET_API) === 'file' ? await get(server.assetsUrl, url) : undefined,
           ] as const),
         );
         urls.forEach((url, i) => expectWorker(url, answers[i]![0], referenceRequest(src, pageSize, url), answers[i]![1]));
@@ -314,8 +314,8 @@ describe('concurrent bursts against one workerd (one isolate, one client)', () =
   test(`${ROUNDS} rounds of ${PER_ROUND} requests at once (Terms, Pages, Systems, Ids) all answer like the reference`, async () => {
     // For the paths that are no service path: what the host's files answer.
     const assets = new Map<string, Got>();
-    for (const url of pool) if (routeOf(url) === 'file') assets.set(url, await get(worker.assetsUrl, url));
-    expect(pool.filter((url) => routeOf(url) === 'answer').length).toBeGreaterThan(300);
+    for (const url of pool) if (routeOf(url, PRESET_API) === 'file') assets.set(url, await get(worker.assetsUrl, url));
+    expect(pool.filter((url) => routeOf(url, PRESET_API) === 'answer').length).toBeGreaterThan(300);
     const failures: string[] = [];
     const summary: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -503,5 +503,5 @@ test('the fixed tree has the files the tests above take as plain files and host 
   for (const file of ['author/page/2.json', 'lookup-client.js', ...HOST_FILES.map((f) => f.slice(1))]) {
     expect(existsSync(join(fixedTree, file)) && statSync(join(fixedTree, file)).isFile(), file).toBe(true);
   }
-  expect(parseRequest('/author/page/2.json')).toMatchObject({ status: 404 });
+  expect(parseRequest('/author/page/2.json', PRESET_API)).toMatchObject({ status: 404 });
 });

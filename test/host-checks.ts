@@ -11,9 +11,15 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { parseRequest } from '../src/client/request.js';
+import { apiOf } from '../src/config/api.js';
+import { checkConfig } from '../src/config/declaration.js';
+import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
 import { buildFrom } from './helpers.js';
 import type { RefResponse, RefSources } from './reference.js';
+
+/** The lookup service's lists as lookup.json states them: what the adapters route by. */
+export const PRESET_API = apiOf(checkConfig(LOOKUP_SERVICE_CONFIG, 'preset').declaration!);
 
 /**
  * That `actual` answers `url` as the reference's `expected` does: a 200 with
@@ -34,7 +40,7 @@ export function expectLikeReference(url: string, actual: RefResponse, expected: 
  * into `/` as they do.
  */
 export function isStaticTreeFile(root: string, url: string): boolean {
-  const route = parseRequest(url);
+  const route = parseRequest(url, PRESET_API);
   if (!('status' in route && route.status === 404)) return false;
   // Not splitUrl: new URL() would read `//author.json` as a host name.
   const file = join(root, decodeURIComponent(url.replace(/[?#].*$/s, '')).replace(/\/{2,}/g, '/'));

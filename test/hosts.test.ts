@@ -1,7 +1,8 @@
 // The host files beside the tree, as text (nginx.test.ts serves nginx.conf for real).
 import { describe, expect, test } from 'vitest';
 import { firstPagePaths, pagePath } from '../src/client/paths.js';
-import { FORMAT, PAGED_LISTS, type Manifest } from '../src/client/types.js';
+import { FORMAT, type Manifest } from '../src/client/types.js';
+import { PRESET_API } from './host-checks.js';
 import { hostFiles } from '../src/hosts.js';
 
 const info = (total: number) => ({ layout: '0123456789abcdef', total, pages: Math.max(1, Math.ceil(total / 30)), buckets: 1, search: [] });
@@ -10,13 +11,15 @@ const MANIFEST: Manifest = {
   pageSize: 30,
   systems: [{ id: 'gbif', text: 'GBIF' }, { id: 'col-2', text: 'CoL' }],
   lists: { author: info(65), division: { ...info(2), childBuckets: 1 }, descriptor: info(0), country: { total: 2 } },
+  api: PRESET_API,
 };
+const PAGED_LISTS = ['author', 'division', 'descriptor'] as const;
 const files = new Map(hostFiles(MANIFEST));
 const rules = files.get('_redirects')!.split('\n').filter((l) => l !== '' && !l.startsWith('#')).map((l) => l.split(/\s+/));
 
 describe('host files', () => {
-  test('are _headers, _redirects, _routes.json, .assetsignore and nginx.conf, the same for the same manifest', () => {
-    expect([...files.keys()]).toEqual(['_headers', '_redirects', '_routes.json', '.assetsignore', 'nginx.conf']);
+  test('are _headers, _redirects, _routes.json, .assetsignore, nginx.conf and the edge function\'s routes, the same for the same manifest', () => {
+    expect([...files.keys()]).toEqual(['_headers', '_redirects', '_routes.json', '.assetsignore', 'nginx.conf', '_netlify/reflist.js']);
     expect(new Map(hostFiles(structuredClone(MANIFEST)))).toEqual(files);
   });
 

@@ -8,11 +8,11 @@ import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SERVICE_PATHS } from '../src/client/host.js';
+import { servicePaths } from '../src/client/host.js';
 import { parseRequest } from '../src/client/request.js';
 import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, tempDir, type Running } from './helpers.js';
-import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, PARAMETER_URLS, type HostAnswer } from './host-checks.js';
+import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, PARAMETER_URLS, PRESET_API, type HostAnswer } from './host-checks.js';
 import { startNetlifyDeno } from './hosts/netlify.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
@@ -24,7 +24,7 @@ const servedBy = (got: HostAnswer) => got.headers.get('x-netlify-harness');
 
 /** A path of the original service (docs/contract.md §1): what the client answers, a 404 included, rather than leaving to the files. */
 function isServicePath(url: string): boolean {
-  const route = parseRequest(url);
+  const route = parseRequest(url, PRESET_API);
   return !('status' in route && route.status === 404);
 }
 
@@ -48,7 +48,7 @@ function isTreeFile(root: string, url: string): boolean {
 
 /** Whether a request path falls under config.path, read as Netlify globs (`*`: the rest of the path). */
 const underServiceGlobs = (path: string) =>
-  SERVICE_PATHS.some((glob) => (glob.endsWith('/*') ? path.startsWith(glob.slice(0, -1)) : path === glob));
+  servicePaths(PRESET_API).some((glob) => (glob.endsWith('/*') ? path.startsWith(glob.slice(0, -1)) : path === glob));
 
 /** A check that says what went wrong instead of throwing, for the burst. */
 function mismatch(root: string, url: string, actual: HostAnswer, expected: RefResponse): string | undefined {
@@ -259,7 +259,7 @@ describe('the Netlify edge function in Deno', () => {
   });
 
   test("config.path is exactly the service paths the client answers, and URLPattern routes by it as host.ts's globs say", async () => {
-    expect(config.path).toEqual([...SERVICE_PATHS]);
+    expect(config.path).toEqual(servicePaths(PRESET_API));
     expect(config.excludedPath).toBeUndefined();
     // Every service path of random requests, every file of the tree and paths near them: the function
     // sees exactly the paths under the globs, answers the service paths, and lets the rest through.

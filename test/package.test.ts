@@ -144,13 +144,13 @@ describe('the npm package', () => {
       include: ['ts'],
     }));
     writeFileSync(join(project, 'ts/good.ts'), `
-      import { createLookupClient, type Item } from 'reflist/client';
+      import { createLookupClient, type CountedItem, type Envelope, type Item } from 'reflist/client';
       export async function authors(base: string): Promise<Item[]> {
         const client = createLookupClient({ baseUrl: base });
-        const answer = await client.request('/author.json?Term=sm&System=gbif');
+        const answer = await client.request<Envelope<CountedItem>>('/author.json?Term=sm&System=gbif');
         if (answer.status !== 200) throw new Error(answer.body.error);
-        const counts: (number | undefined)[] = answer.body.items.map((item) => item.count);
-        const county = await client.request('/country/840/state/6/county/6037.json');
+        const counts: number[] = answer.body.items.map((item) => item.count);
+        const county = await client.request<{ FIPS: number; latitudeCenter: number }>('/country/840/state/6/county/6037.json');
         if (county.status === 200) console.log(county.body.FIPS + 1, county.body.latitudeCenter, counts);
         return answer.body.items;
       }
@@ -158,8 +158,8 @@ describe('the npm package', () => {
     const good = run(project, process.execPath, [TSC, '-p', '.']);
     expect(good.status, good.out).toBe(0);
     writeFileSync(join(project, 'ts/bad.ts'), `
-      import { createLookupClient } from 'reflist/client';
-      const answer = await createLookupClient({ baseUrl: 'https://example.org/' }).request('/author.json?Term=sm');
+      import { createLookupClient, type Envelope } from 'reflist/client';
+      const answer = await createLookupClient({ baseUrl: 'https://example.org/' }).request<Envelope>('/author.json?Term=sm');
       if (answer.status === 200) {
         const total: string = answer.body.total;
         console.log(total);

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LookupClient } from '../src/client/client.js';
 import {
   cascadeAjax,
-  countyResults,
-  divisionValue,
-  flattenDivisions,
+  cascadeResults,
+  childValue,
+  flattenChildren,
   listUrl,
-  parseDivisionValue,
+  parseChildValue,
   preselect,
   select2Ajax,
   templateResult,
@@ -19,9 +19,13 @@ import {
   type Select2Ajax,
   type Select2Page,
 } from '../src/client/select2.js';
-import type { Grid } from '../src/client/types.js';
+import type { ApiList, Grid } from '../src/client/types.js';
+import { PRESET_API } from './host-checks.js';
 import { VALID } from './fixtures/valid.js';
 import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
+
+/** A list of the lookup service as lookup.json states it. */
+const LIST = (name: string): ApiList => PRESET_API.lists.find((l) => l.name === name)!;
 
 let server: Running;
 let client: LookupClient;
@@ -58,7 +62,7 @@ function fakeSelect(value: string | null = null) {
 
 test('the tree\'s lookup-client.js exports the select2 wiring', async () => {
   const mod = (await import(pathToFileURL(join(tree, 'lookup-client.js')).href)) as Record<string, unknown>;
-  for (const name of ['select2Ajax', 'templateResult', 'preselect', 'countyCascade', 'flattenDivisions', 'parseDivisionValue']) {
+  for (const name of ['select2Ajax', 'templateResult', 'preselect', 'cascade', 'flattenChildren', 'parseChildValue']) {
     expect(typeof mod[name], name).toBe('function');
   }
 });
@@ -71,36 +75,40 @@ describe('listUrl', () => {
     ['division', 'a&b', 1, 'col', '/division.json?Term=a%26b&System=col'],
     ['descriptor', 'col', 3, 'gbif', '/descriptor.json?Term=col&Page=3'],
   ] as const)('%s, term "%s", page %s, system %s asks %s', (list, term, page, system, url) => {
-    expect(listUrl(list, term, page, system)).toBe(url);
+    expect(listUrl(LIST(list), term, page, system)).toBe(url);
   });
 });
 
-describe('division values', () => {
-  test('a division and a category with the same number get different values', () => {
-    expect(divisionValue('parent', 10)).toBe('d:10');
-    expect(divisionValue('child', 10)).toBe('c:10');
+describe('the values of a list with children', () => {
+  test('a parent and a child with the same number get different values, after the first letters of their lists', () => {
+    expect(childValue(LIST('division'), 'parent', 10)).toBe('d:10');
+    expect(childValue(LIST('division'), 'child', 10)).toBe('c:10');
+  });
+
+  test('lists that share a first letter are told apart by p and c', () => {
+    const list: ApiList = { ...LIST('division'), name: 'class', children: { ...LIST('division').children!, list: 'clade' } };
+    expect([childValue(list, 'parent', 1), childValue(list, 'child', 1)]).toEqual(['p:1', 'c:1']);
   });
 
   test.each([
-    ['d:12', { kind: 'parent', id: 12 }],
-    ['c:105', { kind: 'child', id: 105 }],
+    ['d:12', { kind: 'parent', id: '12' }],
+    ['c:105', { kind: 'child', id: '105' }],
     ['12', undefined],
     ['x:1', undefined],
     ['d:', undefined],
-    ['c:1a', undefined],
-  ])('parseDivisionValue("%s")', (value, expected) => {
-    expect(parseDivisionValue(value)).toEqual(expected);
+  ])('parseChildValue("%s")', (value, expected) => {
+    expect(parseChildValue(LIST('division'), value)).toEqual(expected);
   });
 });
 
-describe('flattening divisions', () => {
+describe('flattening a list with children', () => {
   const items = [
     { id: 10, text: 'Botany', count: 3, children: [{ id: 10, text: 'Ferns' }, { id: 11, text: 'Mosses' }] },
     { id: 2, text: 'Zoology' },
   ];
 
   test('each division is an option followed by its categories, all selectable, ids apart', () => {
-    expect(flattenDivisions(items)).toEqual([
+    expect(flattenChildren(LIST('division'), items)).toEqual([
       { id: 'd:10', text: 'Botany', itemId: 10, count: 3, kind: 'parent' },
       { id: 'c:10', text: 'Ferns', itemId: 10, kind: 'child', parentId: 10 },
       { id: 'c:11', text: 'Mosses', itemId: 11, kind: 'child', parentId: 10 },
@@ -109,12 +117,12 @@ describe('flattening divisions', () => {
   });
 
   test('"more" follows the divisions\' paging, not the number of flattened options', () => {
-    expect(toSelect2Page('division', { total: 2, items: items.slice(0, 1) }, 1, 1).pagination.more).toBe(true);
-    expect(toSelect2Page('division', { total: 2, items: items.slice(1) }, 2, 1).pagination.more).toBe(false);
+    expect(toSelect2Page(LIST('division'), { total: 2, items: items.slice(0, 1) }, 1, 1).pagination.more).toBe(true);
+    expect(toSelect2Page(LIST('division'), { total: 2, items: items.slice(1) }, 2, 1).pagination.more).toBe(false);
   });
 
   test('no result carries `children`, which select2 would render as an unselectable group', () => {
-    expect(toSelect2Page('division', { total: 2, items }, 1, 30).results.some((r) => 'children' in r)).toBe(false);
+    expect(toSelect2Page(LIST('division'), { total: 2, items }, 1, 30).results.some((r) => 'children' in r)).toBe(false);
   });
 });
 
@@ -140,7 +148,7 @@ describe('select2Ajax', () => {
 
   test('the System function is read at every request, so switching it changes the counts', async () => {
     let system: string | undefined = 'gbif';
-    const ajax = select2Ajax(client, 'author', { system: () => system });
+    const ajax = select2Ajax(client, 'author', { group: () => system });
     expect((await ask(ajax, { term: 'smith' })).results[0]!.count).toBe(10);
     system = 'col';
     expect((await ask(ajax, { term: 'smith' })).results[0]!.count).toBe(0);
@@ -149,7 +157,7 @@ describe('select2Ajax', () => {
   });
 
   test('division results are flattened with the parent\'s count and no count on categories', async () => {
-    const page = await ask(select2Ajax(client, 'division', { system: 'gbif' }), { term: 'birds' });
+    const page = await ask(select2Ajax(client, 'division', { group: 'gbif' }), { term: 'birds' });
     expect(page.results).toEqual([
       { id: 'd:1', text: 'Zoology', itemId: 1, count: 7, kind: 'parent' },
       { id: 'c:11', text: 'Birds', itemId: 11, kind: 'child', parentId: 1 },
@@ -157,12 +165,12 @@ describe('select2Ajax', () => {
   });
 
   test('descriptor ignores the System', async () => {
-    const page = await ask(select2Ajax(client, 'descriptor', { system: 'nope' }));
+    const page = await ask(select2Ajax(client, 'descriptor', { group: 'nope' }));
     expect(page.results.map((r) => r.text)).toEqual(['Colour', 'Shape']);
   });
 
   test('an unknown System makes select2 report that results could not be loaded', async () => {
-    await expect(ask(select2Ajax(client, 'author', { system: 'nope' }))).rejects.toThrow(/could not be loaded/);
+    await expect(ask(select2Ajax(client, 'author', { group: 'nope' }))).rejects.toThrow(/could not be loaded/);
   });
 
   test('an aborted request (the person typed on) never reaches select2', async () => {
@@ -201,12 +209,12 @@ describe('templateResult', () => {
 describe('preselect', () => {
   test.each([
     ['author', 3, {}, { id: '3', text: 'Ørsted, Hans\nChristian', itemId: 3 }],
-    ['author', '003', { system: 'gbif' }, { id: '3', text: 'Ørsted, Hans\nChristian', itemId: 3, count: 0 }],
+    ['author', '003', { group: 'gbif' }, { id: '3', text: 'Ørsted, Hans\nChristian', itemId: 3, count: 0 }],
     ['division', 1, {}, { id: 'd:1', text: 'Zoology', itemId: 1, kind: 'parent' }],
     ['division', 'd:2', {}, { id: 'd:2', text: 'Botany', itemId: 2, kind: 'parent' }],
     ['division', 'c:11', {}, { id: 'c:11', text: 'Birds', itemId: 11, kind: 'child', parentId: 1 }],
     ['division', 20, { child: true }, { id: 'c:20', text: 'Ferns', itemId: 20, kind: 'child', parentId: 2 }],
-    ['descriptor', 2, { system: 'gbif' }, { id: '2', text: 'Shape', itemId: 2 }],
+    ['descriptor', 2, { group: 'gbif' }, { id: '2', text: 'Shape', itemId: 2 }],
   ] as const)('%s %s %o selects %o through select2', async (list, id, options, option) => {
     const { select, calls } = fakeSelect();
     expect(await preselect(select, client, list, id, options)).toEqual(option);
@@ -225,7 +233,7 @@ describe('preselect', () => {
   });
 });
 
-describe('the county cascade', () => {
+describe('a cascade of nested lists', () => {
   const grid: Grid = {
     total: 1,
     page: 1,
@@ -237,35 +245,25 @@ describe('the county cascade', () => {
     ],
   };
 
-  test.each([
-    ['', ['Alameda', 'Los Angeles', 'San Francisco']],
-    ['an', ['Los Angeles']],
-    ['a', ['Alameda', 'Los Angeles']], // "Alameda" starts with it, "Los Angeles" has a word that does
-    ['SAN fr', ['San Francisco']],
-    ['x', []],
-  ])('counties for term "%s": %o', (term, names) => {
-    expect(countyResults(grid, term, 840, 6).map((c) => c.text)).toEqual(names);
-  });
-
-  test('a county option keeps its FIPS and center under their own keys', () => {
-    expect(countyResults(grid, 'los', 840, 6)).toEqual([
-      { id: '6037', text: 'Los Angeles', itemId: 6037, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3, LongitudeCenter: -118.2, countryId: 840, stateId: 6 },
+  test('an option keeps its item\'s keys, and the ids above it', () => {
+    expect(cascadeResults(LIST('county'), grid.rows.slice(1, 2), ['840', '6'])).toEqual([
+      { id: '6037', text: 'Los Angeles', itemId: 6037, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3, LongitudeCenter: -118.2, parentIds: ['840', '6'] },
     ]);
   });
 
   test('each level asks under what is chosen above it, and nothing while that is empty', async () => {
-    const country = fakeSelect();
-    const state = fakeSelect();
-    const county = fakeSelect();
-    const empty = cascadeAjax(client, { country: country.select, state: state.select, county: county.select });
-    expect((await ask(empty.country, { term: 'united' })).results).toEqual([{ id: '840', text: 'United States', itemId: 840 }]);
-    expect((await ask(empty.state)).results).toEqual([]);
-    expect((await ask(empty.county)).results).toEqual([]);
+    const lists = ['country', 'state', 'county'];
+    const empty = cascadeAjax(client, [fakeSelect().select, fakeSelect().select, fakeSelect().select], lists);
+    expect((await ask(empty[0]!, { term: 'united' })).results).toEqual([{ id: '840', text: 'United States', itemId: 840, parentIds: [] }]);
+    expect((await ask(empty[1]!)).results).toEqual([]);
+    expect((await ask(empty[2]!)).results).toEqual([]);
 
-    const chosen = cascadeAjax(client, { country: fakeSelect('840').select, state: fakeSelect('6').select, county: county.select });
-    expect((await ask(chosen.state)).results.map((s) => s.text)).toEqual(['California', 'New York']);
-    expect((await ask(chosen.state, { term: 'york' })).results).toEqual([{ id: '36', text: 'New York', itemId: 36, countryId: 840 }]);
-    const [la] = (await ask(chosen.county, { term: 'los' })).results;
+    const chosen = cascadeAjax(client, [fakeSelect('840').select, fakeSelect('6').select, fakeSelect().select], lists);
+    expect((await ask(chosen[1]!)).results.map((s) => s.text)).toEqual(['California', 'New York']);
+    expect((await ask(chosen[1]!, { term: 'york' })).results).toEqual([{ id: '36', text: 'New York', itemId: 36, parentIds: ['840'] }]);
+    // A grid takes no Term: the cascade filters its rows as the service filters a Term.
+    expect((await ask(chosen[2]!, { term: 'a' })).results.map((c) => c.text)).toEqual(['Alameda', 'Los Angeles']);
+    const [la] = (await ask(chosen[2]!, { term: 'los' })).results;
     expect(la).toMatchObject({ id: '6037', FIPS: 6037, latitudeCenter: 34.3207, LongitudeCenter: -118.2243 });
   });
 });

@@ -13,7 +13,7 @@ import { CHROMIUM, DemoPage, launchChromium } from '../scripts/demo-page.js';
 import { routeOf } from '../src/client/host.js';
 import { toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
-import { arbHostCase, expectLikeReference, hostPropertyRuns, isStaticTreeFile, jsonOrText } from './host-checks.js';
+import { arbHostCase, expectLikeReference, hostPropertyRuns, isStaticTreeFile, jsonOrText, PRESET_API } from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const hasChromium = existsSync(CHROMIUM);
@@ -497,7 +497,7 @@ window.early = (async () => {
           const answers = await fetchFromPage(page, urls.map((u) => base + u.slice(1)));
           for (const [i, url] of urls.entries()) {
             const actual = answers[i]!;
-            if (routeOf(url) === 'file') {
+            if (routeOf(url, PRESET_API) === 'file') {
               // Not the service's: the worker leaves it to the static server.
               const direct = await fetch(base + url.slice(1));
               await direct.arrayBuffer();

@@ -15,8 +15,9 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname + url.search;
-    if (routeOf(path) === 'file') return env.ASSETS.fetch(request);
     client ??= createLookupClient({ baseUrl: url.origin, fetch: (file) => env.ASSETS.fetch(file) });
+    // Which paths are the lists' is in lookup.json, read once an isolate.
+    if (routeOf(path, (await client.manifest()).api) === 'file') return env.ASSETS.fetch(request);
     return toResponse(await answerHttp(client, request.method, path), request.method);
   },
 };

@@ -1,9 +1,10 @@
-// _netlify/reflist.js: a Netlify edge function answering the original
-// service's URLs. Netlify runs edge functions before _redirects, so the rules
-// there that 404 Term and Id never see a request this function answers.
-// See docs/hosts.md.
+// _netlify/lib/reflist.js: a Netlify edge function answering the URLs of the
+// declared lists. The build writes _netlify/reflist.js beside it, which exports
+// it with the paths of its tree's lists (hosts.ts). Netlify runs edge functions
+// before _redirects, so the rules there that 404 Term and Id never see a
+// request this function answers. See docs/hosts.md.
 import { createLookupClient, type LookupClient } from '../client/client.js';
-import { answerHttp, routeOf, SERVICE_PATHS, toResponse } from '../client/host.js';
+import { answerHttp, routeOf, toResponse } from '../client/host.js';
 
 /** Marks the function's own reads of the tree's files, which pass through it to the CDN. */
 const OWN_READ = 'x-reflist-read';
@@ -15,9 +16,7 @@ export default async function reflist(request: Request): Promise<Response | unde
   if (request.headers.has(OWN_READ)) return undefined; // undefined: Netlify serves the file
   const url = new URL(request.url);
   const path = url.pathname + url.search;
-  if (routeOf(path) === 'file') return undefined;
   client ??= createLookupClient({ baseUrl: url.origin, fetch: (file) => fetch(file, { headers: { [OWN_READ]: '1' } }) });
+  if (routeOf(path, (await client.manifest()).api) === 'file') return undefined;
   return toResponse(await answerHttp(client, request.method, path), request.method);
 }
-
-export const config = { path: [...SERVICE_PATHS] };

@@ -5,6 +5,7 @@
 // requests to (default: tree). See docs/hosts.md.
 import { createLookupClient } from '../client/client.js';
 import { answerHttp, pathBelow, routeOf, toResponse } from '../client/host.js';
+import type { Manifest } from '../client/types.js';
 
 interface FetchEvent extends Event {
   request: Request;
@@ -34,9 +35,24 @@ const client = createLookupClient({ baseUrl: tree });
 self.addEventListener('install', () => void self.skipWaiting());
 self.addEventListener('activate', (event: ExtendableEvent) => event.waitUntil(self.clients.claim()));
 
+/** The lists' routes, from the lookup.json the client answers from; undefined until it has read one. */
+let api: Manifest['api'] | undefined;
+
+/** The lists' routes as the client's lookup.json says, or undefined when it cannot be read. */
+const readApi = () => client.manifest().then((m) => (api = m.api), () => undefined);
+
+async function answer(request: Request, path: string): Promise<Response> {
+  // Without a readable lookup.json, the client's answer says what is wrong (502).
+  const lists = await readApi();
+  if (lists && routeOf(path, lists) === 'file') return fetch(request);
+  const http = await answerHttp(client, request.method, path);
+  await readApi(); // the answer may have read a newer lookup.json
+  return toResponse(http, request.method);
+}
+
 self.addEventListener('fetch', (event: FetchEvent) => {
-  const { method } = event.request;
   const path = pathBelow(new URL(event.request.url), from);
-  if (path === undefined || routeOf(path) === 'file') return; // the network answers
-  event.respondWith(answerHttp(client, method, path).then((http) => toResponse(http, method)));
+  // A file the network answers; before lookup.json is read, the worker reads it first to tell.
+  if (path === undefined || (api && routeOf(path, api) === 'file')) return;
+  event.respondWith(answer(event.request, path));
 });

@@ -4,7 +4,7 @@ import { fold, tierOf } from './fold.js';
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
 import { parseRequest, type Route } from './request.js';
 import { rankRecords, toItem } from './search.js';
-import type { AnswerTo, ChildRecord, EntryRecord, Envelope, Item, Manifest, SearchChunk, SearchPages } from './types.js';
+import type { Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, Grid, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
 
 export interface LookupClientOptions {
   /**
@@ -20,18 +20,19 @@ export interface LookupClientOptions {
   cacheSize?: number;
 }
 
-export interface Answer {
+/** An answer as the client makes it; `request` hands it out as the typed Answer. */
+interface Answer {
   status: number;
   body: unknown;
 }
 
 export interface LookupClient {
   /**
-   * Any request of the original service, e.g. `/author.json?Term=smi&Page=2`.
-   * For a literal URL the answer is typed by its path (AnswerTo): narrow on
-   * `status === 200` to read the body.
+   * Any request of a declared list, e.g. `/author.json?Term=smi&Page=2`:
+   * narrow on `status === 200` to read the body, whose type a caller who
+   * knows the list may name (`request<Envelope<Item>>(url)`).
    */
-  request<Url extends string>(url: Url): Promise<AnswerTo<Url>>;
+  request<Body = Envelope | Grid | Record<string, unknown>>(url: string): Promise<TypedAnswer<Body>>;
   /** The tree's lookup.json (page size, systems, list sizes). */
   manifest(): Promise<Manifest>;
   readonly baseUrl: string;
@@ -183,40 +184,41 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     return true;
   }
 
-  async function answerList(r: Extract<Route, { kind: 'list' }>, m: Manifest): Promise<Answer> {
-    const info = m.lists[r.list];
-    let system: number | undefined;
-    if (r.system !== undefined) {
-      system = m.systems.findIndex((s) => s.id === r.system);
-      if (system < 0) return fail(404, `unknown system "${r.system}"`);
+  async function answerList(r: Extract<Route, { kind: 'paged' }>, m: Manifest): Promise<Answer> {
+    const { list } = r;
+    const info = m.lists[list.name] as ListInfo;
+    let group: number | undefined;
+    if (r.group !== undefined) {
+      group = m.systems.findIndex((s) => s.id === r.group);
+      if (group < 0) return fail(404, `unknown ${list.params.group!.toLowerCase()} "${r.group}"`);
     }
     if (r.id !== undefined) {
-      if (r.list === 'division' && r.child) {
+      if (list.children && r.child) {
         const buckets = info.childBuckets ?? 1;
-        const rows = await routed<ChildRecord[]>(childBucketPath(r.list, info.layout, buckets, bucketOf(r.id, buckets)));
+        const rows = await routed<ChildRecord[]>(childBucketPath(list.path, info.layout, buckets, bucketOf(r.id, buckets)));
         const row = rows.find((c) => String(c[0]) === r.id);
         if (!row) return ok({ total: 0, items: [] });
-        const [pid, ptext, counts = []] = row[2];
-        return ok({ total: 1, items: [toItem([pid, ptext, counts, [[row[0], row[1]]]], '', system)] });
+        const [pid, ptext, counts = [], , fields] = row[2];
+        const parent: EntryRecord = fields ? [pid, ptext, counts, [[row[0], row[1]]], fields] : [pid, ptext, counts, [[row[0], row[1]]]];
+        return ok({ total: 1, items: [toItem(parent, '', group, list)] });
       }
-      const rows = await routed<EntryRecord[]>(bucketPath(r.list, info.layout, info.buckets, bucketOf(r.id, info.buckets)));
+      const rows = await routed<EntryRecord[]>(bucketPath(list.path, info.layout, info.buckets, bucketOf(r.id, info.buckets)));
       const row = rows.find((e) => String(e[0]) === r.id);
-      return ok(row ? { total: 1, items: [toItem(row, '', system)] } : { total: 0, items: [] });
+      return ok(row ? { total: 1, items: [toItem(row, '', group, list)] } : { total: 0, items: [] });
     }
-    if (r.q !== '') return answerSearch(m, r, system);
+    if (r.q !== '') return answerSearch(m, r, info, group);
     if (r.page > info.pages) return ok({ total: info.total, items: [] });
-    const path = pagePath(r.list, r.page, r.system === undefined ? undefined : `system/${r.system}`);
+    const path = pagePath(list.path, r.page, r.group === undefined ? undefined : `${list.params.group!.toLowerCase()}/${r.group}`);
     const body = await routed<Envelope>(path);
     // One key for every page: a host that holds old pages costs one more read of lookup.json, not one a page.
     if (body.total !== info.total) throw new Stale(`${path} has another total than ${MANIFEST}`, ok(body), 'page totals');
     return ok(body);
   }
 
-  async function answerSearch(m: Manifest, r: Extract<Route, { kind: 'list' }>, system: number | undefined) {
-    const { q, page } = r;
+  async function answerSearch(m: Manifest, r: Extract<Route, { kind: 'paged' }>, info: ListInfo, group: number | undefined) {
+    const { q, page, list } = r;
     const size = m.pageSize;
-    const info = m.lists[r.list];
-    const chunk = await routed<SearchChunk>(searchPath(r.list, info.layout, info.search, searchFileFor(q, info.search)));
+    const chunk = await routed<SearchChunk>(searchPath(list.path, info.layout, info.search, searchFileFor(q, info.search)));
     let total: number;
     let records: EntryRecord[];
     const large = chunk.large && Object.hasOwn(chunk.large, q) ? chunk.sets?.[chunk.large[q]!] : undefined;
@@ -226,7 +228,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
       if (page === 1) records = page1;
       else if ((page - 1) * size >= total) records = [];
       else {
-        const pagesFile = await routed<SearchPages>(resultPagesPath(r.list, files[Math.floor((page - 2) / per)]!));
+        const pagesFile = await routed<SearchPages>(resultPagesPath(list.path, files[Math.floor((page - 2) / per)]!));
         records = pagesFile.pages[(page - 2) % per] ?? [];
       }
     } else {
@@ -234,14 +236,16 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
       total = ranked.length;
       records = ranked.slice((page - 1) * size, page * size);
     }
-    return ok({ total, items: records.map((record) => toItem(record, q, system)) });
+    return ok({ total, items: records.map((record) => toItem(record, q, group, list)) });
   }
 
-  async function answerEnvelope(path: string, q: string): Promise<Answer> {
-    const body = await load<Envelope<Item>>(path);
-    if (!body) return fail(404, `not found: /${path}`);
-    if (q === '') return ok(body);
-    const tiers = body.items.map((item) => tierOf(fold(item.text), q));
+  /** A whole list, filtered by a Term: tier 1 first, list order within a tier (docs/contract.md §2). */
+  async function answerWhole(r: Extract<Route, { kind: 'whole' }>): Promise<Answer> {
+    const body = await load<Envelope<Record<string, unknown>>>(r.file);
+    if (!body) return fail(404, `not found: /${r.file}`);
+    if (r.q === '') return ok(body);
+    const label = r.list.keys.find((k) => k[1] === 'label')![0];
+    const tiers = body.items.map((item) => tierOf(fold(String(item[label])), r.q));
     const items = [1, 2].flatMap((t) => body.items.filter((_, i) => tiers[i] === t));
     return ok({ total: items.length, items });
   }
@@ -252,22 +256,13 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   }
 
   async function route(r: Route, m: Manifest): Promise<Answer> {
-    const state = 'state' in r ? `country/${r.country}/state/${r.state}` : '';
     switch (r.kind) {
-      case 'list':
+      case 'paged':
         return answerList(r, m);
-      case 'countries':
-        return answerEnvelope('country.json', r.q);
-      case 'country':
-        return answerFile(`country/${r.country}.json`);
-      case 'states':
-        return answerEnvelope(`country/${r.country}/state.json`, r.q);
-      case 'state':
-        return answerFile(`${state}.json`);
-      case 'counties':
-        return answerFile(`${state}/county.json`);
-      case 'county':
-        return answerFile(`${state}/county/${r.county}.json`);
+      case 'whole':
+        return answerWhole(r);
+      case 'file':
+        return answerFile(r.file);
     }
   }
 
@@ -279,10 +274,10 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
    * and it asks for lookup.json no more.
    */
   async function request(url: string): Promise<Answer> {
-    const r = parseRequest(url);
-    if ('status' in r) return fail(r.status, r.error);
     for (let attempt = 0; ; attempt++) {
       const used = await current();
+      const r = parseRequest(url, used.manifest.api);
+      if ('status' in r) return fail(r.status, r.error);
       try {
         return await route(r, used.manifest);
       } catch (err) {

@@ -4,13 +4,20 @@
 // See docs/hosts.md.
 import type { LookupClient } from './client.js';
 import { parseRequest, splitUrl } from './request.js';
+import type { Manifest } from './types.js';
 
 /**
- * The service's paths as host routing globs (`*` matches the rest of a path).
- * Everything under `country/` is a service path; the lists' own folders
- * (`author/page/…`, search and id files) are plain files no adapter touches.
+ * The service's paths as host routing globs (`*` matches the rest of a path):
+ * each root list's file, and everything under a root list with lists or items
+ * under it. A paged list's own folder (`author/page/…`, search and id files)
+ * holds plain files no adapter touches.
  */
-export const SERVICE_PATHS = ['/author.json', '/division.json', '/descriptor.json', '/country.json', '/country/*'] as const;
+export function servicePaths(api: Manifest['api']): string[] {
+  return api.lists.filter((l) => !l.parent).flatMap((l) => [
+    `/${l.path}.json`,
+    ...(l.items || api.lists.some((under) => under.parent === l.name) ? [`/${l.path}/*`] : []),
+  ]);
+}
 
 /**
  * Host files at the tree's root that a host reads but must not serve. Adapters
@@ -41,12 +48,12 @@ const matches = (globs: readonly string[], path: string) =>
 
 /**
  * What an adapter does with a request (its URL relative to the tree, with the
- * query): `answer` it with answerHttp (a service path, or a host file, which
- * answers 404), or leave it to the host's `file`s.
+ * query): `answer` it with answerHttp (a request of a declared list, or a host
+ * file, which answers 404), or leave it to the host's `file`s.
  */
-export function routeOf(url: string): 'answer' | 'file' {
+export function routeOf(url: string, api: Manifest['api']): 'answer' | 'file' {
   if (matches(HOST_FILES, splitUrl(url).path)) return 'answer';
-  const route = parseRequest(url);
+  const route = parseRequest(url, api);
   return 'status' in route && route.status === 404 ? 'file' : 'answer';
 }
 

@@ -1,15 +1,15 @@
 // lookup-client.js: the dependency-free ESM client every tree carries at its root.
 export { createLookupClient } from './client.js';
-export type { Answer, LookupClient, LookupClientOptions } from './client.js';
-export type { AnswerTo, BodyOf, CountedItem, County, DivisionItem, Envelope, ErrorBody, Grid, Item, Manifest } from './types.js';
+export type { LookupClient, LookupClientOptions } from './client.js';
+export type { Answer, ApiList, CountedItem, Envelope, ErrorBody, Grid, Item, Manifest, ParentItem } from './types.js';
 export { fold } from './fold.js';
 // For an adapter of one's own (another edge runtime): the same definitions as the tree's own adapters.
-export { answerHttp, HOST_FILES, routeOf, SERVICE_PATHS, toResponse } from './host.js';
+export { answerHttp, HOST_FILES, routeOf, servicePaths, toResponse } from './host.js';
 export type { HttpAnswer } from './host.js';
 export {
-  cascadeAjax, countyCascade, countyResults, divisionValue, flattenDivisions, listUrl, optionForId, parseDivisionValue,
+  cascade, cascadeAjax, cascadeResults, childValue, flattenChildren, listUrl, optionForId, parseChildValue,
   preselect, select2Ajax, templateResult, toSelect2Page,
 } from './select2.js';
 export type {
-  CascadeSelects, CountyOption, JQuerySelect, LookupOption, Select2Ajax, Select2AjaxOptions, Select2Page, Select2Query,
+  CascadeOption, JQuerySelect, LookupOption, Select2Ajax, Select2AjaxOptions, Select2Page, Select2Query,
 } from './select2.js';

@@ -1,35 +1,32 @@
-// Parses a request of the original service (docs/contract.md §1) into a route, with the
-// 400s and 404s that need no file to decide. Pure: no fetch, no manifest.
+// Parses a request (docs/contract.md §1, docs/lists.md) into a route to a
+// declared list, with the 400s and 404s that need no file to decide. Pure: no
+// fetch; the lists come from lookup.json.
 import { fold } from './fold.js';
 import { canonicalDigits } from './paths.js';
-import type { PagedList } from './types.js';
+import type { ApiList, Manifest } from './types.js';
 
 export type Route =
-  | { kind: 'list'; list: PagedList; page: number; id?: string; q: string; system?: string; child: boolean }
-  | { kind: 'countries'; q: string }
-  | { kind: 'country'; country: string }
-  | { kind: 'states'; country: string; q: string }
-  | { kind: 'state'; country: string; state: string }
-  | { kind: 'counties'; country: string; state: string }
-  | { kind: 'county'; country: string; state: string; county: string };
+  | { kind: 'paged'; list: ApiList; page: number; id?: string; q: string; group?: string; child: boolean }
+  /** A whole list's or a grid's file under its parents (`country/840/state.json`), or an item's. */
+  | { kind: 'whole'; list: ApiList; file: string; q: string }
+  | { kind: 'file'; list: ApiList; file: string };
 
 export interface Failure {
   status: 400 | 404;
   error: string;
 }
 
-const ROUTES: [RegExp, (m: string[]) => Omit<Route, 'q' | 'page' | 'child'> & { kind: Route['kind'] }][] = [
-  [/^\/(author|division|descriptor)\.json$/, (m) => ({ kind: 'list', list: m[1] as PagedList })],
-  [/^\/country\.json$/, () => ({ kind: 'countries' })],
-  [/^\/country\/(\d+)\.json$/, (m) => ({ kind: 'country', country: m[1]! })],
-  [/^\/country\/(\d+)\/state\.json$/, (m) => ({ kind: 'states', country: m[1]! })],
-  [/^\/country\/(\d+)\/state\/(\d+)\.json$/, (m) => ({ kind: 'state', country: m[1]!, state: m[2]! })],
-  [/^\/country\/(\d+)\/state\/(\d+)\/county\.json$/, (m) => ({ kind: 'counties', country: m[1]!, state: m[2]! })],
-  [
-    /^\/country\/(\d+)\/state\/(\d+)\/county\/(\d+)\.json$/,
-    (m) => ({ kind: 'county', country: m[1]!, state: m[2]!, county: m[3]! }),
-  ],
-];
+const patterns = new Map<string, RegExp>();
+/** Whether a path segment or an Id is an id of this list: digits, or 1 to 64 of its characters. */
+function isId(list: ApiList, text: string): boolean {
+  if (list.id === 'integer') return /^\d+$/.test(text);
+  let pattern = patterns.get(list.chars!);
+  if (!pattern) patterns.set(list.chars!, (pattern = new RegExp(`^[${list.chars}]{1,64}$`)));
+  return pattern.test(text);
+}
+
+/** An id as its list's files name it: digits without leading zeros, a string as it is. */
+const canonical = (list: ApiList, id: string) => (list.id === 'integer' ? canonicalDigits(id) : id);
 
 /** Query parameters by lower-cased name; the first occurrence wins and an empty value counts as absent. */
 export function parseQuery(search: string): Map<string, string> {
@@ -63,46 +60,66 @@ export function splitUrl(url: string): { path: string; search: string } {
   return { path, search: u.search };
 }
 
-export function parseRequest(url: string): Route | Failure {
+/**
+ * A request's route: the path is walked list by list from the root, each
+ * list's segment followed by an item's id and a list under it, and ends at a
+ * list's file (`state.json`) or an item's (`state/6.json`).
+ */
+export function parseRequest(url: string, api: Manifest['api']): Route | Failure {
   const { path, search } = splitUrl(url);
-  for (const [pattern, make] of ROUTES) {
-    const m = pattern.exec(path);
-    if (!m) continue;
-    const route = make(m) as Record<string, unknown>;
-    for (const key of ['country', 'state', 'county']) {
-      if (typeof route[key] === 'string') route[key] = canonicalDigits(route[key] as string);
+  const notFound: Failure = { status: 404, error: `not found: ${path}` };
+  if (!path.startsWith('/') || !path.endsWith('.json')) return notFound;
+  const segments = path.slice(1, -'.json'.length).split('/');
+  let parent: string | undefined;
+  let prefix = '';
+  for (let i = 0; i < segments.length; i += 2) {
+    const list = api.lists.find((l) => l.parent === parent && l.path === segments[i]);
+    if (!list) return notFound;
+    if (i === segments.length - 1) {
+      const file = `${prefix}${list.path}.json`;
+      const params = parseQuery(search);
+      if (list.shape === 'grid') return { kind: 'file', list, file };
+      if (list.shape === 'whole') return { kind: 'whole', list, file, q: list.params.term ? fold(params.get(list.params.term.toLowerCase()) ?? '') : '' };
+      return prefix === '' ? parseListParams(list, params) : notFound;
     }
-    const params = parseQuery(search);
-    const q = fold(params.get('term') ?? '');
-    if (route['kind'] !== 'list') return { ...route, q } as Route;
-    return parseListParams(route['list'] as PagedList, params, q);
+    const id = segments[i + 1]!;
+    if (!isId(list, id)) return notFound;
+    if (i + 1 === segments.length - 1) return list.items ? { kind: 'file', list, file: `${prefix}${list.path}/${canonical(list, id)}.json` } : notFound;
+    prefix += `${list.path}/${canonical(list, id)}/`;
+    parent = list.name;
   }
-  return { status: 404, error: `not found: ${path}` };
+  return notFound;
 }
 
-function parseListParams(list: PagedList, params: Map<string, string>, q: string): Route | Failure {
-  const pageText = params.get('page') ?? '1';
+function parseListParams(list: ApiList, params: Map<string, string>): Route | Failure {
+  const names = list.params;
+  const get = (name: string | undefined) => (name === undefined ? undefined : params.get(name.toLowerCase()));
+  const pageText = get(names.page) ?? '1';
   if (!/^\d+$/.test(pageText) || Number(pageText) < 1) {
-    return { status: 400, error: `Page: expected an integer ≥ 1, got "${pageText}"` };
+    return { status: 400, error: `${names.page}: expected an integer ≥ 1, got "${pageText}"` };
   }
-  const id = params.get('id');
-  if (id !== undefined && !/^\d+$/.test(id)) return { status: 400, error: `Id: expected digits, got "${id}"` };
+  const id = get(names.id);
+  if (id !== undefined && !isId(list, id)) {
+    const expected = list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`;
+    return { status: 400, error: `${names.id}: expected ${expected}, got "${id}"` };
+  }
   let child = false;
-  const childText = params.get('child');
-  if (list === 'division' && childText !== undefined) {
+  const childText = get(names.child);
+  if (childText !== undefined) {
     const value = childText.toLowerCase();
     if (!['true', 'false', '1', '0'].includes(value)) {
-      return { status: 400, error: `child: expected true, false, 1 or 0, got "${childText}"` };
+      return { status: 400, error: `${names.child}: expected true, false, 1 or 0, got "${childText}"` };
     }
     child = value === 'true' || value === '1';
   }
+  const group = get(names.group);
   return {
-    kind: 'list',
+    kind: 'paged',
     list,
     page: Number(pageText),
-    ...(id === undefined ? {} : { id: canonicalDigits(id) }),
-    q,
-    ...(list === 'descriptor' || !params.has('system') ? {} : { system: params.get('system')! }),
+    ...(id === undefined ? {} : { id: canonical(list, id) }),
+    q: fold(get(names.term) ?? ''),
+    ...(group === undefined ? {} : { group }),
     child,
   };
 }

@@ -2,7 +2,7 @@
 // query, in which tier, and what each answers as an item. The builder ranks
 // its large prefixes with the same functions, so both sides agree by construction.
 import { fold, tierOf } from './fold.js';
-import type { EntryRecord } from './types.js';
+import type { ApiList, EntryRecord } from './types.js';
 
 export interface Ranked {
   record: EntryRecord;
@@ -10,8 +10,8 @@ export interface Ranked {
 }
 
 /**
- * The tier of a record for folded query q (0: no match). For a division the
- * children count: a parent is kept for its own match or any child's match.
+ * The tier of a record for folded query q (0: no match). A list's children
+ * count: a parent is kept for its own match or any child's match.
  */
 export function rankRecord(record: EntryRecord, q: string): 0 | 1 | 2 {
   let best = tierOf(fold(record[1]), q);
@@ -38,18 +38,20 @@ export function rankRecords(records: readonly EntryRecord[], q: string): EntryRe
 }
 
 /**
- * The item a record answers. `q` filters a division's children (all of them
- * when the parent itself matches, or when there is no query); `system` is the
- * index into manifest.systems whose count the item carries.
+ * The item a record answers, its keys in the list's order. `q` filters the
+ * children (all of them when the parent itself matches, or when there is no
+ * query); `group` is the index into manifest.systems whose count the item carries.
  */
-export function toItem(record: EntryRecord, q: string, system: number | undefined): Record<string, unknown> {
-  const item: Record<string, unknown> = { id: record[0], text: record[1] };
-  if (system !== undefined) item['count'] = (record[2] ?? [])[system] ?? 0;
-  if (record.length === 4) {
+export function toItem(record: EntryRecord, q: string, group: number | undefined, list: ApiList): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const [key, value] of list.keys) item[key] = value === 'id' ? record[0] : value === 'label' ? record[1] : record[4]![value];
+  if (group !== undefined) item['count'] = (record[2] ?? [])[group] ?? 0;
+  if (list.children) {
     const keepAll = q === '' || tierOf(fold(record[1]), q) !== 0;
-    item['children'] = record[3]
+    const { key, keys } = list.children;
+    item[key] = (record[3] ?? [])
       .filter(([, text]) => keepAll || tierOf(fold(text), q) !== 0)
-      .map(([id, text]) => ({ id, text }));
+      .map((child) => Object.fromEntries(keys.map(([k, value]) => [k, value === 'id' ? child[0] : child[1]])));
   }
   return item;
 }

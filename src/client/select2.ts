@@ -1,30 +1,31 @@
-// select2 4.x wiring over client.request: the ajax option for each paged list,
-// division parents and children both selectable, preselection by id and the
-// country → state → county cascade. No jQuery import: the caller passes its
-// jQuery-wrapped selects in, so the bundle stays dependency-free and loads in Node.
+// select2 4.x wiring over client.request, for any declared list: the ajax
+// option of a paged list, parents and their embedded children both
+// selectable, preselection by id, and a cascade down nested lists. No jQuery
+// import: the caller passes its jQuery-wrapped selects in, so the bundle stays
+// dependency-free and loads in Node.
 import type { LookupClient } from './client.js';
 import { fold, tierOf } from './fold.js';
-import { COUNTED_LISTS, type County, type Envelope, type Grid, type PagedList } from './types.js';
+import type { ApiList, Envelope, Grid, Id, Manifest } from './types.js';
 
 type Client = Pick<LookupClient, 'request' | 'manifest'>;
 
 /** One option as select2 shows it; `select2('data')[0]` returns it for the selection. */
 export interface LookupOption {
-  /** select2's id, the select's value: the item id, or `d:12` (division 12) / `c:105` (category 105) in division. */
+  /** select2's id, the select's value: the item id, or in a list with children `p:12` (parent 12) / `c:105` (child 105). */
   id: string;
   text: string;
-  /** The id in its own list (a division's or a category's id in division). */
-  itemId: number;
-  /** With a System: how many items that system refers to (authors and divisions, not categories). */
+  /** The id in its own list (a parent's or a child's id). */
+  itemId: Id;
+  /** With a group (System): how many items that group refers to (parents, not children). */
   count?: number;
-  /** division only: a division, or one of its categories listed (indented) right after it. */
+  /** Lists with children only: a parent, or one of its children listed (indented) right after it. */
   kind?: 'parent' | 'child';
-  /** A category's division. */
-  parentId?: number;
+  /** A child's parent. */
+  parentId?: Id;
 }
 
-/** A county of the cascade: its grid row as the service sends it, plus where it belongs. */
-export type CountyOption = LookupOption & County & { countryId: number; stateId: number };
+/** An option of a cascade: its item's own keys as the service sends them, where it belongs, and the option's. */
+export type CascadeOption = LookupOption & Record<string, unknown> & { parentIds: Id[] };
 
 /** What select2 hands to `ajax.transport` and expects back. */
 export interface Select2Query {
@@ -44,8 +45,8 @@ export interface Select2Ajax<T = LookupOption> {
 }
 
 export interface Select2AjaxOptions {
-  /** The System whose counts author and division options carry; a function is asked at every request. */
-  system?: string | null | (() => string | null | undefined);
+  /** The group (System) whose counts the options carry, where the list has counts; a function is asked at every request. */
+  group?: string | null | (() => string | null | undefined);
   /** Milliseconds select2 waits after a keystroke before asking (default 250). */
   delay?: number;
 }
@@ -60,70 +61,88 @@ export interface JQuerySelect {
   select2(...args: unknown[]): unknown;
 }
 
-/** An item of a list's page as the service answers it (with System, its count; in division, its categories). */
-interface PageItem {
-  id: number;
-  text: string;
-  count?: number;
-  children?: { id: number; text: string }[];
-}
+/** An item as the service answers it: its keys (id and label among them), its count, its children. */
+type PageItem = Record<string, unknown>;
 
 const DEFAULT_DELAY = 250;
-const PREFIX = { parent: 'd', child: 'c' } as const;
 
-/** The select value of a division (`d:12`) or of a category (`c:105`): two id spaces, one select. */
-export function divisionValue(kind: 'parent' | 'child', id: number): string {
-  return `${PREFIX[kind]}:${id}`;
+/** A declared list by name, from lookup.json. */
+async function listOf(client: Client, name: string): Promise<ApiList> {
+  const list = (await client.manifest()).api.lists.find((l) => l.name === name);
+  if (!list) throw new Error(`no list "${name}" in this tree`);
+  return list;
 }
 
-/** Reads a division select's value back; undefined for anything else. */
-export function parseDivisionValue(value: string): { kind: 'parent' | 'child'; id: number } | undefined {
-  const m = /^([dc]):(\d+)$/.exec(value);
-  if (!m) return undefined;
-  return { kind: m[1] === 'd' ? 'parent' : 'child', id: Number(m[2]) };
+const keyOf = (keys: ApiList['keys'], value: 'id' | 'label') => keys.find((k) => k[1] === value)![0];
+
+/**
+ * The prefixes of a parent's and a child's select value: the first letters of
+ * the two lists' names (`d:12`, `c:105`), or `p` and `c` when they share one.
+ */
+function prefixes(list: ApiList): { parent: string; child: string } {
+  const parent = list.name[0]!.toLowerCase();
+  const child = list.children!.list[0]!.toLowerCase();
+  return parent === child ? { parent: 'p', child: 'c' } : { parent, child };
 }
 
-function systemOf(option: Select2AjaxOptions['system']): string | undefined {
+/** The select value of a parent (`d:12`) or of a child (`c:105`) in a list with children: two id spaces, one select. */
+export function childValue(list: ApiList, kind: 'parent' | 'child', id: Id): string {
+  return `${prefixes(list)[kind]}:${id}`;
+}
+
+/** Reads a select value of a list with children back; undefined for anything else. */
+export function parseChildValue(list: ApiList, value: string): { kind: 'parent' | 'child'; id: string } | undefined {
+  const { parent, child } = prefixes(list);
+  const colon = value.indexOf(':');
+  const prefix = value.slice(0, colon);
+  if (colon < 0 || (prefix !== parent && prefix !== child) || value.length === colon + 1) return undefined;
+  return { kind: prefix === parent ? 'parent' : 'child', id: value.slice(colon + 1) };
+}
+
+function groupOf(option: Select2AjaxOptions['group']): string | undefined {
   const value = typeof option === 'function' ? option() : option;
   return value ? value : undefined;
 }
 
-/** The service URL for one select2 query; System only where the list has counts. */
-export function listUrl(list: PagedList, term: string, page: number, system?: string): string {
+/** The service URL for one select2 query, by the list's own parameter names; the group only where the list has counts. */
+export function listUrl(list: ApiList, term: string, page: number, group?: string): string {
   const params = new URLSearchParams();
-  if (term !== '') params.set('Term', term);
-  if (page > 1) params.set('Page', String(page));
-  if (system !== undefined && (COUNTED_LISTS as readonly string[]).includes(list)) params.set('System', system);
+  const { params: names } = list;
+  if (term !== '' && names.term) params.set(names.term, term);
+  if (page > 1 && names.page) params.set(names.page, String(page));
+  if (group !== undefined && names.group) params.set(names.group, group);
   const query = params.toString();
-  return `/${list}.json${query ? `?${query}` : ''}`;
+  return `/${list.path}.json${query ? `?${query}` : ''}`;
 }
 
-function plainOption(item: PageItem): LookupOption {
-  const option: LookupOption = { id: String(item.id), text: item.text, itemId: item.id };
-  if (item.count !== undefined) option.count = item.count;
+function plainOption(list: ApiList, item: PageItem): LookupOption {
+  const id = item[keyOf(list.keys, 'id')] as Id;
+  const option: LookupOption = { id: String(id), text: String(item[keyOf(list.keys, 'label')]), itemId: id };
+  if (item['count'] !== undefined) option.count = item['count'] as number;
   return option;
 }
 
 /**
- * Each division followed by its categories, all of them options: select2 4
+ * Each parent followed by its children, all of them options: select2 4
  * would turn an item with `children` into an unselectable group.
  */
-export function flattenDivisions(items: readonly PageItem[]): LookupOption[] {
-  return items.flatMap((item) => [
-    { ...plainOption(item), id: divisionValue('parent', item.id), kind: 'parent' as const },
-    ...(item.children ?? []).map((child) => ({
-      id: divisionValue('child', child.id),
-      text: child.text,
-      itemId: child.id,
-      kind: 'child' as const,
-      parentId: item.id,
-    })),
-  ]);
+export function flattenChildren(list: ApiList, items: readonly PageItem[]): LookupOption[] {
+  const { key, keys } = list.children!;
+  return items.flatMap((item) => {
+    const parent = plainOption(list, item);
+    return [
+      { ...parent, id: childValue(list, 'parent', parent.itemId), kind: 'parent' as const },
+      ...((item[key] ?? []) as PageItem[]).map((child) => {
+        const id = child[keyOf(keys, 'id')] as Id;
+        return { id: childValue(list, 'child', id), text: String(child[keyOf(keys, 'label')]), itemId: id, kind: 'child' as const, parentId: parent.itemId };
+      }),
+    ];
+  });
 }
 
-/** An envelope page as select2 results; `more` counts list items (division parents), not flattened options. */
-export function toSelect2Page(list: PagedList, body: Envelope<PageItem>, page: number, pageSize: number): Select2Page {
-  const results = list === 'division' ? flattenDivisions(body.items) : body.items.map(plainOption);
+/** An envelope page as select2 results; `more` counts list items (parents), not flattened options. */
+export function toSelect2Page(list: ApiList, body: Envelope<PageItem>, page: number, pageSize: number): Select2Page {
+  const results = list.children ? flattenChildren(list, body.items) : body.items.map((item) => plainOption(list, item));
   return { results, pagination: { more: page * pageSize < body.total } };
 }
 
@@ -156,57 +175,60 @@ function ajaxFrom<T>(load: (query: Select2Query) => Promise<Select2Page<T>>, del
 }
 
 /** select2's `ajax` option for a paged list: every query becomes one `client.request`. */
-export function select2Ajax(client: Client, list: PagedList, options: Select2AjaxOptions = {}): Select2Ajax {
+export function select2Ajax(client: Client, list: string, options: Select2AjaxOptions = {}): Select2Ajax {
   return ajaxFrom(async ({ term, page }) => {
-    const url = listUrl(list, term, page, systemOf(options.system));
-    // One after the other: the request reads lookup.json, which the client then has at hand (it shares no pending reads).
-    const body = await fetchBody<Envelope<PageItem>>(client, url);
-    return toSelect2Page(list, body, page, (await client.manifest()).pageSize);
+    // lookup.json first (read once a page visit): the request then has it at hand (the client shares no pending reads).
+    const manifest: Manifest = await client.manifest();
+    const spec = await listOf(client, list);
+    const body = await fetchBody<Envelope<PageItem>>(client, listUrl(spec, term, page, groupOf(options.group)));
+    return toSelect2Page(spec, body, page, manifest.pageSize);
   }, options.delay);
 }
 
-/** select2's `templateResult`: the count after the text, and a class to style divisions and indent categories. */
+/** select2's `templateResult`: the count after the text, and a class to style parents and indent their children. */
 export function templateResult(data: Partial<LookupOption> & { text: string }, container?: Element): string {
   if (data.kind && container?.classList) container.classList.add(`reflist-${data.kind}`);
   return data.count === undefined ? data.text : `${data.text} (${data.count})`;
 }
 
-function preselectUrl(list: PagedList, id: number | string, child: boolean, system?: string): { url: string; child: boolean } {
-  const parsed = list === 'division' && typeof id === 'string' ? parseDivisionValue(id) : undefined;
+function preselectUrl(list: ApiList, id: Id, child: boolean, group?: string): { url: string; child: boolean } {
+  const parsed = list.children && typeof id === 'string' ? parseChildValue(list, id) : undefined;
   const itemId = parsed ? parsed.id : id;
-  const isChild = parsed ? parsed.kind === 'child' : child && list === 'division';
-  const params = new URLSearchParams({ Id: String(itemId) });
-  if (isChild) params.set('child', 'true');
-  if (system !== undefined && (COUNTED_LISTS as readonly string[]).includes(list)) params.set('System', system);
-  return { url: `/${list}.json?${params}`, child: isChild };
+  const isChild = parsed ? parsed.kind === 'child' : child && list.children !== undefined;
+  const { params: names } = list;
+  const params = new URLSearchParams({ [names.id ?? 'Id']: String(itemId) });
+  if (isChild && names.child) params.set(names.child, 'true');
+  if (group !== undefined && names.group) params.set(names.group, group);
+  return { url: `/${list.path}.json?${params}`, child: isChild };
 }
 
-/** The option an Id lookup answers: for a category, the only child its parent carries. */
-export function optionForId(list: PagedList, body: Envelope<PageItem>, child: boolean): LookupOption | undefined {
+/** The option an Id lookup answers: for a child, the only child its parent carries. */
+export function optionForId(list: ApiList, body: Envelope<PageItem>, child: boolean): LookupOption | undefined {
   const item = body.items[0];
   if (!item) return undefined;
-  if (list !== 'division') return plainOption(item);
-  const options = flattenDivisions([item]);
+  if (!list.children) return plainOption(list, item);
+  const options = flattenChildren(list, [item]);
   return child ? options.find((o) => o.kind === 'child') : options[0];
 }
 
 /**
  * Selects item `id` of `list` in a select2 that is already initialised with
- * `select2Ajax`: `$select` is the jQuery-wrapped `<select>`. In division, `id` is a
- * select value (`'d:12'`, `'c:105'`) or a number, a category's when `child` is set.
- * The option keeps its full data (count, kind), as if the person had picked it;
- * select2 adds it and triggers `change`. Resolves to the option, or undefined
- * (nothing selected) when no item has that id.
+ * `select2Ajax`: `$select` is the jQuery-wrapped `<select>`. In a list with
+ * children, `id` is a select value (`'d:12'`, `'c:105'`) or an id, a child's
+ * when `child` is set. The option keeps its full data (count, kind), as if the
+ * person had picked it; select2 adds it and triggers `change`. Resolves to the
+ * option, or undefined (nothing selected) when no item has that id.
  */
 export async function preselect(
   $select: JQuerySelect,
   client: Client,
-  list: PagedList,
-  id: number | string,
-  options: { child?: boolean; system?: string | null } = {},
+  list: string,
+  id: Id,
+  options: { child?: boolean; group?: string | null } = {},
 ): Promise<LookupOption | undefined> {
-  const { url, child } = preselectUrl(list, id, options.child ?? false, options.system ?? undefined);
-  const option = optionForId(list, await fetchBody<Envelope<PageItem>>(client, url), child);
+  const spec = await listOf(client, list);
+  const { url, child } = preselectUrl(spec, id, options.child ?? false, options.group ?? undefined);
+  const option = optionForId(spec, await fetchBody<Envelope<PageItem>>(client, url), child);
   // Through select2's own 'select' (not a bare <option>) so select2('data') holds the whole option.
   if (option) $select.select2('trigger', 'select', { data: option });
   return option;
@@ -220,74 +242,63 @@ function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string
   return [1, 2].flatMap((t) => items.filter((_, i) => tiers[i] === t));
 }
 
-/** The counties of a grid as options, filtered by a term (the county grid has no Term of its own). */
-export function countyResults(grid: Grid, term: string, countryId: number, stateId: number): CountyOption[] {
-  return byTerm(grid.rows, term, (row) => row.county).map((row) => ({
-    ...row,
-    id: String(row.FIPS),
-    text: row.county,
-    itemId: row.FIPS,
-    countryId,
-    stateId,
-  }));
+/** The items of a whole list or a grid as cascade options, under parents `parentIds`, each item's keys kept. */
+export function cascadeResults(list: ApiList, items: readonly PageItem[], parentIds: Id[]): CascadeOption[] {
+  return items.map((item) => ({ ...item, ...plainOption(list, item), parentIds }));
 }
 
-const termQuery = (term: string) => (term === '' ? '' : `?Term=${encodeURIComponent(term)}`);
 const whole = <T>(results: T[]): Select2Page<T> => ({ results, pagination: { more: false } });
 
-/** A select's value when it is an id (path ids are digits); undefined when nothing is chosen. */
+/** A select's value when it is an id; undefined when nothing is chosen. */
 function chosenId($select: JQuerySelect): string | undefined {
   const value = $select.val();
-  return typeof value === 'string' && /^\d+$/.test(value) ? value : undefined;
-}
-
-export interface CascadeSelects {
-  country: JQuerySelect;
-  state: JQuerySelect;
-  county: JQuerySelect;
-}
-
-/** The three ajax options of the cascade; each reads the upstream selects when select2 asks. */
-export function cascadeAjax(client: Client, selects: CascadeSelects, delay?: number) {
-  const country = ajaxFrom(async ({ term }) => {
-    const body = await fetchBody<Envelope<PageItem>>(client, `/country.json${termQuery(term)}`);
-    return whole(body.items.map(plainOption));
-  }, delay);
-  const state = ajaxFrom(async ({ term }) => {
-    const c = chosenId(selects.country);
-    if (c === undefined) return whole<LookupOption & { countryId: number }>([]);
-    const body = await fetchBody<Envelope<PageItem>>(client, `/country/${c}/state.json${termQuery(term)}`);
-    return whole(body.items.map((item) => ({ ...plainOption(item), countryId: Number(c) })));
-  }, delay);
-  const county = ajaxFrom(async ({ term }) => {
-    const c = chosenId(selects.country);
-    const s = chosenId(selects.state);
-    if (c === undefined || s === undefined) return whole<CountyOption>([]);
-    const grid = await fetchBody<Grid>(client, `/country/${c}/state/${s}/county.json`);
-    return whole(countyResults(grid, term, Number(c), Number(s)));
-  }, delay);
-  return { country, state, county };
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /**
- * Wires country → state → county on three jQuery-wrapped selects (select2 is
- * initialised here, with `options.select2` merged in, e.g. `{width: '100%'}`;
- * placeholders come from `data-placeholder`). A downstream select is disabled
- * until its parent has a value; changing or clearing a parent clears what is
- * below it. The chosen county's `FIPS`, `latitudeCenter` and `LongitudeCenter`
- * are in `$county.select2('data')[0]`.
+ * The ajax options of a cascade down nested lists (`['country', 'state',
+ * 'county']`), one per select; each level asks under the ids chosen above it
+ * when select2 asks, and offers nothing while one of them is empty. A grid
+ * (which takes no Term) is filtered here as the service filters a Term.
  */
-export function countyCascade(
+export function cascadeAjax(client: Client, selects: readonly JQuerySelect[], lists: readonly string[], delay?: number): Select2Ajax<CascadeOption>[] {
+  return lists.map((name, level) => ajaxFrom(async ({ term }) => {
+    const list = await listOf(client, name);
+    const ids = selects.slice(0, level).map(chosenId);
+    if (ids.some((id) => id === undefined)) return whole<CascadeOption>([]);
+    const manifest = await client.manifest();
+    const chain: string[] = [];
+    for (let l: ApiList | undefined = list; l?.parent; ) (l = manifest.api.lists.find((p) => p.name === l!.parent)), chain.unshift(l!.path);
+    const path = `/${chain.map((p, i) => `${p}/${encodeURIComponent(ids[i]!)}`).concat(list.path).join('/')}.json`;
+    const parents = ids as string[];
+    if (list.shape === 'grid') {
+      const grid = await fetchBody<Grid<PageItem>>(client, path);
+      const label = keyOf(list.keys, 'label');
+      return whole(cascadeResults(list, byTerm(grid.rows, term, (row) => String(row[label])), parents));
+    }
+    const query = term !== '' && list.params.term ? `?${new URLSearchParams({ [list.params.term]: term })}` : '';
+    const body = await fetchBody<Envelope<PageItem>>(client, path + query);
+    return whole(cascadeResults(list, body.items, parents));
+  }, delay));
+}
+
+/**
+ * Wires a cascade of nested lists on jQuery-wrapped selects, one a level
+ * (select2 is initialised here, with `options.select2` merged in, e.g.
+ * `{width: '100%'}`; placeholders come from `data-placeholder`). A select is
+ * disabled until the one above it has a value; changing or clearing a value
+ * clears what is below it. The chosen item's keys are in
+ * `$select.select2('data')[0]`.
+ */
+export function cascade(
   client: Client,
-  selects: CascadeSelects,
+  selects: readonly JQuerySelect[],
+  lists: readonly string[],
   options: { select2?: Record<string, unknown>; delay?: number } = {},
 ): void {
-  const ajax = cascadeAjax(client, selects, options.delay);
-  for (const key of ['country', 'state', 'county'] as const) {
-    selects[key].select2({ minimumInputLength: 0, ...options.select2, ajax: ajax[key] });
-  }
-  follow(selects.country, selects.state);
-  follow(selects.state, selects.county);
+  const ajax = cascadeAjax(client, selects, lists, options.delay);
+  selects.forEach((select, i) => select.select2({ minimumInputLength: 0, ...options.select2, ajax: ajax[i] }));
+  for (let i = 1; i < selects.length; i++) follow(selects[i - 1]!, selects[i]!);
 }
 
 /** Keeps `below` empty and disabled until `above` has a value, and empties it whenever that value changes. */

@@ -1,60 +1,55 @@
 // The shapes that the builder writes and the client reads. Everything beyond
 // the public envelopes of docs/contract.md §1 is compact arrays: these files are internal.
 
-export const PAGED_LISTS = ['author', 'division', 'descriptor'] as const;
-export type PagedList = (typeof PAGED_LISTS)[number];
-export const COUNTED_LISTS = ['author', 'division'] as const;
-export type CountedList = (typeof COUNTED_LISTS)[number];
-
 export const FORMAT = 2;
 
-/** `{id, text}` — the item of every select2 list. */
+/** An item's id: an integer, or a string in a list declared with string ids. */
+export type Id = number | string;
+
+/** `{id, text}`: the item of a list declared with the default keys, what select2 reads. */
 export interface Item {
-  id: number;
+  id: Id;
   text: string;
 }
 
-export interface Envelope<T = unknown> {
+export interface Envelope<T = Record<string, unknown>> {
   total: number;
   items: T[];
 }
 
-/** An item of a list asked for with `System`: how many items that system refers to. */
+/** An item of a list asked for with its group parameter (System): how many items that group refers to. */
 export interface CountedItem extends Item {
   count: number;
 }
 
-/** A division with its categories (under a Term, those the Term keeps). */
-export interface DivisionItem extends Item {
+/** An item with its embedded children (under a Term, those the Term keeps). */
+export interface ParentItem extends Item {
   children: Item[];
 }
 
-export interface County {
-  FIPS: number;
-  LongitudeCenter: number;
-  county: string;
-  latitudeCenter: number;
-}
-
-export interface Grid {
+/** jqGrid's reader: one page of every row. */
+export interface Grid<T = Record<string, unknown>> {
   total: number;
   page: number;
   records: number;
-  rows: County[];
+  rows: T[];
 }
 
 /**
  * One entry of a paged list as stored in id buckets and search files:
- * `[id, text, counts, children]`. counts[i] is the count of manifest.systems[i],
- * trailing zeros dropped; children are `[id, text]` pairs in list order.
+ * `[id, text, counts, children, fields]`. counts[i] is the count of
+ * manifest.systems[i], trailing zeros dropped; children are `[id, text]` pairs
+ * in list order; fields are in declared order. A list without children or
+ * fields leaves off what would be empty at the end.
  */
 export type EntryRecord =
-  | [number, string]
-  | [number, string, number[]]
-  | [number, string, number[], [number, string][]];
+  | [Id, string]
+  | [Id, string, number[]]
+  | [Id, string, number[], [Id, string][]]
+  | [Id, string, number[], [Id, string][], (number | string)[]];
 
-/** A division child lookup: `[categoryId, categoryText, parent record]`. */
-export type ChildRecord = [number, string, EntryRecord];
+/** A child lookup: `[childId, childText, parent record]`. */
+export type ChildRecord = [Id, string, EntryRecord];
 
 /**
  * The results of a prefix with more matches than one search file may hold:
@@ -87,18 +82,53 @@ export interface ListInfo {
   pages: number;
   /** Number of id bucket files. */
   buckets: number;
-  /** division only: number of category bucket files. */
+  /** Lists with children only: number of child bucket files. */
   childBuckets?: number;
   /** First keys of the search files, in order (docs/search-index.md). */
   search: string[];
+}
+
+/** What a key of an item holds: the id, the label, or the field at this index of a record's fields. */
+export type KeyValue = 'id' | 'label' | number;
+
+/** The query parameters a list takes, by role; names match case-insensitively. */
+export interface Params {
+  page?: string;
+  term?: string;
+  id?: string;
+  group?: string;
+  child?: string;
+}
+
+/** A list as the client routes and answers it (docs/lists.md): what lookup.json says of its declaration. */
+export interface ApiList {
+  name: string;
+  /** Its path segment; under its parent's item when it has one. */
+  path: string;
+  parent?: string;
+  shape: 'paged' | 'whole' | 'grid';
+  /** Whether each item is at `…/{path}/{id}.json`. */
+  items: boolean;
+  id: 'integer' | 'string';
+  /** String ids: the characters they hold, as a character class body. */
+  chars?: string;
+  params: Params;
+  /** An item's keys in order, each with what it holds. */
+  keys: [key: string, value: KeyValue][];
+  /** The embedded children: their list's name, their key in an item, and their own keys. */
+  children?: { list: string; key: string; keys: [key: string, value: 'id' | 'label'][] };
 }
 
 /** lookup.json */
 export interface Manifest {
   format: number;
   pageSize: number;
+  /** The groups counts are given for, by id in code-unit order. */
   systems: { id: string; text: string }[];
-  lists: Record<PagedList, ListInfo> & { country: { total: number } };
+  /** Paged lists' files, and the roots of whole and grid lists' totals, by list name. */
+  lists: Record<string, ListInfo | { total: number }>;
+  /** The declared lists, and the group parameter when there are counts. */
+  api: { group?: string; lists: ApiList[] };
 }
 
 /** The body of every answer but 200. */
@@ -107,19 +137,10 @@ export interface ErrorBody {
 }
 
 /**
- * The body a path of the service answers with 200 (docs/contract.md §1.1),
- * read off a literal URL: `BodyOf<'/author.json?Term=smi'>` is an envelope
- * of items. An author or division asked for with `System` has a `count` as
- * well, which a URL's type cannot tell: it is optional here.
+ * What `request(url)` answers: the body on 200, `{error}` otherwise (a
+ * malformed parameter, an unknown id). A caller that knows the list's shape
+ * names the body's type: `request<Envelope<CountedItem>>('/author.json?System=gbif')`.
  */
-export type BodyOf<Url extends string> =
-  Url extends `${string}/author.json${string}` | `${string}/descriptor.json${string}` ? Envelope<Item & Partial<CountedItem>>
-  : Url extends `${string}/division.json${string}` ? Envelope<DivisionItem & Partial<CountedItem>>
-  : Url extends `${string}/country/${string}/state/${string}/county/${string}` ? County
-  : Url extends `${string}/country/${string}/state/${string}/county.json${string}` ? Grid
-  : Url extends `${string}/country/${string}/state.json${string}` | `${string}/country.json${string}` ? Envelope<Item>
-  : Url extends `${string}/country/${string}` ? Item
-  : unknown;
-
-/** What `request(url)` answers: the body of the path on 200, `{error}` otherwise (a malformed parameter, an unknown id). */
-export type AnswerTo<Url extends string> = { status: 200; body: BodyOf<Url> } | { status: 400 | 404; body: ErrorBody };
+export type Answer<Body = Envelope | Grid | Record<string, unknown>> =
+  | { status: 200; body: Body }
+  | { status: 400 | 404; body: ErrorBody };

@@ -116,6 +116,8 @@ export const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const PATH_SAFE = /^[A-Za-z0-9_-]$/;
 export const DEFAULT_ID_CHARS = 'A-Za-z0-9_-';
 const PLACEHOLDER = /\{([^{}]*)\}/g;
+/** Root names the tree's own files take (lookup.json, lookup-client.js, lookup-sw.js, the demo). */
+const RESERVED = ['lookup', 'lookup-client', 'lookup-sw', 'demo'];
 
 type Json = unknown;
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -496,9 +498,10 @@ function checkRelations(e: Errors, lists: ListSpec[]): void {
     if (list.parent && list.parent.columns.length !== 1 && list.parent.columns.length !== depth) {
       e.add(`lists.${list.name}.parent.column`, `expected one column (the parent's id) or ${depth}, one per ancestor (${ancestors(list, byName).map((a) => a.name).join(', ')})`);
     }
-    if (list.embeddedIn && (list.items || list.shape !== 'paged' || list.counts)) {
-      e.add(`lists.${list.name}`, `the children of ${quote(list.embeddedIn)} have no files of their own: drop "items", "shape" and "counts"`);
+    if (list.embeddedIn && (list.items || list.shape !== 'paged' || list.counts || list.fields.length > 0)) {
+      e.add(`lists.${list.name}`, `the children of ${quote(list.embeddedIn)} are an id and a label in their parent's items: drop "items", "shape", "counts" and "fields"`);
     }
+    if (!list.parent && RESERVED.includes(list.path.toLowerCase())) e.add(`lists.${list.name}`, `/${list.path}.json is the tree's own; choose another ${list.path === list.name ? 'name' : 'path'}`);
     const parent = list.parent && byName.get(list.parent.list)!;
     if (parent && !list.embeddedIn && (list.shape === 'paged' || parent.shape === 'paged')) {
       e.add(`lists.${list.name}.parent`, `a list under a parent and its parent are "whole" or "grid" lists for now (${quote(list.shape === 'paged' ? list.name : parent.name)} is paged)`);

@@ -1,0 +1,29 @@
+// What lookup.json says of a declaration (Manifest.api): enough for the client
+// to route any request to its list and to answer it from the list's files.
+import type { ApiList, KeyValue, Manifest } from '../client/types.js';
+import type { Declaration, ListSpec } from './declaration.js';
+
+function keysOf(list: ListSpec): [string, KeyValue][] {
+  return list.keys.map((key): [string, KeyValue] =>
+    [key, key === list.id.key ? 'id' : key === list.label.key ? 'label' : list.fields.findIndex((f) => f.key === key)]);
+}
+
+export function apiOf(d: Declaration): Manifest['api'] {
+  const byName = new Map(d.lists.map((l) => [l.name, l]));
+  const lists = d.lists.filter((l) => !l.embeddedIn).map((list): ApiList => {
+    const children = list.children && byName.get(list.children.list)!;
+    return {
+      name: list.name,
+      path: list.path,
+      ...(list.parent ? { parent: list.parent.list } : {}),
+      shape: list.shape,
+      items: list.items,
+      id: list.id.type,
+      ...(list.id.type === 'string' ? { chars: list.id.chars } : {}),
+      params: list.params,
+      keys: keysOf(list),
+      ...(children ? { children: { list: children.name, key: list.children!.key, keys: keysOf(children).filter((k): k is [string, 'id' | 'label'] => typeof k[1] === 'string') } } : {}),
+    };
+  });
+  return { ...(d.groups ? { group: d.groups.param } : {}), lists };
+}

@@ -1,0 +1,323 @@
+// fast-check arbitraries over random declarations (docs/lists.md): the configs
+// a user could write today, valid CSV sources for them, and requests over the
+// declared paths. Drawn with fc.gen(), since every later choice depends on the
+// earlier ones (a list's rows on its parent's items, a request on the rows).
+import fc from 'fast-check';
+import { checkConfig, type Declaration, type ListSpec } from '../src/config/declaration.js';
+import { declaredItems, itemsUnder, readRows, type DeclaredItem, type Id } from './reference-declared.js';
+
+export interface Declared {
+  /** The JSON a user would write in reflist.config.json. */
+  config: Record<string, unknown>;
+  /** The sources, by file name; an absent file is an empty list. */
+  files: Record<string, string>;
+  pageSize: number;
+}
+
+type G = fc.GeneratorValue;
+const pick = <T>(g: G, xs: readonly T[]): T => g(() => fc.constantFrom(...xs));
+const int = (g: G, min: number, max: number): number => g(fc.integer, { min, max });
+const chance = (g: G, p: number): boolean => int(g, 0, 99) < p * 100;
+
+// ---------------------------------------------------------------- texts and ids
+
+// Folds collide (Müller/Muller, straße/Strasse, café with a combining accent),
+// scripts mix, and some words hold a delimiter or a quote the CSV must escape.
+const WORDS = [
+  'Smith', 'smith', 'Smithson', 'Müller', 'Muller', 'MÜLLER', 'straße', 'Strasse', 'Ørsted', 'Łódź', 'café', 'cafe\u0301', 'Zoë', 'José',
+  'Ñandú', 'ﬁsh', 'Σωκράτης', 'Иванов', '山田', '太郎', '東京都', 'Æsir', 'Þór', 'x²', '１２３', '42', "O'Brien", 'Jean-Luc', 'de', 'la',
+  '"Quoted"', 'a;b', 'c,d', 'tab\there',
+];
+const SEPARATORS = [' ', ' ', ', ', '-', ' (', ') ', '/', ' & ', '\n'];
+// Long shared starts, so that labels differ only late and Terms match many.
+const SHARED = ['Museum für Naturkunde ', 'Muséum national d\u2019histoire ', 'Universität ', '国立科学博物館 ', 'Smith, Jo'];
+
+/** A label or a label's column: often one already used in the list, so duplicates are common. */
+function text(g: G, used: string[]): string {
+  if (used.length > 0 && chance(g, 0.2)) return pick(g, used);
+  const words = Array.from({ length: int(g, 1, 3) }, (_, i) => (i === 0 ? '' : pick(g, SEPARATORS)) + pick(g, WORDS));
+  const t = ((chance(g, 0.25) ? pick(g, SHARED) : '') + words.join('')).trim();
+  used.push(t);
+  return t;
+}
+
+/** Characters to draw string ids from for each `chars`: a few of each kind, so ids collide but for case. */
+const ALPHABETS: Record<string, string> = { 'A-Za-z0-9_-': 'aAbBzZ079_-', 'A-Z0-9-': 'ABXZ079-', 'a-z': 'abxz', '0-9A-F': '079ABF' };
+
+interface IdGen {
+  type: 'integer' | 'string';
+  chars: string;
+  next: number;
+  /** Every id issued, and (lower-cased) so no two differ only by case. */
+  issued: Id[];
+  seen: Set<string>;
+}
+
+function freshId(g: G, ids: IdGen): Id {
+  if (ids.type === 'integer') return (ids.next += int(g, 1, 3));
+  const alphabet = [...ALPHABETS[ids.chars]!];
+  const drawn = Array.from({ length: pick(g, [1, 1, 2, 3, 5, 64]) }, () => pick(g, alphabet)).join('');
+  // Deterministic on a collision: a redraw could loop forever while fast-check shrinks.
+  let id = drawn;
+  for (let k = 0; ids.seen.has(id.toLowerCase()); k++) id = drawn.slice(0, 60) + k.toString(alphabet.length).replace(/./g, (d) => alphabet[parseInt(d, 36)]!);
+  ids.seen.add(id.toLowerCase());
+  ids.issued.push(id);
+  return id;
+}
+
+// ---------------------------------------------------------------- lists
+
+/** What a list's rows say, for the lists under it: each item's id and its ancestors' ids. */
+interface Planned {
+  name: string;
+  items: { id: Id; chain: Id[] }[];
+  globalIds: boolean;
+  depth: number;
+}
+
+type Kind = 'top' | 'nested' | 'embedded';
+
+const FIELDS = [
+  { key: 'city', column: 'city', config: 'string' as unknown, cell: (g: G, used: string[]) => text(g, used) },
+  { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => String(int(g, 0, 9_999_999)) },
+  { key: 'lat', column: 'lat', config: { type: 'number', min: -90, max: 90 }, cell: (g: G) => pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999']) },
+];
+
+class Builder {
+  config: Record<string, unknown> = {};
+  files: Record<string, string> = {};
+  lists: Record<string, unknown> = {};
+  groupIds: string[] = [];
+  count = 0;
+  constructor(readonly g: G) {}
+
+  /** Declares list number `count`, writes its source, and declares the lists under it. */
+  list(kind: Kind, parent?: Planned, grand?: Planned): Planned {
+    const g = this.g;
+    const name = `${pick(g, ['inst', 'family', 'genus', 'species', 'tag', 'place', 'work'])}${this.count++}`;
+    const shape = kind === 'embedded' ? 'paged' : kind === 'top' ? pick(g, ['paged', 'paged', 'whole', 'whole', 'grid']) : pick(g, ['whole', 'whole', 'grid']);
+    const c: Record<string, unknown> = {};
+    this.lists[name] = c; // declared before the lists under it, as a user would
+    const ids: IdGen = { type: pick(g, ['integer', 'string']), chars: pick(g, Object.keys(ALPHABETS)), next: pick(g, [-1, 0, 99, 2 ** 53 - 4000]), issued: [], seen: new Set() };
+    const idColumn = pick(g, ['id', 'id', 'code']);
+    const idKey = pick(g, ['id', 'id', 'code']);
+    if (ids.type === 'string') c['id'] = { column: idColumn, type: 'string', ...(idKey !== 'id' ? { key: idKey } : {}), ...(ids.chars !== 'A-Za-z0-9_-' || chance(g, 0.3) ? { chars: ids.chars } : {}) };
+    else if (idKey !== 'id') c['id'] = { column: idColumn, key: idKey };
+    else if (idColumn !== 'id' || chance(g, 0.3)) c['id'] = idColumn;
+    const labelKey = pick(g, ['text', 'text', 'label']);
+    const [template, labelColumns] = pick(g, [['{text}', ['text']], ['{name}', ['name']], ['{name} ({town})', ['name', 'town']], ['{family}, {given}', ['family', 'given']]] as const);
+    if (labelKey !== 'text') c['label'] = labelColumns.length === 1 ? { column: labelColumns[0], key: labelKey } : { template, key: labelKey };
+    else if (template !== '{text}') c['label'] = labelColumns.length === 1 ? labelColumns[0] : template;
+    // Children are an id and a label in their parent's items.
+    const fields = kind === 'embedded' ? [] : g(() => fc.subarray(FIELDS));
+    if (fields.length > 0) c['fields'] = Object.fromEntries(fields.map((f) => [f.key, f.config]));
+    const ownKeys = [idKey, labelKey, ...fields.map((f) => f.key)];
+    if (kind !== 'embedded' && chance(g, 0.3)) c['keys'] = g(() => fc.shuffledSubarray(ownKeys, { minLength: ownKeys.length, maxLength: ownKeys.length }));
+
+    // One parent column names the parent; one per ancestor names them all (only one when the parent's ids are unique in its whole list).
+    const parentColumns = !parent ? [] : grand && !(parent.globalIds && chance(g, 0.5)) ? [`${grand.name}_id`, `${parent.name}_id`] : [`${parent.name}_id`];
+    if (parent) c['parent'] = { list: parent.name, column: parentColumns.length === 1 && chance(g, 0.7) ? parentColumns[0] : parentColumns };
+    if (shape !== 'paged') c['shape'] = shape;
+    if (kind !== 'embedded' && chance(g, 0.2)) c['path'] = pick(g, [name.toUpperCase(), `x-${name}`]);
+    const items = kind !== 'embedded' && chance(g, shape === 'paged' ? 0.2 : 0.5);
+    if (items) c['items'] = true;
+    const search = shape !== 'grid' && (kind === 'embedded' || chance(g, 0.8));
+    if (shape !== 'grid' && !search) c['search'] = false;
+    const counts = kind === 'top' && shape === 'paged' && chance(g, 0.5);
+
+    // Rows: a top list sometimes long enough for many pages, a list under a parent 0 to 3 per parent item.
+    const globalIds = kind !== 'nested' || chance(g, 0.5);
+    const planned: Planned = { name, items: [], globalIds, depth: parent ? parent.depth + 1 : 0 };
+    const rows: Record<string, string>[] = [];
+    const used: string[] = [];
+    const padded = (id: Id): string => (typeof id === 'number' && chance(g, 0.15) ? '00' + id : String(id));
+    const under = parent ? parent.items : [{ id: 0, chain: [] }];
+    for (const p of under) {
+      const taken = new Set<Id>();
+      const n = !parent ? (chance(g, 0.3) ? int(g, 0, 40) : pick(g, [0, 1, 2, 3, 5, 8])) : int(g, 0, 3);
+      for (let i = 0; i < n; i++) {
+        let id = !globalIds && ids.issued.length > 0 && chance(g, 0.4) ? pick(g, ids.issued) : freshId(g, ids);
+        if (taken.has(id)) id = freshId(g, ids);
+        taken.add(id);
+        const chain = parent ? [...p.chain, p.id] : [];
+        planned.items.push({ id, chain });
+        const row: Record<string, string> = { [idColumn]: padded(id) };
+        for (const column of labelColumns) row[column] = text(g, used);
+        for (const f of fields) row[f.column] = f.cell(g, used);
+        parentColumns.forEach((column, k) => (row[column] = padded(chain[chain.length - parentColumns.length + k]!)));
+        rows.push(row);
+      }
+    }
+    const source = this.source(`${name}.csv`, [idColumn, ...labelColumns, ...fields.map((f) => f.column), ...parentColumns], rows);
+    if (source !== undefined) c['source'] = source;
+    if (counts) this.counts(name, c, planned);
+    if (kind === 'top' && shape === 'paged' && chance(g, 0.4)) {
+      const child = this.list('embedded', planned);
+      c['children'] = chance(g, 0.5) ? child.name : { list: child.name, key: pick(g, ['children', 'kids']) };
+    }
+    if (kind !== 'embedded' && shape !== 'paged' && planned.depth < 2 && this.count < 8) {
+      for (let k = int(g, 0, 2); k > 0; k--) this.list('nested', planned, parent);
+    }
+    const params = kind === 'embedded' ? undefined : this.params(shape, search, counts, 'children' in c);
+    if (params) c['params'] = params;
+    return planned;
+  }
+
+  /** Renames or turns off some of a list's parameters; names of different roles never collide. */
+  params(shape: string, search: boolean, counts: boolean, children: boolean): Record<string, string | false> | undefined {
+    const g = this.g;
+    const roles: [string, boolean, string[]][] = [
+      ['page', shape === 'paged', ['p', 'pg']], ['term', shape !== 'grid' && search, ['q', 'search']], ['id', shape === 'paged', ['key', 'ident']],
+      ['group', shape === 'paged' && counts, ['grp']], ['child', children, ['sub']],
+    ];
+    const renamed = roles.filter(([, taken]) => taken && chance(g, 0.2)).map(([role, , names]) => [role, chance(g, 0.3) ? false : pick(g, names)] as const);
+    return renamed.length > 0 ? Object.fromEntries(renamed) : undefined;
+  }
+
+  /** Counts of `list`'s items per group, and the groups themselves the first time. */
+  counts(name: string, c: Record<string, unknown>, planned: Planned): void {
+    const g = this.g;
+    if (!this.config['groups']) {
+      this.groupIds = g(() => fc.subarray(['gbif', 'col-2', 'Herb_1', 'x', 'B9', 'obis']));
+      const rows = this.groupIds.map((id) => ({ id, text: text(g, []) }));
+      this.config['groups'] = { source: this.source('groups.csv', ['id', 'text'], rows) ?? 'groups.csv', param: pick(g, ['System', 'Collection', 'Set']) };
+    }
+    const [group, id, count] = pick(g, [['group', 'id', 'count'], ['grp', 'item', 'n']]);
+    const rows = this.groupIds.flatMap((gid) => planned.items.filter(() => chance(g, 0.4)).map((it) => ({ [group]: gid, [id]: String(it.id), [count]: String(int(g, 0, 500)) })));
+    const source = this.source(`${name}_count.csv`, [group, id, count], rows);
+    c['counts'] = group === 'group' && source === undefined ? `${name}_count.csv` : { source: source ?? `${name}_count.csv`, group, id, count };
+  }
+
+  /** Writes a source (or, when it has no rows, sometimes leaves it absent) and says how the config names it. */
+  source(file: string, header: string[], rows: Record<string, string>[]): unknown {
+    const g = this.g;
+    const delimiter = pick(g, [',', ',', ';', '\t']);
+    const named = delimiter === ',' && chance(g, 0.8) ? file : `${chance(g, 0.3) ? 'data/' : ''}${file}`;
+    if (rows.length > 0 || chance(g, 0.5)) {
+      const columns = chance(g, 0.3) ? g(() => fc.shuffledSubarray(header, { minLength: header.length, maxLength: header.length })) : header;
+      const cased = pick(g, [(s: string) => s, (s: string) => s.toUpperCase(), (s: string) => s.toLowerCase()]);
+      const quoteAll = chance(g, 0.2);
+      const quote = (s: string): string => (quoteAll || /["\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s);
+      const eol = pick(g, ['\n', '\r\n']);
+      const lines = [columns.map((h) => quote(cased(h))), ...rows.map((r) => columns.map((h) => quote(r[h]!)))].map((cells) => cells.join(delimiter));
+      this.files[named] = (chance(g, 0.2) ? '\uFEFF' : '') + lines.join(eol) + (chance(g, 0.8) ? eol : '');
+    }
+    return named === file && delimiter === ',' ? undefined : delimiter === ',' ? named : { file: named, delimiter };
+  }
+}
+
+/**
+ * A random declaration within docs/lists.md, its sources and a page size.
+ * Shrinking is capped: a gen() value of a few thousand draws shrinks for ever,
+ * holding every attempt in memory.
+ */
+export function arbDeclared(): fc.Arbitrary<Declared> {
+  return fc.limitShrink(fc.gen(), 200).map((g) => {
+    const b = new Builder(g);
+    for (let n = int(g, 1, 4); n > 0; n--) b.list('top');
+    return { config: { ...b.config, lists: b.lists }, files: b.files, pageSize: pick(g, [1, 2, 3, 5, 30]) };
+  });
+}
+
+// ---------------------------------------------------------------- requests
+
+/** A declared list at one place in the tree: `/country/840/state` and the states of country 840. */
+export interface Route {
+  list: ListSpec;
+  /** The path without `.json`. */
+  prefix: string;
+  /** The ancestors' lists and items, outermost first. */
+  ancestors: ListSpec[];
+  chain: DeclaredItem[];
+  items: DeclaredItem[];
+}
+
+/** Every list of a declaration at every place its parents' items put it, embedded lists aside. */
+export function declaredRoutes(d: Declaration, files: Record<string, string>): Route[] {
+  const all = declaredItems(d, files);
+  const byName = new Map(d.lists.map((l) => [l.name, l]));
+  const routesOf = (list: ListSpec): Route[] => {
+    if (!list.parent) return [{ list, prefix: `/${list.path}`, ancestors: [], chain: [], items: all.get(list.name)! }];
+    return routesOf(byName.get(list.parent.list)!).flatMap((r) => r.items.map((p) => {
+      const chain = [...r.chain, p];
+      return { list, prefix: `${r.prefix}/${p.id}/${list.path}`, ancestors: [...r.ancestors, r.list], chain, items: itemsUnder(list, chain, all.get(list.name)!) };
+    }));
+  };
+  return d.lists.filter((l) => !l.embeddedIn).flatMap(routesOf);
+}
+
+const BAD_IDS = ['x.y', '-1', '1.5', 'é', '%41', '', 'a'.repeat(65), '1e3', ' 1'];
+const swapCase = (s: string): string => Array.from(s, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
+
+/** A path segment or Id value for an id of `list` among `ids`: mostly one of them (integers sometimes zero-padded), else unknown or malformed. */
+function idValue(g: G, list: ListSpec, ids: readonly Id[]): string {
+  const r = int(g, 0, 19);
+  if (r < 13 && ids.length > 0) {
+    const id = pick(g, ids);
+    return typeof id === 'number' && r >= 10 ? '0'.repeat(r - 9) + id : String(id);
+  }
+  if (r >= 17) return pick(g, BAD_IDS);
+  if (list.id.type === 'integer') return pick(g, ['0', '00000', String(Math.max(0, ...ids.map(Number)) + 1), '9007199254740993']);
+  return ids.length > 0 && chance(g, 0.5) ? swapCase(String(pick(g, ids))) : pick(g, ['zz', 'Q', 'A-1', '0']);
+}
+
+/** A Term cut from a label at a word start, sometimes disguised, or one that matches nothing. */
+function termValue(g: G, labels: readonly string[]): string {
+  if (labels.length === 0 || chance(g, 0.2)) return pick(g, ['zzqx', ' ', '!!', 'ss', 'ß', 'smi', '山', 'e\u0301', 'x'.repeat(70)]);
+  const cps = Array.from(pick(g, labels));
+  const starts = cps.flatMap((ch, i) => (/[\p{L}\p{N}]/u.test(ch) && (i === 0 || !/[\p{L}\p{N}\p{M}]/u.test(cps[i - 1]!)) ? [i] : []));
+  const start = starts.length > 0 ? pick(g, starts) : 0;
+  const cut = cps.slice(start, start + int(g, 1, cps.length - start)).join('');
+  return pick(g, [cut, cut, cut.toUpperCase(), cut.toLowerCase(), cut.normalize('NFKD').replace(/\p{M}/gu, ''), `(${cut}`, `${cut} zzz`]);
+}
+
+const DEFAULT_NAMES = { page: 'Page', term: 'Term', id: 'Id', child: 'child', group: 'System' } as const;
+
+/** Random request URLs (path and query) over the paths `declared` declares. */
+export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
+  const { declaration: d, errors } = checkConfig(declared.config, 'reflist.config.json');
+  if (!d) throw new Error(`arbDeclared made an invalid config: ${errors.map((e) => e.message).join('; ')}`);
+  const routes = declaredRoutes(d, declared.files);
+  const byName = new Map(d.lists.map((l) => [l.name, l]));
+  const all = declaredItems(d, declared.files);
+  const gr = d.groups;
+  const groupIds = gr ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id)) : [];
+  return fc.limitShrink(fc.gen(), 200).map((g) => {
+    const route = pick(g, routes);
+    const { list } = route;
+    if (chance(g, 0.05)) return pick(g, ['/', '/nope.json', `${route.prefix}.JSON`, `${route.prefix.toUpperCase()}.json`, route.prefix, `${route.prefix}.json/`, `/${route.prefix}.json`, `${route.prefix}/page/1.json`, `${route.prefix}/x/y.json`]);
+    // The ancestors' ids, now and then zero-padded, unknown or malformed.
+    const base = route.chain.map((p, k) => {
+      const id = chance(g, 0.07) ? idValue(g, route.ancestors[k]!, all.get(route.ancestors[k]!.name)!.map((x) => x.id)) : typeof p.id === 'number' && chance(g, 0.1) ? `0${p.id}` : String(p.id);
+      return `/${route.ancestors[k]!.path}/${id}`;
+    }).join('') + `/${list.path}`;
+    if (list.items && chance(g, 0.35)) return `${base}/${idValue(g, list, route.items.map((x) => x.id))}.json`;
+
+    const child = list.children && byName.get(list.children.list);
+    const childItems = child ? all.get(child.name)! : [];
+    const labels = [...route.items, ...childItems].map((x) => x.label);
+    const last = Math.max(1, Math.ceil(route.items.length / declared.pageSize));
+    const values: Record<keyof typeof DEFAULT_NAMES, () => string> = {
+      page: () => pick(g, ['1', '2', String(last), String(last + 1), '01', '0', 'x', '-1', '1.5', '99999999999999999999', '']),
+      term: () => termValue(g, labels),
+      id: () => idValue(g, list, [...route.items, ...(chance(g, 0.3) ? childItems : [])].map((x) => x.id)),
+      child: () => pick(g, ['true', 'false', '1', '0', 'TRUE', 'False', 'maybe', '2', '']),
+      group: () => (groupIds.length > 0 && chance(g, 0.7) ? (chance(g, 0.85) ? pick(g, groupIds) : swapCase(pick(g, groupIds))) : pick(g, ['nosuch', ''])),
+    };
+    const params: [string, string][] = [];
+    for (const role of Object.keys(values) as (keyof typeof DEFAULT_NAMES)[]) {
+      if (!chance(g, role === 'id' ? 0.25 : 0.4)) continue;
+      const declaredName = list.params[role] ?? (role === 'group' ? gr?.param : undefined);
+      // A role's declared name in any case, or its usual name, which a list that renamed it ignores.
+      const name = declaredName && chance(g, 0.8) ? declaredName : DEFAULT_NAMES[role];
+      params.push([pick(g, [name, name.toLowerCase(), name.toUpperCase()]), values[role]()]);
+    }
+    if (chance(g, 0.2)) params.push([pick(g, ['q', '_type', 'foo']), pick(g, ['smi', 'query', ''])]);
+    // A name twice, with another value, before or after the first once shuffled: the first occurrence wins.
+    if (params.length > 0 && chance(g, 0.2)) params.push([pick(g, params)[0], pick(g, ['', 'x', '2', 'zz'])]);
+    const ordered = g(() => fc.shuffledSubarray(params, { minLength: params.length, maxLength: params.length }));
+    const plus = chance(g, 0.5);
+    const enc = (s: string): string => (plus ? encodeURIComponent(s).replace(/%20/g, '+') : encodeURIComponent(s));
+    return ordered.length === 0 ? `${base}.json` : `${base}.json?${ordered.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
+  });
+}

@@ -1,0 +1,254 @@
+// Brute-force reference of any declared list (docs/lists.md), written from the
+// docs alone and independent of src/ but for the Declaration it reads: the
+// sources are parsed and sorted once, and every request filters whole lists;
+// clarity over speed. For the lookup-service preset it answers exactly what
+// test/reference.ts answers, error wording included.
+import type { Declaration, ListSpec } from '../src/config/declaration.js';
+import { fold } from './reference.js';
+
+export type Id = number | string;
+
+/** One row of a list's source, as docs/lists.md makes it an item. */
+export interface DeclaredItem {
+  id: Id;
+  label: string;
+  /** The row's parent columns, each as an id of the ancestor it names (outermost first). */
+  up: Id[];
+  /** The item's own keys, in `keys` order. */
+  own: Record<string, unknown>;
+}
+
+export interface DeclaredResponse {
+  status: number;
+  body: unknown;
+}
+
+// ---------------------------------------------------------------- sources
+
+/** RFC 4180 records of `text` (a BOM dropped, LF or CRLF ends, blank lines skipped). */
+export function parseCsv(text: string, delimiter: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  const s = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const end = (): void => {
+    record.push(field);
+    if (record.length > 1 || record[0] !== '') records.push(record);
+    record = [];
+    field = '';
+  };
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (quoted) {
+      if (c !== '"') field += c;
+      else if (s[i + 1] === '"') (field += '"'), i++;
+      else quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === delimiter) record.push(field), (field = '');
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && s[i + 1] === '\n') i++;
+      end();
+    } else field += c;
+  }
+  if (field !== '' || record.length > 0) end();
+  return records;
+}
+
+/** A file's rows as cell getters; header names match case-insensitively, and an absent file has no rows. */
+export function readRows(files: Record<string, string>, file: string, delimiter: string): ((column: string) => string)[] {
+  const [header = [], ...rows] = parseCsv(files[file] ?? '', delimiter);
+  const index = new Map(header.map((h, i) => [h.toLowerCase(), i] as const).reverse());
+  return rows.map((row) => (column) => row[index.get(column.toLowerCase()) ?? -1] ?? '');
+}
+
+function ancestorsOf(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): ListSpec[] {
+  const out: ListSpec[] = [];
+  for (let p = list.parent; p; p = byName.get(p.list)!.parent) out.unshift(byName.get(p.list)!);
+  return out;
+}
+
+/** The items of `list` under the ancestor items `chain` (outermost first): `all` for a list without a parent. */
+export function itemsUnder(list: ListSpec, chain: readonly DeclaredItem[], all: readonly DeclaredItem[]): DeclaredItem[] {
+  if (!list.parent) return [...all];
+  if (list.parent.columns.length === 1) return all.filter((it) => it.up[0] === chain[chain.length - 1]!.id);
+  return all.filter((it) => it.up.every((id, i) => id === chain[i]!.id));
+}
+
+const idOfCell = (list: ListSpec, cell: string): Id => (list.id.type === 'integer' ? Number(cell) : cell);
+
+/** Every list's items in list order (docs/lists.md "Order"), by list name. */
+export function declaredItems(d: Declaration, files: Record<string, string>): Map<string, DeclaredItem[]> {
+  const byName = new Map(d.lists.map((l) => [l.name, l]));
+  const out = new Map<string, DeclaredItem[]>();
+  for (const list of d.lists) {
+    const ancestors = ancestorsOf(list, byName);
+    // One parent column names the parent; one per ancestor names them all.
+    const upLists = list.parent?.columns.length === 1 ? ancestors.slice(-1) : ancestors;
+    const items = readRows(files, list.source.file, list.source.delimiter).map((cell): DeclaredItem => {
+      const id = idOfCell(list, cell(list.id.column));
+      const label = list.label.template.replace(/\{([^{}]*)\}/g, (_, column: string) => cell(column));
+      const values = new Map<string, unknown>([[list.id.key, id], [list.label.key, label]]);
+      for (const f of list.fields) values.set(f.key, f.type === 'string' ? cell(f.column) : Number(cell(f.column)));
+      const up = (list.parent?.columns ?? []).map((column, i) => idOfCell(upLists[i]!, cell(column)));
+      return { id, label, up, own: Object.fromEntries(list.keys.map((k) => [k, values.get(k)])) };
+    });
+    out.set(list.name, items.sort(compareItems));
+  }
+  return out;
+}
+
+const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** fold(label), then the label, then the id: integers by value, strings by code unit. */
+function compareItems(a: DeclaredItem, b: DeclaredItem): number {
+  const byId = typeof a.id === 'number' && typeof b.id === 'number' ? a.id - b.id : cmpStr(String(a.id), String(b.id));
+  return cmpStr(fold(a.label), fold(b.label)) || cmpStr(a.label, b.label) || byId;
+}
+
+/** The canonical form of an id as a path segment or `Id` value gives it, or undefined when it is malformed. */
+function idKey(list: ListSpec, raw: string): string | undefined {
+  if (list.id.type === 'integer') return /^\d+$/.test(raw) ? raw.replace(/^0+(?=\d)/, '') : undefined;
+  return new RegExp(`^[${list.id.chars}]{1,64}$`).test(raw) ? raw : undefined;
+}
+
+const hasId = (key: string) => (item: DeclaredItem): boolean => String(item.id) === key;
+
+/** 1 when fold(label) starts with q, 2 when q starts at one of its word starts, else 0 (q non-empty). */
+function tierOf(label: string, q: string): number {
+  const f = fold(label);
+  return !(' ' + f).includes(' ' + q) ? 0 : f.startsWith(q) ? 1 : 2;
+}
+
+// ---------------------------------------------------------------- requests
+
+const ok = (body: unknown): DeclaredResponse => ({ status: 200, body });
+const fail = (status: 400 | 404, error: string): DeclaredResponse => ({ status, body: { error } });
+const envelope = (items: unknown[], total = items.length) => ({ total, items });
+
+function splitUrl(url: string): { path: string; search: string } {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) {
+    const u = new URL(url);
+    return { path: u.pathname, search: u.search };
+  }
+  const noHash = url.split('#')[0]!;
+  const q = noHash.indexOf('?');
+  return q < 0 ? { path: noHash, search: '' } : { path: noHash.slice(0, q), search: noHash.slice(q) };
+}
+
+/** Names match case-insensitively, the first occurrence wins, and an empty value is absent. */
+function parseQuery(search: string): (name: string | undefined) => string | undefined {
+  const first = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(search)) if (!first.has(k.toLowerCase())) first.set(k.toLowerCase(), v);
+  return (name) => (name === undefined ? undefined : first.get(name.toLowerCase()) || undefined);
+}
+
+function paginate<T>(xs: readonly T[], page: bigint, pageSize: number): T[] {
+  const start = (page - 1n) * BigInt(pageSize);
+  return start >= BigInt(xs.length) ? [] : xs.slice(Number(start), Number(start) + pageSize);
+}
+
+/**
+ * Answers `url` (a path and its query, or a whole URL) as the lists `declaration`
+ * declares, over the sources `files` (by file name), `pageSize` items a page.
+ */
+export function createDeclaredReference(declaration: Declaration, files: Record<string, string>, pageSize: number): (url: string) => DeclaredResponse {
+  const byName = new Map(declaration.lists.map((l) => [l.name, l]));
+  const items = declaredItems(declaration, files);
+  const routed = declaration.lists.filter((l) => !l.embeddedIn).map((l) => ({ list: l, chain: [...ancestorsOf(l, byName), l] }));
+  for (const l of declaration.lists) if (l.search && l.search.columns.length > 0) throw new Error(`${l.name}: search.columns is not in docs/lists.md`);
+  const g = declaration.groups;
+  const groupIds = g ? readRows(files, g.source.file, g.source.delimiter).map((cell) => cell(g.id)) : [];
+  const counts = new Map(declaration.lists.flatMap((l) => {
+    if (!l.counts) return [];
+    const c = l.counts;
+    const rows = readRows(files, c.source.file, c.source.delimiter).map((cell) => ({ group: cell(c.group), id: idOfCell(l, cell(c.id)), count: Number(cell(c.count)) }));
+    return [[l.name, rows] as const];
+  }));
+
+  const under = (list: ListSpec, chain: readonly DeclaredItem[]): DeclaredItem[] => itemsUnder(list, chain, items.get(list.name)!);
+  const childList = (list: ListSpec): ListSpec | undefined => list.children && byName.get(list.children.list);
+  const childrenOf = (list: ListSpec, parent: DeclaredItem): DeclaredItem[] => (childList(list) ? under(childList(list)!, [parent]) : []);
+
+  /** An item's body: its own keys, then `count` under a group, then its children (which carry no count). */
+  const render = (list: ListSpec, item: DeclaredItem, group: string | undefined, children = childrenOf(list, item)): unknown => {
+    const body: Record<string, unknown> = { ...item.own };
+    if (group !== undefined && list.counts) body['count'] = counts.get(list.name)!.find((c) => c.group === group && c.id === item.id)?.count ?? 0;
+    if (list.children) body[list.children.key] = children.map((c) => render(childList(list)!, c, undefined));
+    return body;
+  };
+
+  /** Items and children kept under folded query q (docs/lists.md "Term search" and "Children"), by tier, then in list order. */
+  const search = (list: ListSpec, all: readonly DeclaredItem[], q: string): { item: DeclaredItem; children: DeclaredItem[] }[] =>
+    all
+      .flatMap((item, index) => {
+        const children = childrenOf(list, item);
+        if (q === '') return [{ item, children, tier: 0, index }];
+        const own = tierOf(item.label, q);
+        const tiers = children.map((c) => tierOf(c.label, q));
+        const matching = [own, ...tiers].filter((t) => t !== 0);
+        if (matching.length === 0) return [];
+        return [{ item, children: own !== 0 ? children : children.filter((_, i) => tiers[i] !== 0), tier: Math.min(...matching), index }];
+      })
+      .sort((a, b) => a.tier - b.tier || a.index - b.index);
+
+  const paged = (list: ListSpec, get: ReturnType<typeof parseQuery>): DeclaredResponse => {
+    const p = list.params;
+    const pageRaw = get(p.page);
+    if (pageRaw !== undefined && !(/^\d+$/.test(pageRaw) && BigInt(pageRaw) >= 1n)) return fail(400, `${p.page}: expected an integer ≥ 1, got "${pageRaw}"`);
+    const page = pageRaw === undefined ? 1n : BigInt(pageRaw);
+    // Id is checked before child, but names a child when child is true: its form is the child list's then.
+    const childRaw = get(p.child)?.toLowerCase();
+    const childOk = childRaw === undefined || ['true', 'false', '1', '0'].includes(childRaw);
+    const child = childRaw === 'true' || childRaw === '1';
+    const idList = child ? childList(list)! : list;
+    const idRaw = get(p.id);
+    const key = idRaw === undefined ? undefined : idKey(idList, idRaw);
+    if (idRaw !== undefined && key === undefined) {
+      return fail(400, `${p.id}: expected ${idList.id.type === 'integer' ? 'digits' : `1 to 64 of ${idList.id.chars}`}, got "${idRaw}"`);
+    }
+    if (!childOk) return fail(400, `${p.child}: expected true|false|1|0, got "${get(p.child)}"`);
+    const group = get(p.group);
+    if (group !== undefined && !groupIds.includes(group)) return fail(404, `unknown ${g!.param.toLowerCase()} "${group}"`);
+    const all = items.get(list.name)!;
+    if (key !== undefined) {
+      if (!child) {
+        const found = all.find(hasId(key));
+        return ok(found ? envelope([render(list, found, group)]) : envelope([]));
+      }
+      const c = items.get(idList.name)!.find(hasId(key));
+      const parent = c && all.find((it) => it.id === c.up[0]);
+      return ok(c && parent ? envelope([render(list, parent, group, [c])]) : envelope([]));
+    }
+    const hits = search(list, all, fold(get(p.term) ?? ''));
+    return ok(envelope(paginate(hits, page, pageSize).map((h) => render(list, h.item, group, h.children)), hits.length));
+  };
+
+  return (url) => {
+    const { path, search: query } = splitUrl(url);
+    const segments = /^\/.*\.json$/.test(path) ? path.slice(1, -'.json'.length).split('/') : [];
+    // Odd segments are a list (path, id, …, path), even ones an item (…, path, id).
+    const route = routed.find(({ list, chain }) =>
+      (segments.length === 2 * chain.length - 1 || (list.items && segments.length === 2 * chain.length)) &&
+      chain.every((l, k) => segments[2 * k] === l.path));
+    if (!route) return fail(404, `no such path ${path}`);
+    const { list, chain } = route;
+    const raws = segments.filter((_, i) => i % 2 === 1);
+    const keys = raws.map((raw, k) => idKey(chain[k]!, raw));
+    if (keys.some((k) => k === undefined)) return fail(404, `no such path ${path}`);
+    const found: DeclaredItem[] = [];
+    for (const [k, key] of keys.entries()) {
+      const item = under(chain[k]!, found).find(hasId(key!));
+      // test/reference.ts's wording: a missing item names its parent when the parent is top-level.
+      if (!item) return fail(404, `unknown ${chain[k]!.name} ${raws[k]}${k === 1 ? ` of ${chain[0]!.name} ${found[0]!.id}` : ''}`);
+      found.push(item);
+    }
+    if (found.length === chain.length) return ok(render(list, found[found.length - 1]!, undefined));
+    const get = parseQuery(query);
+    if (list.shape === 'paged') return paged(list, get);
+    const all = under(list, found);
+    if (list.shape === 'grid') return ok({ total: all.length > 0 ? 1 : 0, page: 1, records: all.length, rows: all.map((it) => render(list, it, undefined)) });
+    const hits = search(list, all, fold(get(list.params.term) ?? ''));
+    return ok(envelope(hits.map((h) => render(list, h.item, undefined))));
+  };
+}

@@ -119,7 +119,8 @@ export function lock(outDir: string): () => void {
     throw new ReflistError('UNSAFE_OUTPUT', `another build is writing ${out} (remove ${file} if it is not)`);
   }
   closeSync(fd);
-  return () => unlinkSync(file);
+  // Once: a writer that failed has let go already when the build aborts it.
+  return () => rmSync(file, { force: true });
 }
 
 /** Removes a file and any folders it leaves empty, up to the generation's root. */

@@ -104,7 +104,7 @@ function redirects(manifest: Manifest): string {
   for (const list of lists) {
     const from = `/${list.path}.json`;
     const { page, group } = list.params;
-    const segment = group?.toLowerCase();
+    const segment = manifest.api.group?.toLowerCase();
     for (const name of [...casings(list.params.term), ...casings(list.params.id)]) rule(from, [`${name}=:x`], '/404.html', '404!');
     for (const p of casings(page)) {
       for (const g of casings(group)) rule(from, [`${p}=:p`, `${g}=:s`], `/${list.path}/${segment}/:s/page/:p.json`, '200!');
@@ -236,7 +236,7 @@ function pageSets(manifest: Manifest): string {
   const groups = [...new Set(lists.map((l) => l.params.group?.toLowerCase()).filter((n) => n !== undefined))];
   return [
     ...pages.map((p) => `if ($arg_${p} ~ "^0*([1-9][0-9]*)$") {\n    set $reflist_page $1;\n}`),
-    ...groups.map((g) => `set $reflist_${g} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set $reflist_${g} /${g}/$arg_${g};\n}`),
+    ...groups.map((g) => `set $reflist_${g} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set $reflist_${g} /${manifest.api.group!.toLowerCase()}/$arg_${g};\n}`),
   ].join('\n') + '\n';
 }
 

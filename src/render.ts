@@ -66,6 +66,22 @@ export function itemHead(list: ListSpec): (e: { id: Id; text: string; fields?: V
   return (e) => `{${parts.map((part) => part(e)).join(',')}`;
 }
 
+/** A paged list's item as JSON in two parts, its own keys and the rest (children, the closing brace): a count goes between. */
+export function itemParts(list: ListSpec, children: ListSpec | undefined): { head: (e: Entry) => string; tail: (e: Entry) => string } {
+  const head = itemHead(list);
+  const child = children && itemHead(children);
+  const childrenKey = list.children && json(list.children.key);
+  const tail = child ? (e: Entry) => `,${childrenKey}:[${(e.children ?? []).map((c) => child(c) + '}').join(',')}]}` : () => '}';
+  return { head, tail };
+}
+
+/** The item files of a paged list declared with `items`: each item without a count, with its children. */
+export function* renderItems(list: ListSpec, children: ListSpec | undefined, entries: Iterable<Entry>): Generator<TreeFile> {
+  if (!list.items) return;
+  const { head, tail } = itemParts(list, children);
+  for (const e of entries) yield [`${list.path}/${e.id}.json`, head(e) + tail(e)];
+}
+
 /**
  * The pages of a list (or only those numbered in `only`), each rendered once
  * per variant: without counts and, for a list with counts, with each group's.
@@ -77,10 +93,7 @@ export function* renderPages(
 ): Generator<TreeFile> {
   const pages = Math.max(1, Math.ceil(entries.length / pageSize));
   const variants: (string | undefined)[] = [undefined, ...(list.counts ? groups.ids.map((g) => `${groups.segment}/${g}`) : [])];
-  const head = itemHead(list);
-  const child = children && itemHead(children);
-  const childrenKey = list.children && json(list.children.key);
-  const tail = child ? (e: Entry) => `,${childrenKey}:[${(e.children ?? []).map((c) => child(c) + '}').join(',')}]}` : () => '}';
+  const { head, tail } = itemParts(list, children);
   for (let p = 1; p <= pages; p++) {
     if (only && !only.has(p)) continue;
     const page = entries.slice((p - 1) * pageSize, p * pageSize);
@@ -161,6 +174,7 @@ export function* renderList(
   const folder = list.path;
   const info = listInfo(list, entries, { pageSize, groups: groups.ids }, []);
   yield* renderPages(list, children, entries, pageSize, groups);
+  yield* renderItems(list, children, entries);
   const positions = entries.map((_, i) => i);
   yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(folder, info.layout, info.buckets, b));
   if (list.children) {

@@ -9,7 +9,7 @@ import type { ListSpec } from './config/declaration.js';
 import { LineEntry, lineId, linesOutput } from './cache.js';
 import type { TextEdit } from './delta.js';
 import type { Entry, Id, ListItem } from './model.js';
-import { encodeRecord, indexFiles, indexPaths, recordShape, renderBuckets, renderPages, type GroupVariants, type ListState, type RenderOptions } from './render.js';
+import { encodeRecord, indexFiles, indexPaths, recordShape, renderBuckets, renderItems, renderPages, type GroupVariants, type ListState, type RenderOptions } from './render.js';
 import type { Output } from './tree-files.js';
 import { buildSearchIndex, updateSearchIndex, type SearchIndex } from './search-index.js';
 
@@ -116,6 +116,7 @@ export function* renderChanges(
   for (let i = 0; i < entries.length; i++) if (next[i] !== lines[i]) pages.add(Math.floor(i / pageSize) + 1);
 
   yield* renderPages(list, undefined, entries, pageSize, groups, pages);
+  yield* renderItems(list, undefined, changed.map((c) => c.entry));
   const { buckets } = state.info;
   const dirtyBuckets = new Set(changed.map((c) => bucketOf(String(c.entry.id), buckets)));
   const { layout } = state.info;

@@ -59,6 +59,8 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   let wake: (() => void) | undefined;
   worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
   worker.on('error', (err) => (replies.push({ error: { message: err.message } }), wake?.()));
+  // A thread that is gone answers nothing more: whoever waits for a reply gets this one.
+  worker.on('exit', () => (replies.push({ error: { message: 'the writer thread has stopped' } }), wake?.()));
   const next = async (): Promise<WorkerReply> => {
     while (replies.length === 0) await new Promise<void>((r) => (wake = r));
     const reply = replies.shift()!;

@@ -164,7 +164,8 @@ export class TreeWriter {
 
   /** Writes (or appends to) a file of the new tree's build cache. */
   cache(name: string, text: string | Uint8Array, append = false): void {
-    if (!/^[a-z]+\.(json|tsv|csv)$/.test(name)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write cache file "${name}"`);
+    // A list's name (config/declaration.ts NAME) and a suffix, or meta.json: never a path.
+    if (!/^[A-Za-z][A-Za-z0-9_-]*\.(json|tsv|csv)$/.test(name)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write cache file "${name}"`);
     mkdirSync(this.cacheNext, { recursive: true });
     (append ? appendFileSync : writeFileSync)(join(this.cacheNext, name), text);
   }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from '../src/build.js';
 import type { LookupClient, LookupClientOptions } from '../src/client/client.js';
@@ -15,7 +15,10 @@ export function tempDir(name = 'reflist-'): string {
 
 export function writeSources(dir: string, files: Record<string, string | Buffer>): string {
   mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true }); // a source may be in a folder below (data/a.csv)
+    writeFileSync(join(dir, name), text);
+  }
   return dir;
 }
 

@@ -190,7 +190,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     let group: number | undefined;
     if (r.group !== undefined) {
       group = m.systems.findIndex((s) => s.id === r.group);
-      if (group < 0) return fail(404, `unknown ${list.params.group!.toLowerCase()} "${r.group}"`);
+      if (group < 0) return fail(404, `unknown ${m.api.group!.toLowerCase()} "${r.group}"`);
     }
     if (r.id !== undefined) {
       if (list.children && r.child) {
@@ -208,7 +208,8 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
     if (r.q !== '') return answerSearch(m, r, info, group);
     if (r.page > info.pages) return ok({ total: info.total, items: [] });
-    const path = pagePath(list.path, r.page, r.group === undefined ? undefined : `${list.params.group!.toLowerCase()}/${r.group}`);
+    // A group's pages are under the groups' parameter in lower case, whatever a list calls it.
+    const path = pagePath(list.path, r.page, r.group === undefined ? undefined : `${m.api.group!.toLowerCase()}/${r.group}`);
     const body = await routed<Envelope>(path);
     // One key for every page: a host that holds old pages costs one more read of lookup.json, not one a page.
     if (body.total !== info.total) throw new Stale(`${path} has another total than ${MANIFEST}`, ok(body), 'page totals');

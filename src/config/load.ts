@@ -3,7 +3,7 @@
 // without one, that preset (docs/lists.md, "Where the config is found").
 // Checks it against its sources' headers and names every CSV no list declares.
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { ReflistError, ReflistErrors } from '../errors.js';
 import { checkColumns, checkConfig, sourceFiles, type Declaration, type SourceSpec } from './declaration.js';
@@ -82,7 +82,9 @@ export function loadDeclaration(sources: string, configOption?: string): Loaded 
   }
   const config = findConfig(sources, configOption);
   const dir = config === undefined ? sources : dirname(config);
-  const name = config === undefined ? CONFIG_FILE : relative(process.cwd(), config) || config;
+  // As the person typed it, below the current folder; else in full.
+  const below = config === undefined ? '' : relative(process.cwd(), config);
+  const name = config === undefined ? CONFIG_FILE : below && !below.startsWith('..') ? below : resolve(config);
   const json = config === undefined ? LOOKUP_SERVICE_CONFIG : readJson(config, name);
   const { declaration, errors } = checkConfig(json, name);
   if (!declaration) throw new ReflistErrors(errors);

@@ -72,7 +72,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .command('init')
     .description('start a project of your own lists: example sources, package.json, a GitHub Pages workflow, a README')
     .argument('[dir]', 'the project folder, created if missing', '.')
-    .option('--preset <name>', 'the lists to start from: lookup-service (the original lookup service)', 'lookup-service')
+    .option('--preset <name>', 'the lists to start from: example (institutions by country, a taxonomy with counts) or lookup-service (the original lookup service)', 'example')
     .addHelpText('after', `
 Writes sources/reflist.config.json (the lists, docs/lists.md) and sources/*.csv (a few
 example rows of every list), package.json (scripts build, dev,

@@ -18,16 +18,19 @@ searches, pages, ids and counts.
 
 ## The lists
 
-Edit the files in \`sources/\`; the example rows in them are there to be
-replaced. Keep each file's header row (its columns may come in any order).
+\`sources/reflist.config.json\` declares the lists: which file each is read
+from, its id, its label, where it lives and what it answers (reflist's
+docs/lists.md). Edit the files in \`sources/\`; the example rows in them are
+there to be replaced. Keep each file's header row (its columns may come in
+any order).
 
 | file | header | what |
 |---|---|---|
 ${preset.sources.map((s) => `| \`sources/${s.file}\` | \`${header(s.text)}\` | ${s.purpose} |`).join('\n')}
 
-Ids and counts are integers ≥ 0, texts are not empty, and a row refers only to
-rows that exist. A build with any error prints each as \`file:line: message\`
-and changes nothing.
+Ids are what the config declares (integers ≥ 0 by default), labels are not
+empty, and a row refers only to rows that exist. A build with any error
+prints each as \`file:line: message\` and changes nothing.
 
 ## Commands
 
@@ -35,7 +38,7 @@ and changes nothing.
 npm install      # once: installs reflist
 npm run build    # sources/ → dist/
 npm run dev      # see the drop-downs change while you edit sources/
-npm run serve    # serves dist/, answering the original query URLs (/author.json?Term=mü)
+npm run serve    # serves dist/, answering the query URLs (${preset.example})
 \`\`\`
 
 ## Deploy
@@ -109,7 +112,7 @@ function header(csv: string): string {
 }
 
 /** Every file of a new project, by its path inside the project's folder. */
-export function scaffold(name: string, version: string, preset: PresetName = 'lookup-service'): Map<string, string> {
+export function scaffold(name: string, version: string, preset: PresetName = 'example'): Map<string, string> {
   const pkg = {
     name,
     private: true,
@@ -189,7 +192,7 @@ function inTheWay(root: string, paths: readonly string[]): string[] {
 }
 
 /** Writes the scaffold into dir (created if missing), or nothing at all when any of its files is there already. */
-export function init(dir: string, io: Pick<Io, 'stdout'>, preset: string = 'lookup-service'): void {
+export function init(dir: string, io: Pick<Io, 'stdout'>, preset: string = 'example'): void {
   const root = resolve(dir);
   if (!Object.hasOwn(PRESETS, preset)) {
     const names = Object.keys(PRESETS);

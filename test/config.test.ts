@@ -28,7 +28,6 @@ const OWN_LISTS = {
       id: { column: 'id', type: 'string', chars: 'A-Z0-9-' },
       label: '{name} ({city})',
       fields: { city: 'string', founded: { type: 'integer', min: 1000 } },
-      search: { columns: ['acronym'] },
     },
     countryInstitution: { source: 'institutions.csv', parent: { list: 'country', column: 'country_code' }, shape: 'whole' },
     family: { shape: 'whole', items: true },
@@ -90,6 +89,8 @@ describe('a config declares the lists', () => {
       'reflist.config.json: lists.species.children.list: list "genus" must declare "parent": {"list": "species", …} to be its children', false],
     ['a source out of the config\'s folder', withList('family', { source: '../family.csv' }),
       'reflist.config.json: lists.family.source: expected a .csv file in the config\'s folder or below it, got "../family.csv"', true],
+    ['search over other columns, which is not built yet', withList('family', { search: { columns: ['acronym'] } }),
+      'reflist.config.json: lists.family.search.columns: search over columns other than the label is not built yet; search the label (true), or put the column in a label template', false],
     ['a field of no known type', withList('family', { fields: { rank: 'numbr' } }),
       'reflist.config.json: lists.family.fields.rank: expected integer, number or string, got "numbr" (did you mean "number"?)', true],
   ];

@@ -17,10 +17,11 @@ async function cli(args: string[]) {
 const SHIPPED = new URL('../sources/', import.meta.url);
 const OWN = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const SCAFFOLD = [
+const scaffold = (preset: keyof typeof PRESETS) => [
   'README.md', 'package.json', '.gitignore', '.github/workflows/pages.yml', 'sources/reflist.config.json',
-  ...PRESETS['lookup-service'].sources.map((s) => `sources/${s.file}`),
+  ...PRESETS[preset].sources.map((s) => `sources/${s.file}`),
 ];
+const SCAFFOLD = scaffold('example');
 
 /** A client reading a built tree straight from disk. */
 function diskClient(root: string) {
@@ -38,7 +39,7 @@ function diskClient(root: string) {
 }
 
 describe('reflist init', () => {
-  test('writes a project whose example sources build with no errors and answer through the client', async () => {
+  test('writes a project whose example lists build with no errors and answer through the client', async () => {
     const dir = join(tempDir(), 'my-lists');
     const init = await cli(['init', dir]);
     expect(init).toMatchObject({ code: 0, stderr: '' });
@@ -49,18 +50,36 @@ describe('reflist init', () => {
     expect(built.code).toBe(0);
     expect(built.stdout).not.toMatch(/absent|error/i);
     const client = await diskClient(join(dir, 'dist'));
-    const found = (await client.request('/author.json?Term=mul')).body;
-    expect(found).toEqual({ total: 1, items: [{ id: 1, text: 'Müller, Anna' }] });
-    const counted = (await client.request('/author.json?System=gbif&Term=muller')).body;
-    expect(counted).toEqual({ total: 1, items: [{ id: 1, text: 'Müller, Anna', count: 12 }] });
+    // Labels that start with the term first, then those with a word that does.
+    const museums = (await client.request('/institution.json?Term=mus')).body as { total: number; items: { id: string }[] };
+    expect(museums.items[0]).toEqual({ id: 'DE-MFN', text: 'Museum für Naturkunde (Berlin)', city: 'Berlin', country: 'DE' });
+    expect(museums.items.map((i) => i.id)).toEqual(['DE-MFN', 'FR-MNHN', 'US-FMNH', 'JP-NSM']);
+    expect((await client.request('/country/US/institution.json')).body).toEqual({ total: 2, items: [
+      { id: 'US-FMNH', text: 'Field Museum (Chicago)' }, { id: 'US-SI', text: 'Smithsonian Institution (Washington)' },
+    ] });
+    expect((await client.request('/family/1/genus/10/species.json')).body).toEqual({ total: 2, items: [
+      { id: 101, text: 'Quercus petraea' }, { id: 100, text: 'Quercus robur' },
+    ] });
+    expect((await client.request('/species.json?Term=quer&Collection=herbarium')).body).toEqual({ total: 2, items: [
+      { id: 101, text: 'Quercus petraea', count: 45 }, { id: 100, text: 'Quercus robur', count: 120 },
+    ] });
+  });
+
+  test('--preset lookup-service writes a project of the original service, which builds and answers', async () => {
+    const dir = join(tempDir(), 'service');
+    expect((await cli(['init', dir, '--preset', 'lookup-service'])).code).toBe(0);
+    for (const path of scaffold('lookup-service')) expect(existsSync(join(dir, path)), path).toBe(true);
+    expect((await cli(['build', '--quiet', '--sources', join(dir, 'sources'), '--out', join(dir, 'dist')])).code).toBe(0);
+    const client = await diskClient(join(dir, 'dist'));
+    expect((await client.request('/author.json?System=gbif&Term=muller')).body).toEqual({ total: 1, items: [{ id: 1, text: 'Müller, Anna', count: 12 }] });
     const division = (await client.request('/division.json?System=col&Id=1')).body as { items: { count: number; children: unknown[] }[] };
     expect(division.items[0]).toMatchObject({ count: 7, children: [{ id: 1, text: 'Primates' }, { id: 2, text: 'Rodentia' }] });
     expect((await client.request('/country/840/state/6/county/6037.json')).body).toMatchObject({ county: 'Los Angeles' });
   });
 
-  test('gives every source the build reads a file with the header of the shipped one', async () => {
+  test('with the lookup-service preset, gives every source the build reads a file with the header of the shipped one', async () => {
     const dir = join(tempDir(), 'lists');
-    expect((await cli(['init', dir])).code).toBe(0);
+    expect((await cli(['init', dir, '--preset', 'lookup-service'])).code).toBe(0);
     const firstLine = (text: string) => text.split('\n')[0];
     for (const { file: source } of PRESETS['lookup-service'].sources) {
       const shipped = firstLine(readFileSync(new URL(source, SHIPPED), 'utf8'));
@@ -114,13 +133,13 @@ describe('reflist init', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'sources'));
     writeFileSync(join(dir, 'README.md'), '# my notes\n');
-    writeFileSync(join(dir, 'sources', 'author.csv'), 'id,text\r\n7,"Ørsted, Hans"\r\n');
+    writeFileSync(join(dir, 'sources', 'family.csv'), 'id,text\r\n7,Pinaceae\r\n');
     writeFileSync(join(dir, 'notes.txt'), 'keep me');
     const before = snapshotTree(dir);
     const { code, stdout, stderr } = await cli(['init', dir]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toContain(`init: refusing to overwrite 2 existing files in ${dir}: README.md, sources/author.csv`);
+    expect(stderr).toContain(`init: refusing to overwrite 2 existing files in ${dir}: README.md, sources/family.csv`);
     expect(snapshotTree(dir)).toEqual(before);
   });
 
@@ -139,14 +158,14 @@ describe('reflist init', () => {
     writeFileSync(join(dir, 'notes.txt'), 'keep me');
     expect((await cli(['init', dir])).code).toBe(0);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('keep me');
-    expect(existsSync(join(dir, 'sources', 'division_count.csv'))).toBe(true);
+    expect(existsSync(join(dir, 'sources', 'species_count.csv'))).toBe(true);
   });
 
   test('creates a folder that does not exist, and says what it wrote and what to type next', async () => {
     const dir = join(tempDir(), 'new', 'lists');
     const { code, stdout } = await cli(['init', dir]);
     expect(code).toBe(0);
-    expect(existsSync(join(dir, 'sources', 'author.csv'))).toBe(true);
+    expect(existsSync(join(dir, 'sources', 'species.csv'))).toBe(true);
     expect(stdout).toContain(`wrote ${SCAFFOLD.length} files in ${dir}:`);
     for (const path of SCAFFOLD) expect(stdout).toContain(`  ${path}\n`);
     expect(stdout).toContain(`next:\n  cd ${dir}\n  npm install\n  npm run build\n  npm run dev\n`);
@@ -161,7 +180,7 @@ describe('reflist init', () => {
     expect(written['$schema']).toBe('../node_modules/reflist/schema/reflist.config.schema.json');
     const other = join(tempDir(), 'other');
     expect(await cli(['init', other, '--preset', 'lookup-servce'])).toMatchObject({
-      code: 1, stderr: '--preset: no preset "lookup-servce" (did you mean "lookup-service"?); expected lookup-service\n',
+      code: 1, stderr: '--preset: no preset "lookup-servce" (did you mean "lookup-service"?); expected example, lookup-service\n',
     });
     expect(existsSync(other)).toBe(false);
   });

@@ -431,6 +431,8 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
       e.keys(`${path}.search`, s, ['columns']);
       const cols = s['columns'];
       if (!Array.isArray(cols) || !cols.every((x) => typeof x === 'string' && x.trim() !== '')) e.add(`${path}.search.columns`, 'expected a list of column names');
+      // Declared now so that a config says what it means; the index does not read other columns yet (docs/lists.md).
+      else if (cols.length > 0) e.add(`${path}.search.columns`, 'search over columns other than the label is not built yet; search the label (true), or put the column in a label template');
       else search = { columns: cols as string[] };
     } else e.add(`${path}.search`, `expected true, false or {"columns": [...]}, got ${JSON.stringify(s)}`);
     if (shape === 'grid' && search) e.add(`${path}.search`, 'a grid has no search');

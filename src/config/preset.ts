@@ -103,13 +103,73 @@ const PURPOSE: Record<keyof typeof EXAMPLE_ROWS, string> = {
 export interface Preset {
   config: object;
   sources: { file: string; text: string; purpose: string }[];
+  /** A query URL the project's README shows. */
+  example: string;
 }
+
+/**
+ * What `reflist init` starts a project with (docs/lists.md, A worked example):
+ * institutions with ISO country codes, searchable and listed under their
+ * country, and a taxonomy family → genus → species with counts per collection.
+ */
+const EXAMPLE_CONFIG = {
+  $schema: '../node_modules/reflist/schema/reflist.config.schema.json',
+  groups: { source: 'collection.csv', param: 'Collection' },
+  lists: {
+    country: { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole', items: true },
+    institution: {
+      id: { column: 'id', type: 'string' },
+      label: '{name} ({city})',
+      fields: { city: 'string', country: { column: 'country_code', type: 'string' } },
+      items: true,
+    },
+    countryInstitution: {
+      source: 'institution.csv', path: 'institution', parent: { list: 'country', column: 'country_code' },
+      id: { column: 'id', type: 'string' }, label: '{name} ({city})', shape: 'whole',
+    },
+    family: { shape: 'whole', items: true },
+    genus: { parent: { list: 'family', column: 'family_id' }, shape: 'whole', items: true },
+    genusSpecies: { source: 'species.csv', path: 'species', parent: { list: 'genus', column: 'genus_id' }, shape: 'whole' },
+    species: { counts: { source: 'species_count.csv', group: 'collection' } },
+  },
+};
+
+const EXAMPLE_SOURCES = [
+  ['country.csv', 'code,name\nDE,Germany\nFR,France\nJP,Japan\nUS,United States\n', 'countries, by ISO code'],
+  ['institution.csv', `id,name,city,country_code
+US-SI,Smithsonian Institution,Washington,US
+US-FMNH,Field Museum,Chicago,US
+DE-MFN,Museum für Naturkunde,Berlin,DE
+FR-MNHN,Muséum national d'Histoire naturelle,Paris,FR
+JP-NSM,National Museum of Nature and Science,Tokyo,JP
+`, 'institutions: searchable on their own (institution.json), and listed under their country (country/US/institution.json)'],
+  ['family.csv', 'id,text\n1,Fagaceae\n2,Rosaceae\n3,Felidae\n', 'families, the first level of the taxonomy'],
+  ['genus.csv', 'id,family_id,text\n10,1,Quercus\n11,1,Fagus\n20,2,Rosa\n21,2,Prunus\n30,3,Panthera\n31,3,Felis\n', "each family's genera (family/1/genus.json)"],
+  ['species.csv', `id,genus_id,text
+100,10,Quercus robur
+101,10,Quercus petraea
+110,11,Fagus sylvatica
+200,20,Rosa canina
+210,21,Prunus avium
+300,30,Panthera leo
+301,30,Panthera tigris
+310,31,Felis catus
+`, "species: searchable with counts (species.json), and each genus's (family/1/genus/10/species.json)"],
+  ['collection.csv', 'id,text\nherbarium,Herbarium\nzoology,Zoological collection\n', 'the collections species are counted in (?Collection=herbarium)'],
+  ['species_count.csv', 'collection,id,count\nherbarium,100,120\nherbarium,101,45\nherbarium,110,80\nherbarium,200,33\nherbarium,210,18\nzoology,300,12\nzoology,301,7\nzoology,310,54\n', 'how many specimens a collection holds of a species (none: 0)'],
+] as const;
 
 /** The presets `init --preset` knows, by name. */
 export const PRESETS = {
+  example: {
+    config: EXAMPLE_CONFIG,
+    sources: EXAMPLE_SOURCES.map(([file, text, purpose]) => ({ file, text, purpose })),
+    example: '/species.json?Term=quer&Collection=herbarium',
+  },
   'lookup-service': {
     config: LOOKUP_SERVICE_CONFIG,
     sources: (Object.keys(EXAMPLE_ROWS) as (keyof typeof EXAMPLE_ROWS)[]).map((name) => ({ file: `${name}.csv`, text: EXAMPLE_ROWS[name], purpose: PURPOSE[name] })),
+    example: '/author.json?Term=mü',
   },
 } satisfies Record<string, Preset>;
 export type PresetName = keyof typeof PRESETS;

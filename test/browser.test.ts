@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { CHROMIUM, DemoPage, launchChromium } from '../scripts/demo-page.js';
 import { assemblePreview, servePreview, waitForServer } from '../scripts/preview.js';
 import { build } from '../src/build.js';
+import { PRESETS } from '../src/config/preset.js';
 import type { LookupClient } from '../src/client/client.js';
 import { freePort, tempDir, treeClient } from './helpers.js';
 
@@ -246,5 +247,71 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     await demo.choose('state', 'calif', 'California');
     await demo.choose('county', 'los', 'Los Angeles');
     expect(await demo.selectedData('county')).toMatchObject([{ FIPS: 6037 }]);
+  });
+});
+
+describe.skipIf(!hasChromium)('the demo over a project of its own lists (reflist init\'s example), in Chromium', () => {
+  let server: ChildProcess;
+  let url: string;
+  let browser: Browser;
+  let demo: DemoPage;
+  const temps: string[] = [];
+
+  beforeAll(async () => {
+    temps.push(tempDir('reflist-own-'), tempDir('reflist-own-preview-'));
+    const sources = join(temps[0]!, 'sources');
+    mkdirSync(sources);
+    const { config, sources: files } = PRESETS.example;
+    writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify(config));
+    for (const { file, text } of files) writeFileSync(join(sources, file), text);
+    const tree = join(temps[0]!, 'tree');
+    await build({ sources, out: tree });
+    const preview = join(temps[1]!, 'site');
+    assemblePreview(tree, preview);
+    const port = await freePort();
+    server = servePreview(preview, port, 'ignore', true);
+    url = `http://127.0.0.1:${port}/`;
+    await waitForServer(url);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill();
+    for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    demo = new DemoPage(await browser.newPage({ viewport: { width: 960, height: 720 } }));
+  });
+  afterEach(async () => {
+    await demo.page.close();
+  });
+
+  test('the three-level cascade family → genus → species offers each level under the choice above it; clearing the family clears the rest', async () => {
+    await demo.goto(url);
+    expect(await demo.page.locator('#genus').isDisabled()).toBe(true);
+    await demo.choose('family', 'faga', 'Fagaceae');
+    await poll(() => demo.page.locator('#genus').isDisabled()).toBe(false);
+    await demo.open('genus');
+    await poll(() => demo.resultTexts('genus')).toEqual(['Fagus', 'Quercus']);
+    await demo.page.keyboard.press('Escape');
+    await demo.choose('genus', 'que', 'Quercus');
+    await demo.choose('genusSpecies', 'rob', 'Quercus robur');
+    expect(await demo.selection('genusSpecies')).toEqual({ value: '100', text: 'Quercus robur' });
+    expect(await demo.selectedData('genusSpecies')).toMatchObject([{ id: '100', itemId: 100, parentIds: ['1', '10'] }]);
+
+    await demo.page.locator('#family + .select2 .select2-selection__clear').click();
+    await poll(() => demo.selection('genus')).toMatchObject({ value: null });
+    expect(await demo.selection('genusSpecies')).toMatchObject({ value: null });
+    expect(await demo.page.locator('#genusSpecies').isDisabled()).toBe(true);
+  });
+
+  test('string ids, a template label and counts per collection show in the searchable lists', async () => {
+    await demo.goto(`${url}?institution=FR-MNHN&collection=herbarium`);
+    expect(await demo.selection('institution')).toEqual({ value: 'FR-MNHN', text: "Muséum national d'Histoire naturelle (Paris)" });
+    await demo.open('species');
+    await demo.type('quer');
+    await poll(() => demo.resultTexts('species')).toEqual(['Quercus petraea (45)', 'Quercus robur (120)']);
   });
 });

@@ -13,10 +13,11 @@ import { join } from 'node:path';
 import { build } from '../src/build.js';
 import { routeOf } from '../src/client/host.js';
 import { parseRequest } from '../src/client/request.js';
+import type { Manifest } from '../src/client/types.js';
 import { mulberry32 } from '../scripts/sources/prng.js';
 import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
-import { assertHostOnRandomCases, expectLikeReference, jsonOrText, PARAMETER_URLS, PRESET_API, type HostAnswer } from './host-checks.js';
+import { assertHostOnDeclaredCases, assertHostOnRandomCases, expectLikeDeclared, expectLikeReference, jsonOrText, PARAMETER_URLS, PRESET_API, type HostAnswer } from './host-checks.js';
 import { startWorkerd } from './hosts/workerd.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
@@ -57,9 +58,11 @@ function get(base: string, url: string, init: { method?: string; body?: string }
  * reference; any other path is no path of the service (the reference says 404)
  * and the worker hands it to ASSETS untouched, so it answers exactly what the
  * host's files answer (`assets`: the same request straight to the assets service).
+ * With `declared` (the tree's lookup.json api), the paths are those lists' and
+ * `expected` is the generic reference's, key order included.
  */
-function expectWorker(url: string, actual: Got, expected: RefResponse, assets: Got | undefined) {
-  if (routeOf(url, PRESET_API) === 'answer') return expectLikeReference(url, actual, expected);
+function expectWorker(url: string, actual: Got, expected: RefResponse, assets: Got | undefined, declared?: Manifest['api']) {
+  if (routeOf(url, declared ?? PRESET_API) === 'answer') return (declared ? expectLikeDeclared : expectLikeReference)(url, actual, expected);
   expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
   expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: assets!.status, text: assets!.text });
 }
@@ -226,6 +229,23 @@ describe('the Cloudflare _worker.js in workerd', () => {
       },
     });
   }, 120_000);
+
+  test('over random declarations, _worker.js in workerd answers like the generic reference', async () => {
+    await assertHostOnDeclaredCases({
+      root,
+      treeIn: (dir) => join(dir, 'dist'),
+      start: (tree) => startWorkerd(tree),
+      check: async (server, urls, { api, reference }) => {
+        const answers = await Promise.all(
+          urls.map(async (url) => [
+            await get(server.url, url),
+            routeOf(url, api) === 'file' ? await get(server.assetsUrl, url) : undefined,
+          ] as const),
+        );
+        urls.forEach((url, i) => expectWorker(url, answers[i]![0], reference(url), answers[i]![1], api));
+      },
+    });
+  }, 300_000);
 });
 
 // ---------------------------------------------------------------- bursts

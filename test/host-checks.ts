@@ -5,17 +5,23 @@
 // test that builds a tree a case and starts a host over it; reading a host's
 // answer as JSON. What differs from host to host (which paths are the host's
 // own files, how an answer is fetched, what a host's answer must add) stays in
-// that host's test.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+// that host's test. The same for random declarations (test/declarations.ts):
+// a declared case built for real, and an answer checked against the generic
+// reference (test/reference-declared.ts).
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { build } from '../src/build.js';
 import { parseRequest } from '../src/client/request.js';
+import type { Manifest } from '../src/client/types.js';
 import { apiOf } from '../src/config/api.js';
 import { checkConfig } from '../src/config/declaration.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
-import { buildFrom } from './helpers.js';
+import { arbDeclared, arbDeclaredRequest, type Declared } from './declarations.js';
+import { buildFrom, tempDir, writeSources } from './helpers.js';
+import { createDeclaredReference, type DeclaredResponse } from './reference-declared.js';
 import type { RefResponse, RefSources } from './reference.js';
 
 /** The lookup service's lists as lookup.json states them: what the adapters route by. */
@@ -35,12 +41,13 @@ export function expectLikeReference(url: string, actual: RefResponse, expected: 
 }
 
 /**
- * Whether `url` is no path of the service but a file of the tree under `root`,
- * which a plain static host (nginx, python3's http.server) serves, `//` merged
- * into `/` as they do.
+ * Whether `url` is no path of the service (of the lists `api` states: the
+ * lookup service's unless told) but a file of the tree under `root`, which a
+ * plain static host (nginx, python3's http.server) serves, `//` merged into
+ * `/` as they do.
  */
-export function isStaticTreeFile(root: string, url: string): boolean {
-  const route = parseRequest(url, PRESET_API);
+export function isStaticTreeFile(root: string, url: string, api: Manifest['api'] = PRESET_API): boolean {
+  const route = parseRequest(url, api);
   if (!('status' in route && route.status === 404)) return false;
   // Not splitUrl: new URL() would read `//author.json` as a host name.
   const file = join(root, decodeURIComponent(url.replace(/[?#].*$/s, '')).replace(/\/{2,}/g, '/'));
@@ -158,3 +165,104 @@ export const PARAMETER_URLS: [url: string, what: string][] = [
   ['/division.json?child=TRUE', 'child without Id: no effect'],
   ['/descriptor.json?page=2&System=nope', 'System ignored on descriptor'],
 ];
+
+// ---------------------------------------------------------------- declared lists
+
+/** A random declaration with random requests over its declared paths, for one host over one tree. */
+export interface DeclaredHostCase {
+  declared: Declared;
+  urls: string[];
+}
+
+/** A random declaration (arbDeclared()) with `requests` (20 to 40 unless told) random requests over it (arbDeclaredRequest). */
+export function arbDeclaredHostCase(requests: { minLength: number; maxLength: number } = { minLength: 20, maxLength: 40 }): fc.Arbitrary<DeclaredHostCase> {
+  return arbDeclared().chain((declared) => fc.record({ declared: fc.constant(declared), urls: fc.array(arbDeclaredRequest(declared), requests) }));
+}
+
+/** Search files this small split even a random declaration's few labels into many leaves and files. */
+export const SMALL_SEARCH = { leafBytes: 60, fileBytes: 100, pagesBytes: 200 } as const;
+
+/** A declared case built: the tree, the lists its lookup.json states (what the adapters route by), and the reference over the case. */
+export interface DeclaredTree {
+  tree: string;
+  api: Manifest['api'];
+  reference: (url: string) => DeclaredResponse;
+}
+
+/**
+ * Builds a declared case into `out`, as a user would: its reflist.config.json
+ * beside its sources in a folder of their own, at the case's page size, with
+ * SMALL_SEARCH. A declaration whose sources are all absent is refused, never
+ * built empty: undefined then, once the refusal is checked.
+ */
+export async function buildDeclaredTree(declared: Declared, out: string): Promise<DeclaredTree | undefined> {
+  const sources = writeSources(tempDir('reflist-src-'), declared.files);
+  writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify(declared.config));
+  const building = build({ sources, out, pageSize: declared.pageSize, search: SMALL_SEARCH });
+  if (Object.keys(declared.files).length === 0) {
+    await expect(building).rejects.toThrow(/none of its sources is in/);
+    return undefined;
+  }
+  await building;
+  const { api } = JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest;
+  const reference = createDeclaredReference(checkConfig(declared.config, 'x').declaration!, declared.files, declared.pageSize);
+  return { tree: out, api, reference };
+}
+
+/**
+ * That `actual` answers `url` as the generic reference's `expected` does: a
+ * 200 with the same status and body, keys in the same order (the JSON texts
+ * of the bodies are equal); an error with the same status and a JSON body
+ * whose `error` is a string (the message is the host's own).
+ */
+export function expectLikeDeclared(url: string, actual: { status: number; body: unknown }, expected: DeclaredResponse): void {
+  if (expected.status === 200) {
+    expect({ url, status: actual.status, body: actual.body }).toEqual({ url, status: 200, body: expected.body });
+    expect(JSON.stringify(actual.body), `${url}: key order`).toBe(JSON.stringify(expected.body));
+  } else {
+    expect({ url, status: actual.status }).toEqual({ url, status: expected.status });
+    expect(typeof (actual.body as { error?: unknown } | null | undefined)?.error, url).toBe('string');
+  }
+}
+
+/** A host property test over random declarations: as HostOnRandomCases, a case being a declaration built for real. */
+export interface HostOnDeclaredCases<Host extends { stop(): Promise<void> }> {
+  /** The folder for the cases' trees: each case gets a folder of its own under it. */
+  root: string;
+  /** Where in its case's folder the tree goes: the folder itself unless told. */
+  treeIn?: (dir: string) => string;
+  /** Starts a host over `tree`, by then built from the case's declaration. */
+  start(tree: string): Promise<Host>;
+  /** Asks the host the case's requests and checks the answers. */
+  check(host: Host, urls: string[], built: DeclaredTree): Promise<void>;
+  /** How many cases: hostPropertyRuns() unless told. */
+  numRuns?: number;
+}
+
+/**
+ * The host property test over random declarations: for hostPropertyRuns()
+ * random cases (arbDeclaredHostCase()), the declaration is built in a folder
+ * of its own (a case the builder refuses ends there), a host started over the
+ * tree, `check` run against it, and the host stopped whether or not it passed.
+ * The first failing case is reported as found: a case drawn with fc.gen()
+ * shrinks for ever.
+ */
+export async function assertHostOnDeclaredCases<Host extends { stop(): Promise<void> }>(spec: HostOnDeclaredCases<Host>): Promise<void> {
+  let sample = 0;
+  await fc.assert(
+    fc.asyncProperty(arbDeclaredHostCase(), async ({ declared, urls }) => {
+      const dir = join(spec.root, `d${sample++}`);
+      const tree = spec.treeIn?.(dir) ?? dir;
+      mkdirSync(dirname(tree), { recursive: true });
+      const built = await buildDeclaredTree(declared, tree);
+      if (!built) return;
+      const host = await spec.start(tree);
+      try {
+        await spec.check(host, urls, built);
+      } finally {
+        await host.stop();
+      }
+    }),
+    { numRuns: spec.numRuns ?? hostPropertyRuns(), endOnFailure: true },
+  );
+}

@@ -10,9 +10,10 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { servicePaths } from '../src/client/host.js';
 import { parseRequest } from '../src/client/request.js';
+import type { Manifest } from '../src/client/types.js';
 import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, tempDir, type Running } from './helpers.js';
-import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, PARAMETER_URLS, PRESET_API, type HostAnswer } from './host-checks.js';
+import { assertHostOnDeclaredCases, assertHostOnRandomCases, expectLikeDeclared, expectLikeReference, fetchAnswer, PARAMETER_URLS, PRESET_API, type HostAnswer } from './host-checks.js';
 import { startNetlifyDeno } from './hosts/netlify.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
@@ -22,9 +23,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Who answered, as the harness says: function, function-passthrough or static. */
 const servedBy = (got: HostAnswer) => got.headers.get('x-netlify-harness');
 
-/** A path of the original service (docs/contract.md §1): what the client answers, a 404 included, rather than leaving to the files. */
-function isServicePath(url: string): boolean {
-  const route = parseRequest(url, PRESET_API);
+/**
+ * A path of the original service (docs/contract.md §1), or of the lists `api`
+ * states: what the client answers, a 404 included, rather than leaving to the files.
+ */
+function isServicePath(url: string, api: Manifest['api'] = PRESET_API): boolean {
+  const route = parseRequest(url, api);
   return !('status' in route && route.status === 404);
 }
 
@@ -63,17 +67,19 @@ function mismatch(root: string, url: string, actual: HostAnswer, expected: RefRe
 /**
  * What Netlify with the edge function answers: a service path as the
  * reference does; anything else is the tree's file or, where there is none,
- * a 404 with 404.html (the reference agrees it is not found).
+ * a 404 with 404.html (the reference agrees it is not found). With `declared`
+ * (the tree's lookup.json api), the paths are those lists' and `expected` is
+ * the generic reference's, key order included.
  */
-function expectNetlify(root: string, url: string, actual: HostAnswer, expected: RefResponse) {
-  if (!isServicePath(url)) {
+function expectNetlify(root: string, url: string, actual: HostAnswer, expected: RefResponse, declared?: Manifest['api']) {
+  if (!isServicePath(url, declared)) {
     if (isTreeFile(root, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
     else {
       expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
       expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: 404, text: readFileSync(join(root, '404.html'), 'utf8') });
     }
   } else {
-    expectLikeReference(url, actual, expected);
+    (declared ? expectLikeDeclared : expectLikeReference)(url, actual, expected);
     expect(actual.headers.get('content-type'), url).toBe(JSON_TYPE);
   }
 }
@@ -305,6 +311,17 @@ describe('the Netlify edge function in Deno', () => {
         // All at once: the function's reads in flight and settled both get their turn.
         const got = await Promise.all(urls.map((url) => fetchAnswer(server.url, url)));
         urls.forEach((url, i) => expectNetlify(tree, url, got[i]!, referenceRequest(src, pageSize, url)));
+      },
+    });
+  }, 300_000);
+
+  test('over random declarations, the function in Deno answers like the generic reference', async () => {
+    await assertHostOnDeclaredCases({
+      root,
+      start: startNetlifyDeno,
+      check: async (server, urls, { tree, api, reference }) => {
+        const got = await Promise.all(urls.map((url) => fetchAnswer(server.url, url)));
+        urls.forEach((url, i) => expectNetlify(tree, url, got[i]!, reference(url), api));
       },
     });
   }, 300_000);

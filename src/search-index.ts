@@ -40,7 +40,7 @@ function matcherFor(entries: Entry[], records: string[], encode: (e: Entry) => s
 
 /**
  * The index of a list's entries (in list order), given their encoded records
- * and the encoder, which also encodes a division with only some children.
+ * and the encoder, which also encodes an entry with only some of its children.
  */
 export function buildSearchIndex(
   entries: Entry[],

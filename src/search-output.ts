@@ -30,7 +30,7 @@ export function chunkText(records: string[], members: Int32Array, located: Large
   return text + '}';
 }
 
-/** Entry e's record as a result of prefix: a division keeps only the children the prefix matches. */
+/** Entry e's record as a result of prefix: an entry with children keeps only those the prefix matches. */
 function recordFor({ entries, records, encode }: IndexedList, e: number, prefix: string): string {
   const entry = entries[e]!;
   if (!entry.children || tierOf(entry.key, prefix) !== 0) return records[e]!;
@@ -55,7 +55,7 @@ function pagesOf(list: IndexedList, l: LargePrefix, from = 0): string[] {
 /**
  * Result sets for a part's large prefixes, each linked from its prefix
  * (l.set): identical answers (a chain of one-child prefixes) are stored
- * once. A division is stored with only the children a prefix keeps, which
+ * once. An entry with children is stored with only the children a prefix keeps, which
  * is exact because the client filters them by the same query again.
  */
 export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {

@@ -53,7 +53,7 @@ export interface IndexedList {
   entries: Entry[];
   /** Each entry's record, as JSON. */
   records: string[];
-  /** Encodes an entry's record; also a division's with only some of its children. */
+  /** Encodes an entry's record; also one with only some of its children. */
   encode: (e: Entry) => string;
   pageSize: number;
   leafBytes: number;
@@ -93,7 +93,7 @@ export interface LargePrefix {
 /**
  * A list's sorted (key, entry) pairs: keys[i] (equal keys share one string),
  * owners[i] its entry and whole[i] whether the key is the entry's whole
- * label or a category's (tier 1).
+ * label or a child's (tier 1).
  */
 export interface Pairs {
   keys: string[];

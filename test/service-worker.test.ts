@@ -13,7 +13,9 @@ import { CHROMIUM, DemoPage, launchChromium } from '../scripts/demo-page.js';
 import { routeOf } from '../src/client/host.js';
 import { toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
-import { arbHostCase, expectLikeReference, hostPropertyRuns, isStaticTreeFile, jsonOrText, PRESET_API } from './host-checks.js';
+import {
+  arbDeclaredHostCase, arbHostCase, buildDeclaredTree, expectLikeDeclared, expectLikeReference, hostPropertyRuns, isStaticTreeFile, jsonOrText, PRESET_API,
+} from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const hasChromium = existsSync(CHROMIUM);
@@ -512,4 +514,37 @@ window.early = (async () => {
       { numRuns: Math.max(2, hostPropertyRuns(10)), endOnFailure: true },
     );
   }, 60_000);
+
+  test('over random declarations, fetch() from a page lookup-sw.js controls answers like the generic reference', async () => {
+    let sample = 0;
+    await fc.assert(
+      fc.asyncProperty(arbDeclaredHostCase(), async ({ declared, urls }) => {
+        const name = `d${sample++}`;
+        const built = await buildDeclaredTree(declared, join(randomRoot, name));
+        if (!built) return;
+        const { tree: dir, api, reference: declaredReference } = built;
+        const base = `${randomHost.url}${name}/`;
+        const runContext = await browser.newContext();
+        const page = await runContext.newPage();
+        try {
+          await page.goto(`${site.url}random.html?tree=${encodeURIComponent(base)}`);
+          await controlled(page);
+          const answers = await fetchFromPage(page, urls.map((u) => base + u.slice(1)));
+          for (const [i, url] of urls.entries()) {
+            const actual = answers[i]!;
+            if (routeOf(url, api) === 'file') {
+              // No path of a declared list: the worker leaves it to the static server.
+              const direct = await fetch(base + url.slice(1));
+              await direct.arrayBuffer();
+              expect({ url, status: actual.status }).toEqual({ url, status: isStaticTreeFile(dir, url, api) ? 200 : direct.status });
+            } else expectLikeDeclared(url, actual, declaredReference(url));
+          }
+        } finally {
+          await runContext.close();
+        }
+      }),
+      // As above: a visit a run, the first failing case reported as found.
+      { numRuns: Math.max(2, hostPropertyRuns(10)), endOnFailure: true },
+    );
+  }, 120_000);
 });

@@ -22,6 +22,10 @@
 //   npm run bench -- writes [--authors N,N]  what an incremental build
 //       writes: the files written, linked and removed after one author's
 //       text changes, one author is added, one is removed.
+//   npm run bench -- declared [--rows N]  a list of one's own (string ids, a
+//       label template, two fields; 1,000,000 rows by default) declared in
+//       reflist.config.json: its full build's wall time, peak RSS, files and
+//       bytes, and an edit rebuild's.
 //   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
 //       the sources alone (csv-parse). The A/B of the hand-written parser
 //       against csv-parse that chose it is this mode at commit 7cc075b
@@ -391,7 +395,35 @@ async function writesBench(sizes: number[]): Promise<void> {
   }
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' }, against: { type: 'string' }, docs: { type: 'boolean' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' }, rows: { type: 'string' }, against: { type: 'string' }, docs: { type: 'boolean' } } });
+/** A declared list of `rows` institutions: what a user's own list of that size builds like. */
+async function declaredBench(rows: number): Promise<void> {
+  execFileSync(process.execPath, ['scripts/compile.mjs']);
+  const sources = tempDir('reflist-declared-');
+  const random = mulberry32(7);
+  const WORDS = ['Museum', 'Institute', 'Herbarium', 'Naturkunde', 'Muséum', 'Collection', 'Garden', 'Société', 'Zoologisches', 'Botanic'];
+  const CITIES = ['Berlin', 'Paris', 'München', 'Chicago', 'Tōkyō', 'São Paulo', 'Kraków', 'Zürich', 'Leiden', 'Washington'];
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const lines = ['id,name,city,founded'];
+  for (let i = 0; i < rows; i++) {
+    const name = `${pick(WORDS)} ${pick(WORDS)} ${Math.floor(random() * 1e6).toString(36)}`;
+    lines.push(`X-${i.toString(36).toUpperCase().padStart(5, '0')},${name},${pick(CITIES)},${1500 + Math.floor(random() * 520)}`);
+  }
+  writeFileSync(join(sources, 'institution.csv'), lines.join('\n') + '\n');
+  writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify({ lists: { institution: {
+    id: { column: 'id', type: 'string' }, label: '{name} ({city})', fields: { city: 'string', founded: 'integer' },
+  } } }));
+  const out = join(tempDir('reflist-declared-out-'), 'dist');
+  console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${rows.toLocaleString('en')} rows declared in reflist.config.json`);
+  const full = cliBuild(sources, out);
+  const { files, bytes } = treeStats(out, () => true);
+  console.log(`full build    ${full.seconds.toFixed(1)} s, peak RSS ${full.rssMb.toFixed(0)} MB, ${files.toLocaleString('en')} files, ${(bytes / 1e6).toFixed(1)} MB`);
+  const csv = readFileSync(join(sources, 'institution.csv'), 'utf8').replace('\nX-00001,', '\nX-00001,Edited ');
+  writeFileSync(join(sources, 'institution.csv'), csv);
+  const edit = cliBuild(sources, out);
+  console.log(`edit rebuild  ${edit.seconds.toFixed(1)} s, peak RSS ${edit.rssMb.toFixed(0)} MB: ${edit.summary}`);
+}
+
 const which = positionals[0] ?? 'search';
 if (which === 'search') await searchBench(Number(values.authors ?? 100_000));
 else if (which === 'build') await buildBench((values.authors ?? '100000,1000000').split(',').map(Number));
@@ -399,5 +431,6 @@ else if (which === 'parser') await parserBench(Number(values.authors ?? 100_000)
 else if (which === 'ab') await abBench(values.against ?? 'HEAD', Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
 else if (which === 'deploy') await deployBench(Number(values.authors ?? 3000));
 else if (which === 'writes') await writesBench((values.authors ?? '100000,1000000').split(',').map(Number));
+else if (which === 'declared') await declaredBench(Number(values.rows ?? 1_000_000));
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
-else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes or parser`);
+else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared or parser`);

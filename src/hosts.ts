@@ -6,6 +6,7 @@
 // `firstPagePaths`); test/nginx.test.ts checks that they agree by serving a
 // real tree through nginx.
 import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL, servicePaths } from './client/host.js';
+import { chainOf } from './client/request.js';
 import type { ApiList, ListInfo, Manifest } from './client/types.js';
 import type { TreeFile } from './tree-files.js';
 
@@ -120,8 +121,7 @@ function redirects(manifest: Manifest): string {
 
 /** A list's path with each ancestor's id as a placeholder: `country/:c/state` (`:`) or a regex (`re`). */
 function pathPattern(manifest: Manifest, list: ApiList, style: ':' | 're'): string {
-  const chain: ApiList[] = [];
-  for (let l: ApiList | undefined = list; l; l = manifest.api.lists.find((p) => p.name === l!.parent)) chain.unshift(l);
+  const chain = chainOf(manifest.api, list);
   return chain.map((l, i) => (i === chain.length - 1 ? l.path : `${l.path}/${style === ':' ? `:${String.fromCharCode(97 + i + 2)}` : idPattern(l)}`)).join('/');
 }
 
@@ -174,8 +174,7 @@ function leadingZeros(manifest: Manifest): string[] {
   for (const list of manifest.api.lists) {
     const under = manifest.api.lists.some((l) => l.parent === list.name);
     if (list.id !== 'integer' || list.shape === 'paged' || (!under && !list.items)) continue;
-    const chain: ApiList[] = [];
-    for (let l: ApiList | undefined = list; l; l = manifest.api.lists.find((p) => p.name === l!.parent)) chain.unshift(l);
+    const chain = chainOf(manifest.api, list);
     const before = chain.slice(0, -1).map((l) => `${l.path}/(${idPattern(l)})`);
     const from = [...before, `${list.path}/0+([0-9]+${under ? '' : '\\.json'})`].join('/');
     const to = [...before.map((_, i) => `${chain[i]!.path}/$${i + 1}`), `${list.path}/$${before.length + 1}`].join('/');

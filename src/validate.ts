@@ -1,6 +1,6 @@
 // Stage 2, validate: raw tables → typed rows → the model, for the lists a
 // declaration names (docs/lists.md), collecting every error with its file and line.
-import { DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from './config/declaration.js';
+import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from './config/declaration.js';
 import type { SectionSpec } from './config/sections.js';
 import { ReflistError, suggest } from './errors.js';
 import { labelled, sortLabels, type Id, type ListItem, type Node, type Value } from './model.js';
@@ -178,18 +178,19 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
 
 /** Checks the sources of the sections a build makes again, pushing every error found. */
 export class Checker {
-  private readonly byName: Map<string, ListSpec>;
+  /** The declared lists by name. */
+  readonly lists: Map<string, ListSpec>;
 
   constructor(
     readonly declaration: Declaration,
     readonly tables: Tables,
     readonly errors: ReflistError[] = [],
   ) {
-    this.byName = new Map(declaration.lists.map((l) => [l.name, l]));
+    this.lists = new Map(declaration.lists.map((l) => [l.name, l]));
   }
 
   list(name: string): ListSpec {
-    return this.byName.get(name)!;
+    return this.lists.get(name)!;
   }
 
   rows(file: string, columns: Column[]): Row[] {
@@ -315,7 +316,7 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
     place(root, idKey(node.id), node);
   }
   for (const list of section.nested) {
-    const ancestors = ancestorsOf(check, list);
+    const ancestors = ancestorsOf(list, check.lists);
     const parent = ancestors[ancestors.length - 1]!;
     const named = list.parent!.columns;
     const c = listColumns(list, named.length === 1 ? [parent] : ancestors);
@@ -357,11 +358,4 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
     return sortLabels(items);
   };
   return sortAll(roots);
-}
-
-/** A list's ancestors, outermost first. */
-function ancestorsOf(check: Checker, list: ListSpec): ListSpec[] {
-  const out: ListSpec[] = [];
-  for (let p = list.parent; p; p = check.list(p.list).parent) out.unshift(check.list(p.list));
-  return out;
 }

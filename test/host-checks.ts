@@ -174,9 +174,19 @@ export interface DeclaredHostCase {
   urls: string[];
 }
 
-/** A random declaration (arbDeclared()) with `requests` (20 to 40 unless told) random requests over it (arbDeclaredRequest). */
+/**
+ * A random declaration (arbDeclared()) with `requests` (20 to 40 unless told)
+ * random requests over it (arbDeclaredRequest). Not fc.array(arbDeclaredRequest(…)):
+ * fc.gen() draws from a copy of the random stream and never moves the stream
+ * itself on, so every element of such an array is one and the same URL (and an
+ * arbitrary chained after arbDeclared() starts where the declaration's draws
+ * did). The case draws a seed and a count first instead, and each request is
+ * one run of fc.sample from that seed.
+ */
 export function arbDeclaredHostCase(requests: { minLength: number; maxLength: number } = { minLength: 20, maxLength: 40 }): fc.Arbitrary<DeclaredHostCase> {
-  return arbDeclared().chain((declared) => fc.record({ declared: fc.constant(declared), urls: fc.array(arbDeclaredRequest(declared), requests) }));
+  return fc
+    .tuple(fc.integer(), fc.integer({ min: requests.minLength, max: requests.maxLength }), arbDeclared())
+    .map(([seed, count, declared]) => ({ declared, urls: fc.sample(arbDeclaredRequest(declared), { seed, numRuns: count }) }));
 }
 
 /** Search files this small split even a random declaration's few labels into many leaves and files. */

@@ -25,6 +25,13 @@ function isId(list: ApiList, text: string): boolean {
   return pattern.test(text);
 }
 
+/** A list and its ancestors, outermost first: the lists its path walks through. */
+export function chainOf(api: Manifest['api'], list: ApiList): ApiList[] {
+  const chain = [list];
+  for (let l = list; l.parent; ) chain.unshift((l = api.lists.find((p) => p.name === l.parent)!));
+  return chain;
+}
+
 /** An id as its list's files name it: digits without leading zeros, a string as it is. */
 const canonical = (list: ApiList, id: string) => (list.id === 'integer' ? canonicalDigits(id) : id);
 

@@ -5,6 +5,7 @@
 // dependency-free and loads in Node.
 import type { LookupClient } from './client.js';
 import { fold, tierOf } from './fold.js';
+import { chainOf } from './request.js';
 import type { ApiList, Envelope, Grid, Id, Manifest } from './types.js';
 
 type Client = Pick<LookupClient, 'request' | 'manifest'>;
@@ -266,10 +267,8 @@ export function cascadeAjax(client: Client, selects: readonly JQuerySelect[], li
     const list = await listOf(client, name);
     const ids = selects.slice(0, level).map(chosenId);
     if (ids.some((id) => id === undefined)) return whole<CascadeOption>([]);
-    const manifest = await client.manifest();
-    const chain: string[] = [];
-    for (let l: ApiList | undefined = list; l?.parent; ) (l = manifest.api.lists.find((p) => p.name === l!.parent)), chain.unshift(l!.path);
-    const path = `/${chain.map((p, i) => `${p}/${encodeURIComponent(ids[i]!)}`).concat(list.path).join('/')}.json`;
+    const above = chainOf((await client.manifest()).api, list).slice(0, -1);
+    const path = `/${above.map((l, i) => `${l.path}/${encodeURIComponent(ids[i]!)}`).concat(list.path).join('/')}.json`;
     const parents = ids as string[];
     if (list.shape === 'grid') {
       const grid = await fetchBody<Grid<PageItem>>(client, path);

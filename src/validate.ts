@@ -35,7 +35,7 @@ const shownChars = (chars: string) => (chars === DEFAULT_ID_CHARS ? 'A-Z a-z 0-9
 
 const stringIds = new Map<string, RegExp>();
 /** The pattern of a string id of these characters, made once. */
-export function stringIdPattern(chars: string): RegExp {
+function stringIdPattern(chars: string): RegExp {
   let pattern = stringIds.get(chars);
   if (!pattern) stringIds.set(chars, (pattern = new RegExp(`^[${chars}]{1,64}$`)));
   return pattern;
@@ -214,7 +214,7 @@ export interface Groups {
   list: { id: string; text: string }[];
 }
 
-export const NO_GROUPS: Groups = { ids: [], list: [] };
+const NO_GROUPS: Groups = { ids: [], list: [] };
 
 /** What a group is called in messages: its parameter, in lower case (`system`). */
 const groupWord = (groups: GroupsSpec) => groups.param.toLowerCase();

@@ -146,7 +146,7 @@ function didYouMean(word: string, candidates: readonly string[]): string {
 }
 
 /** The characters a `[…]` body admits, each once: `A-Z0-9_-` → A…Z, 0…9, _, -. */
-export function expandChars(body: string): string[] | { error: string } {
+function expandChars(body: string): string[] | { error: string } {
   const chars = [...body];
   const out = new Set<string>();
   for (let i = 0; i < chars.length; i++) {
@@ -527,15 +527,8 @@ export function ancestors(list: ListSpec, byName: ReadonlyMap<string, ListSpec>)
 }
 
 /** The path pattern of a list's file, without `.json`: `country/{country}/state`. */
-export function listPath(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): string {
+function listPath(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): string {
   return [...ancestors(list, byName).map((a) => `${a.path}/{${a.name}}`), list.path].join('/');
-}
-
-/** Every column a list reads from its source, each once. */
-export function listColumns(list: ListSpec): string[] {
-  return [...new Set([
-    ...(list.parent?.columns ?? []), list.id.column, ...list.label.columns, ...list.fields.map((f) => f.column), ...(list.search ? list.search.columns : []),
-  ])];
 }
 
 /**

@@ -24,7 +24,7 @@ export interface Loaded {
 }
 
 /** The config a build uses: `--config`, or the one in the sources folder, or undefined (then the preset may apply). */
-export function findConfig(sources: string, config?: string): string | undefined {
+function findConfig(sources: string, config?: string): string | undefined {
   if (config !== undefined) {
     if (!existsSync(config) || !statSync(config).isFile()) throw new ReflistError('INVALID_OPTION', `--config: no such file ${config}`);
     return config;
@@ -49,7 +49,7 @@ function readJson(path: string, name: string): unknown {
 }
 
 /** The first record of a CSV file: its header. At most 64 KiB are read. */
-export function readHeader(path: string, source: SourceSpec): string[] {
+function readHeader(path: string, source: SourceSpec): string[] {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(65536);

@@ -18,10 +18,9 @@ export interface SectionSpec {
 
 export function sectionsOf(d: Declaration): SectionSpec[] {
   const byName = new Map(d.lists.map((l) => [l.name, l]));
-  const under = (list: ListSpec) => d.lists.filter((l) => l.parent?.list === list.name && !l.embeddedIn);
   return d.lists.filter((l) => !l.parent).map((root) => {
     const nested: ListSpec[] = [];
-    const walk = (list: ListSpec) => under(list).forEach((l) => (nested.push(l), walk(l)));
+    const walk = (list: ListSpec) => listsUnder(d, list).forEach((l) => (nested.push(l), walk(l)));
     walk(root);
     const children = root.children && byName.get(root.children.list);
     const lists = [root, ...nested, ...(children ? [children] : [])];

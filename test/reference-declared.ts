@@ -226,7 +226,15 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
 
   return (url) => {
     const { path, search: query } = splitUrl(url);
-    const segments = /^\/.*\.json$/.test(path) ? path.slice(1, -'.json'.length).split('/') : [];
+    // Each segment percent-decoded on its own, as a static host reads a file's name (a malformed escape names nothing).
+    const decode = (segment: string) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return '\0';
+      }
+    };
+    const segments = /^\/.*\.json$/.test(path) ? path.slice(1, -'.json'.length).split('/').map(decode) : [];
     // Odd segments are a list (path, id, …, path), even ones an item (…, path, id).
     const route = routed.find(({ list, chain }) =>
       (segments.length === 2 * chain.length - 1 || (list.items && segments.length === 2 * chain.length)) &&

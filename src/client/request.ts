@@ -17,8 +17,11 @@ export interface Failure {
 }
 
 const patterns = new Map<string, RegExp>();
-/** Whether a path segment or an Id is an id of this list: digits, or 1 to 64 of its characters. */
-function isId(list: ApiList, text: string): boolean {
+/** What an id's form is: an integer, or a string of these characters. */
+type IdForm = Pick<ApiList, 'id' | 'chars'>;
+
+/** Whether a path segment or an Id is an id of this form: digits, or 1 to 64 of its characters. */
+function isId(list: IdForm, text: string): boolean {
   if (list.id === 'integer') return /^\d+$/.test(text);
   let pattern = patterns.get(list.chars!);
   if (!pattern) patterns.set(list.chars!, (pattern = new RegExp(`^[${list.chars}]{1,64}$`)));
@@ -33,7 +36,7 @@ export function chainOf(api: Manifest['api'], list: ApiList): ApiList[] {
 }
 
 /** An id as its list's files name it: digits without leading zeros, a string as it is. */
-const canonical = (list: ApiList, id: string) => (list.id === 'integer' ? canonicalDigits(id) : id);
+const canonical = (list: IdForm, id: string) => (list.id === 'integer' ? canonicalDigits(id) : id);
 
 /** Query parameters by lower-cased name; the first occurrence wins and an empty value counts as absent. */
 export function parseQuery(search: string): Map<string, string> {
@@ -75,8 +78,15 @@ export function splitUrl(url: string): { path: string; search: string } {
 export function parseRequest(url: string, api: Manifest['api']): Route | Failure {
   const { path, search } = splitUrl(url);
   const notFound: Failure = { status: 404, error: `not found: ${path}` };
-  if (!path.startsWith('/') || !path.endsWith('.json')) return notFound;
-  const segments = path.slice(1, -'.json'.length).split('/');
+  // Split before decoding: an escaped `/` (%2F) stays inside its segment, where no list or id matches it.
+  const raw = toUrl(url).pathname;
+  if (!raw.startsWith('/') || !raw.endsWith('.json')) return notFound;
+  let segments: string[];
+  try {
+    segments = raw.slice(1, -'.json'.length).split('/').map(decodeURIComponent);
+  } catch {
+    return notFound; // a malformed escape
+  }
   let parent: string | undefined;
   let prefix = '';
   for (let i = 0; i < segments.length; i += 2) {
@@ -105,26 +115,25 @@ function parseListParams(list: ApiList, params: Map<string, string>): Route | Fa
   if (!/^\d+$/.test(pageText) || Number(pageText) < 1) {
     return { status: 400, error: `${names.page}: expected an integer ≥ 1, got "${pageText}"` };
   }
+  const childText = get(names.child);
+  const childValue = childText?.toLowerCase();
+  const child = childValue === 'true' || childValue === '1';
+  // With child, Id names a child: its form is the children's.
+  const ids = child ? list.children! : list;
   const id = get(names.id);
-  if (id !== undefined && !isId(list, id)) {
-    const expected = list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`;
+  if (id !== undefined && !isId(ids, id)) {
+    const expected = ids.id === 'integer' ? 'digits' : `1 to 64 of ${ids.chars}`;
     return { status: 400, error: `${names.id}: expected ${expected}, got "${id}"` };
   }
-  let child = false;
-  const childText = get(names.child);
-  if (childText !== undefined) {
-    const value = childText.toLowerCase();
-    if (!['true', 'false', '1', '0'].includes(value)) {
-      return { status: 400, error: `${names.child}: expected true, false, 1 or 0, got "${childText}"` };
-    }
-    child = value === 'true' || value === '1';
+  if (childValue !== undefined && !['true', 'false', '1', '0'].includes(childValue)) {
+    return { status: 400, error: `${names.child}: expected true, false, 1 or 0, got "${childText}"` };
   }
   const group = get(names.group);
   return {
     kind: 'paged',
     list,
     page: Number(pageText),
-    ...(id === undefined ? {} : { id: canonical(list, id) }),
+    ...(id === undefined ? {} : { id: canonical(ids, id) }),
     q: fold(get(names.term) ?? ''),
     ...(group === undefined ? {} : { group }),
     child,

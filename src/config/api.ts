@@ -8,6 +8,8 @@ function keysOf(list: ListSpec): [string, KeyValue][] {
     [key, key === list.id.key ? 'id' : key === list.label.key ? 'label' : list.fields.findIndex((f) => f.key === key)]);
 }
 
+const idForm = (list: ListSpec) => ({ id: list.id.type, ...(list.id.type === 'string' ? { chars: list.id.chars } : {}) });
+
 export function apiOf(d: Declaration): Manifest['api'] {
   const byName = new Map(d.lists.map((l) => [l.name, l]));
   const lists = d.lists.filter((l) => !l.embeddedIn).map((list): ApiList => {
@@ -18,11 +20,17 @@ export function apiOf(d: Declaration): Manifest['api'] {
       ...(list.parent ? { parent: list.parent.list } : {}),
       shape: list.shape,
       items: list.items,
-      id: list.id.type,
-      ...(list.id.type === 'string' ? { chars: list.id.chars } : {}),
+      ...idForm(list),
       params: list.params,
       keys: keysOf(list),
-      ...(children ? { children: { list: children.name, key: list.children!.key, keys: keysOf(children).filter((k): k is [string, 'id' | 'label'] => typeof k[1] === 'string') } } : {}),
+      ...(children ? {
+        children: {
+          list: children.name,
+          key: list.children!.key,
+          keys: keysOf(children).filter((k): k is [string, 'id' | 'label'] => typeof k[1] === 'string'),
+          ...idForm(children),
+        },
+      } : {}),
     };
   });
   return { ...(d.groups ? { group: d.groups.param } : {}), lists };

@@ -56,14 +56,18 @@ export function encodeRecord(e: Omit<Entry, 'key'>, shape: RecordShape): string 
 
 /** An item's own keys as JSON in the declared order, without the closing brace: count and children may follow. */
 export function itemHead(list: ListSpec): (e: { id: Id; text: string; fields?: Value[] }) => string {
-  const parts = list.keys.map((key): ((e: { id: Id; text: string; fields?: Value[] }) => string) => {
-    const name = json(key);
-    if (key === list.id.key) return (e) => `${name}:${json(e.id)}`;
-    if (key === list.label.key) return (e) => `${name}:${json(e.text)}`;
-    const i = list.fields.findIndex((f) => f.key === key);
-    return (e) => `${name}:${json(e.fields![i])}`;
+  // Each key's name is made once; an item is then one concatenation (this runs for every item of every page).
+  const parts = list.keys.map((key, k): [prefix: string, value: 'id' | 'label' | number] => {
+    const prefix = `${k === 0 ? '{' : ','}${json(key)}:`;
+    if (key === list.id.key) return [prefix, 'id'];
+    if (key === list.label.key) return [prefix, 'label'];
+    return [prefix, list.fields.findIndex((f) => f.key === key)];
   });
-  return (e) => `{${parts.map((part) => part(e)).join(',')}`;
+  return (e) => {
+    let head = '';
+    for (const [prefix, value] of parts) head += prefix + json(value === 'id' ? e.id : value === 'label' ? e.text : e.fields![value]);
+    return head;
+  };
 }
 
 /** A paged list's item as JSON in two parts, its own keys and the rest (children, the closing brace): a count goes between. */

@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { CHROMIUM, DemoPage, launchChromium } from '../scripts/demo-page.js';
 import { routeOf } from '../src/client/host.js';
+import type { Manifest } from '../src/client/types.js';
 import { toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
 import {
@@ -481,6 +482,33 @@ window.early = (async () => {
     });
   });
 
+
+  /**
+   * One page visit to the tree `name` (built at `dir`) through lookup-sw.js:
+   * `urls` fetched from the page, each answer of a list path checked by
+   * `check`, each other path left by the worker to the static server.
+   */
+  async function visit(name: string, dir: string, api: Manifest['api'], urls: string[], check: (url: string, actual: RefResponse) => void) {
+    const base = `${randomHost.url}${name}/`;
+    // A context a run: a worker registered for the previous run's tree would answer this page at once.
+    const runContext = await browser.newContext();
+    const page = await runContext.newPage();
+    try {
+      await page.goto(`${site.url}random.html?tree=${encodeURIComponent(base)}`);
+      await controlled(page);
+      const answers = await fetchFromPage(page, urls.map((u) => base + u.slice(1)));
+      for (const [i, url] of urls.entries()) {
+        const actual = answers[i]!;
+        if (routeOf(url, api) === 'file') {
+          const direct = await fetch(base + url.slice(1));
+          await direct.arrayBuffer();
+          expect({ url, status: actual.status }).toEqual({ url, status: isStaticTreeFile(dir, url, api) ? 200 : direct.status });
+        } else check(url, actual);
+      }
+    } finally {
+      await runContext.close();
+    }
+  }
   test('fetch() from a controlled page answers random requests like the reference, and the tree\'s own files from the network', async () => {
     let sample = 0;
     const arbCase = arbHostCase({ minLength: 20, maxLength: 40 });
@@ -489,26 +517,7 @@ window.early = (async () => {
         const name = `s${sample++}`;
         const dir = join(randomRoot, name);
         await buildFrom(toCsvFiles(src), dir, pageSize);
-        const base = `${randomHost.url}${name}/`;
-        // A context a run: a worker registered for the previous run's tree would answer this page at once.
-        const runContext = await browser.newContext();
-        const page = await runContext.newPage();
-        try {
-          await page.goto(`${site.url}random.html?tree=${encodeURIComponent(base)}`);
-          await controlled(page);
-          const answers = await fetchFromPage(page, urls.map((u) => base + u.slice(1)));
-          for (const [i, url] of urls.entries()) {
-            const actual = answers[i]!;
-            if (routeOf(url, PRESET_API) === 'file') {
-              // Not the service's: the worker leaves it to the static server.
-              const direct = await fetch(base + url.slice(1));
-              await direct.arrayBuffer();
-              expect({ url, status: actual.status }).toEqual({ url, status: isStaticTreeFile(dir, url) ? 200 : direct.status });
-            } else expectLikeReference(url, actual, referenceRequest(src, pageSize, url));
-          }
-        } finally {
-          await runContext.close();
-        }
+        await visit(name, dir, PRESET_API, urls, (url, actual) => expectLikeReference(url, actual, referenceRequest(src, pageSize, url)));
       }),
       // Each run is a browser visit: report the first failing case as found, unshrunk.
       { numRuns: Math.max(2, hostPropertyRuns(10)), endOnFailure: true },
@@ -523,25 +532,7 @@ window.early = (async () => {
         const built = await buildDeclaredTree(declared, join(randomRoot, name));
         if (!built) return;
         const { tree: dir, api, reference: declaredReference } = built;
-        const base = `${randomHost.url}${name}/`;
-        const runContext = await browser.newContext();
-        const page = await runContext.newPage();
-        try {
-          await page.goto(`${site.url}random.html?tree=${encodeURIComponent(base)}`);
-          await controlled(page);
-          const answers = await fetchFromPage(page, urls.map((u) => base + u.slice(1)));
-          for (const [i, url] of urls.entries()) {
-            const actual = answers[i]!;
-            if (routeOf(url, api) === 'file') {
-              // No path of a declared list: the worker leaves it to the static server.
-              const direct = await fetch(base + url.slice(1));
-              await direct.arrayBuffer();
-              expect({ url, status: actual.status }).toEqual({ url, status: isStaticTreeFile(dir, url, api) ? 200 : direct.status });
-            } else expectLikeDeclared(url, actual, declaredReference(url));
-          }
-        } finally {
-          await runContext.close();
-        }
+        await visit(name, dir, api, urls, (url, actual) => expectLikeDeclared(url, actual, declaredReference(url)));
       }),
       // As above: a visit a run, the first failing case reported as found.
       { numRuns: Math.max(2, hostPropertyRuns(10)), endOnFailure: true },

@@ -188,7 +188,10 @@ export function* renderList(
     yield* renderBuckets(all, info.childBuckets!, (x) => x.c.id,
       (x) => `[${json(x.c.id)},${json(x.c.text)},${encodeRecord(x.parent, parentShape)}]`, (b) => childBucketPath(folder, info.layout, info.childBuckets!, b));
   }
-  const { layout, metas, fresh } = buildSearchIndex(entries, records, encode, { ...options.search, pageSize });
+  // A list without search has no index: no request reads one.
+  const { layout, metas, fresh } = list.search
+    ? buildSearchIndex(entries, records, encode, { ...options.search, pageSize, also: list.search.fields })
+    : { layout: { rootLarge: false, heads: [] }, metas: [], fresh: [] };
   info.search = metas.flatMap((m) => m.starts);
   const names = new Set<string>();
   for (const file of indexFiles(folder, info, fresh)) {

@@ -1,9 +1,10 @@
 // Stage 4b, the Term index of one paged list, pure: docs/search-index.md
 // lays it out; what a Term matches is docs/contract.md §2.
 //
-// Keys are the word-start suffixes of every folded label, sorted. A prefix
-// whose matches fit in one file ("small") is answered by filtering the records
-// of the search file holding its key range; files are cut only between keys
+// Keys are the word-start suffixes of every folded label (and of the fields a
+// list also searches), sorted. A prefix whose matches fit in one file
+// ("small") is answered by filtering the records of the search file holding
+// its key range; files are cut only between keys
 // whose common prefix is large, so a small prefix never straddles two files.
 // Every large prefix gets its full result pages: page 1 inline in the search
 // file the client looks in, pages 2… in page files.
@@ -18,6 +19,7 @@
 // search-keys.ts (the sorted pairs), search-match.ts (matching and ranking
 // over them), search-parts.ts (a part's large prefixes and cuts),
 // search-output.ts (the files' text) and search-types.ts.
+import { fold } from './client/fold.js';
 import type { Entry } from './model.js';
 import { collectPairs, runEnd, suffixesOf } from './search-keys.js';
 import { Matcher } from './search-match.js';
@@ -34,8 +36,9 @@ export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<stri
 
 /** A list's Matcher, the sizes' defaults filled in. */
 function matcherFor(entries: Entry[], records: string[], encode: (e: Entry) => string, options: SearchIndexOptions): Matcher {
-  const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
-  return new Matcher({ entries, records, encode, pageSize, leafBytes, fileBytes, pagesBytes, filtered: entries.some((e) => e.children) });
+  const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000, also: fields } = options;
+  const also = fields?.length ? entries.map((e) => fields.map((i) => fold(String(e.fields![i])))) : undefined;
+  return new Matcher({ entries, records, encode, pageSize, leafBytes, fileBytes, pagesBytes, filtered: entries.some((e) => e.children), also });
 }
 
 /**
@@ -49,7 +52,7 @@ export function buildSearchIndex(
   options: SearchIndexOptions,
 ): SearchIndex {
   const m = matcherFor(entries, records, encode, options);
-  const pairs = collectPairs(entries);
+  const pairs = collectPairs(entries, undefined, m.list.also);
   const { keys } = pairs;
   const n = keys.length;
   const rootLarge = m.largeMatches(pairs, 0, n) !== undefined;
@@ -85,7 +88,8 @@ export function buildSearchIndex(
  * The index after an edit, indexing again only the parts that `touched`
  * (the folded labels of every changed entry, before and after) fall in, or
  * undefined when the edit changes the layout (a one-unit prefix turns large
- * or small) and the whole index must be built. Lists without children only.
+ * or small) and the whole index must be built. Lists that search their
+ * labels alone, without children, only.
  */
 export function updateSearchIndex(
   entries: Entry[],
@@ -96,7 +100,7 @@ export function updateSearchIndex(
   touched: string[],
 ): SearchIndex | undefined {
   const { layout } = previous;
-  if (!layout.rootLarge || entries.some((e) => e.children)) return undefined;
+  if (!layout.rootLarge || options.also?.length || entries.some((e) => e.children)) return undefined;
   const m = matcherFor(entries, records, encode, options);
   if (!m.rootIsLarge()) return undefined;
   const heads = new Set(layout.heads);

@@ -1,9 +1,10 @@
 // Matching and ranking over ranges of the sorted pairs: which entries a
 // prefix's keys reach, whether they are small (fit one search file) or large,
-// and their result order (docs/contract.md §2: whole labels first, then list
-// order). One Matcher serves every part of a list, one part after another:
+// and their result order (docs/contract.md §2: by tier, then list order; tier
+// 3 is docs/lists.md's). One Matcher serves every part of a list, one part after another:
 // it keeps the records' byte counts, and the stamps that count each entry
 // once per pass without a set.
+import { ALSO, WHOLE } from './search-keys.js';
 import type { IndexedList, Pairs } from './search-types.js';
 
 export class Matcher {
@@ -15,14 +16,17 @@ export class Matcher {
    * are distinct() and the search files a part is cut into.
    */
   readonly stamp: Int32Array;
-  /** The last distinct() pass that found each entry by a whole label. */
+  /** The last distinct() pass that found each entry by a whole label (tier 1). */
   private readonly wholeStamp: Int32Array;
+  /** The last distinct() pass that found each entry by a label at all (tier 1 or 2). */
+  private readonly labelStamp: Int32Array;
   private generation = 0;
 
   constructor(readonly list: IndexedList) {
     this.bytes = new Int32Array(list.entries.length);
     this.stamp = new Int32Array(list.entries.length).fill(-1);
     this.wholeStamp = new Int32Array(list.entries.length).fill(-1);
+    this.labelStamp = new Int32Array(list.entries.length).fill(-1);
   }
 
   /** A new pass: no entry bears the generation it returns yet. */
@@ -36,28 +40,31 @@ export class Matcher {
 
   /**
    * Distinct entries of a pair range (leaving out skipped pairs), in list
-   * order. An entry with a whole label in the range gets wholeStamp =
-   * generation too: for a prefix's range, those rank first (tier 1).
+   * order. Each entry's best rank in the range is stamped with the
+   * generation: for a prefix's range, that is its tier (rankLast).
    */
-  distinct({ owners, whole }: Pairs, lo: number, hi: number, skip?: Uint8Array, offset = 0): Int32Array {
+  distinct({ owners, rank }: Pairs, lo: number, hi: number, skip?: Uint8Array, offset = 0): Int32Array {
     const generation = ++this.generation;
     const found: number[] = [];
     for (let i = lo; i < hi; i++) {
       if (skip?.[i - offset]) continue;
       const e = owners[i]!;
-      if (whole[i]) this.wholeStamp[e] = generation;
+      if (rank[i] === WHOLE) this.wholeStamp[e] = generation;
+      if (rank[i]! > ALSO) this.labelStamp[e] = generation;
       if (this.stamp[e] !== generation) (this.stamp[e] = generation), found.push(e);
     }
     return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
   }
 
-  /** The matches of the last distinct() call in result order: tier 1, then the rest, each in list order. */
+  /** The matches of the last distinct() call in result order: tier 1, 2, then 3, each in list order. */
   rankLast(matches: Int32Array): Int32Array {
+    const { generation, wholeStamp, labelStamp } = this;
+    const tierOf = (e: number) => (wholeStamp[e] === generation ? 0 : labelStamp[e] === generation ? 1 : 2);
+    const at = [0, 0, 0];
+    for (const e of matches) at[tierOf(e)]!++;
+    (at[2] = at[0]! + at[1]!), (at[1] = at[0]!), (at[0] = 0);
     const results = new Int32Array(matches.length);
-    let second = 0;
-    for (const e of matches) if (this.wholeStamp[e] === this.generation) second++;
-    let first = 0;
-    for (const e of matches) results[this.wholeStamp[e] === this.generation ? first++ : second++] = e;
+    for (const e of matches) results[at[tierOf(e)]!++] = e;
     return results;
   }
 

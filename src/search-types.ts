@@ -11,6 +11,8 @@ export interface SearchIndexOptions {
   fileBytes?: number;
   /** Page files hold as many pages as fit in this many bytes. */
   pagesBytes?: number;
+  /** The fields (indexes into an entry's fields) a Term also matches (ListSpec.search). */
+  also?: readonly number[];
 }
 
 /** How the keys are partitioned: it changes only when a one-unit prefix turns large or small. */
@@ -61,6 +63,8 @@ export interface IndexedList {
   pagesBytes: number;
   /** Some entry has children: a large prefix's records keep only the children it matches. */
   filtered: boolean;
+  /** Each entry's folded texts that a Term also matches, in tier 3 (lists that search fields only). */
+  also: string[][] | undefined;
 }
 
 export interface ResultSet {
@@ -92,11 +96,12 @@ export interface LargePrefix {
 
 /**
  * A list's sorted (key, entry) pairs: keys[i] (equal keys share one string),
- * owners[i] its entry and whole[i] whether the key is the entry's whole
- * label or a child's (tier 1).
+ * owners[i] its entry and rank[i] how well the key matches it (WHOLE: the
+ * entry's or a child's whole label, tier 1; WORD: a later word of one, tier
+ * 2; ALSO: a text the list also searches, tier 3).
  */
 export interface Pairs {
   keys: string[];
   owners: Int32Array;
-  whole: Uint8Array;
+  rank: Uint8Array;
 }

@@ -14,11 +14,11 @@ import type { Output } from './tree-files.js';
 import { buildSearchIndex, updateSearchIndex, type SearchIndex } from './search-index.js';
 
 /**
- * Lists whose records are their id, text and counts: a record with children
- * depends on the children's source too, and one with fields on more than its
- * label.
+ * Searchable lists whose records are their id, text and counts: a record
+ * with children depends on the children's source too, and one with fields on
+ * more than its label.
  */
-export const updatable = (list: ListSpec): boolean => !list.children && list.fields.length === 0;
+export const updatable = (list: ListSpec): boolean => list.search !== false && !list.children && list.fields.length === 0;
 
 const PLAIN = { children: false, fields: false };
 

@@ -51,7 +51,7 @@ describe('a config declares the lists', () => {
     expect(byName.get('family')).toEqual({
       name: 'family', path: 'family', source: { file: 'family.csv', delimiter: ',' }, id: { column: 'id', type: 'integer', key: 'id', chars: 'A-Za-z0-9_-' },
       label: { template: '{text}', columns: ['text'], key: 'text' }, fields: [], keys: ['id', 'text'], shape: 'whole', items: true,
-      search: { columns: [] }, params: { term: 'Term' },
+      search: { fields: [] }, params: { term: 'Term' },
     });
     expect(byName.get('speciesOfGenus')).toMatchObject({ path: 'species', source: { file: 'species.csv' } });
     expect(byName.get('institution')!.label).toEqual({ template: '{name} ({city})', columns: ['name', 'city'], key: 'text' });
@@ -89,8 +89,12 @@ describe('a config declares the lists', () => {
       'reflist.config.json: lists.species.children.list: list "genus" must declare "parent": {"list": "species", …} to be its children', false],
     ['a source out of the config\'s folder', withList('family', { source: '../family.csv' }),
       'reflist.config.json: lists.family.source: expected a .csv file in the config\'s folder or below it, got "../family.csv"', true],
-    ['search over other columns, which is not built yet', withList('family', { search: { columns: ['acronym'] } }),
-      'reflist.config.json: lists.family.search.columns: search over columns other than the label is not built yet; search the label (true), or put the column in a label template', false],
+    ['search over a column that is no field', withList('family', { fields: { vernacular: 'string' }, search: { columns: ['vernaculr', 'acronym'] } }),
+      'reflist.config.json: lists.family.search.columns: "vernaculr" is not one of the list\'s fields: declare it in "fields" too, since the client searches what items carry (did you mean "vernacular"?)', false],
+    ['search over a number field', withList('family', { fields: { rank: 'integer' }, search: { columns: ['rank'] } }),
+      'reflist.config.json: lists.family.search.columns: "rank" is a field of type integer; only string fields are searched', false],
+    ['search over other columns of a list with children', withList('division', { children: 'category', fields: { code: 'string' }, search: { columns: ['code'] } }),
+      'reflist.config.json: lists.division.search.columns: a list with children searches its labels and its children\'s, no other column', false],
     ['a field of no known type', withList('family', { fields: { rank: 'numbr' } }),
       'reflist.config.json: lists.family.fields.rank: expected integer, number or string, got "numbr" (did you mean "number"?)', true],
   ];

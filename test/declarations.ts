@@ -81,6 +81,8 @@ const FIELDS = [
   { key: 'city', column: 'city', config: 'string' as unknown, cell: (g: G, used: string[]) => text(g, used) },
   { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => String(int(g, 0, 9_999_999)) },
   { key: 'lat', column: 'lat', config: { type: 'number', min: -90, max: 90 }, cell: (g: G) => pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999']) },
+  // Alternative names: often another item's label, so a Term matches one item's label and another's field.
+  { key: 'alt', column: 'alt_names', config: { column: 'alt_names', type: 'string' }, cell: (g: G, used: string[]) => (chance(g, 0.2) ? '' : text(g, used)) },
 ];
 
 class Builder {
@@ -154,6 +156,11 @@ class Builder {
     if (kind === 'top' && shape === 'paged' && chance(g, 0.4)) {
       const child = this.list('embedded', planned);
       c['children'] = chance(g, 0.5) ? child.name : { list: child.name, key: pick(g, ['children', 'kids']) };
+    }
+    // A list without children may search string fields too, named by column or by key.
+    const searchable = fields.filter((f) => f.key === 'city' || f.key === 'alt');
+    if (search && kind !== 'embedded' && !('children' in c) && searchable.length > 0 && chance(g, 0.6)) {
+      c['search'] = { columns: g(() => fc.subarray(searchable, { minLength: 1 })).map((f) => (chance(g, 0.5) ? f.column : f.key)) };
     }
     if (kind !== 'embedded' && shape !== 'paged' && planned.depth < 2 && this.count < 8) {
       for (let k = int(g, 0, 2); k > 0; k--) this.list('nested', planned, parent);
@@ -295,7 +302,8 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
 
     const child = list.children && byName.get(list.children.list);
     const childItems = child ? all.get(child.name)! : [];
-    const labels = [...route.items, ...childItems].map((x) => x.label);
+    const searched = (list.search ? list.search.fields : []).map((i) => list.fields[i]!.key);
+    const labels = [...route.items, ...childItems].map((x) => x.label).concat(route.items.flatMap((x) => searched.map((k) => String(x.own[k]))).filter((t) => t !== ''));
     const last = Math.max(1, Math.ceil(route.items.length / declared.pageSize));
     const values: Record<keyof typeof DEFAULT_NAMES, () => string> = {
       page: () => pick(g, ['1', '2', String(last), String(last + 1), '01', '0', 'x', '-1', '1.5', '99999999999999999999', '']),

@@ -61,8 +61,13 @@ describe('reflist init', () => {
       { id: 101, text: 'Quercus petraea' }, { id: 100, text: 'Quercus robur' },
     ] });
     expect((await client.request('/species.json?Term=quer&Collection=herbarium')).body).toEqual({ total: 2, items: [
-      { id: 101, text: 'Quercus petraea', count: 45 }, { id: 100, text: 'Quercus robur', count: 120 },
+      { id: 101, text: 'Quercus petraea', vernacular: 'Sessile oak', count: 45 }, { id: 100, text: 'Quercus robur', vernacular: 'English oak', count: 120 },
     ] });
+    // A common name or a country code is searched too, after every label match.
+    const ids = async (url: string) => ((await client.request(url)).body as { items: { id: unknown }[] }).items.map((i) => i.id);
+    expect(await ids('/species.json?Term=oak')).toEqual([101, 100]);
+    expect(await ids('/species.json?Term=c')).toEqual([310, 200, 210]); // Felis catus, Rosa canina, then Prunus avium by "Wild cherry"
+    expect(await ids('/institution.json?Term=us')).toEqual(['US-FMNH', 'US-SI']);
   });
 
   test('--preset lookup-service writes a project of the original service, which builds and answers', async () => {

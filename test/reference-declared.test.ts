@@ -145,7 +145,7 @@ describe('the declared reference agrees with itself over random declarations', (
     );
   }, 120_000);
 
-  test('a Term answers the matching items of the whole list, by tier, then in list order, each with its matching children', () => {
+  test('a Term answers the matching items of the whole list, by tier (a searched field alone is tier 3), then in list order, each with its matching children', () => {
     fc.assert(
       fc.property(arbDeclared(), (declared) => {
         const { d, ask, routes } = load(declared);
@@ -158,13 +158,16 @@ describe('the declared reference agrees with itself over random declarations', (
           const key = list.children?.key;
           const childLabel = key ? specOf(d, list.children!.list).label.key : '';
           const childMatches = (x: Item, q: string): Item[] => (key ? (x[key] as Item[]).filter((c) => tierOf(c[childLabel], q) !== 0) : []);
-          const labels = full.flatMap((x) => [x[list.label.key], ...(key ? (x[key] as Item[]).map((c) => c[childLabel]) : [])]);
+          // Fields the list also searches: a match on them alone is tier 3.
+          const also = (list.search ? list.search.fields : []).map((i) => list.fields[i]!.key);
+          const tierOfItem = (x: Item, q: string) => tierOf(x[list.label.key], q) || (also.some((k) => tierOf(x[k], q) !== 0) ? 3 : 0);
+          const labels = full.flatMap((x) => [x[list.label.key], ...also.map((k) => x[k]), ...(key ? (x[key] as Item[]).map((c) => c[childLabel]) : [])]);
           for (const term of termsOf(labels)) {
             const q = fold(term);
             const { total, items } = collect(ask, route, declared.pageSize, `${list.params.term}=${encodeURIComponent(term)}`);
             const ranked = items.map((item) => {
               const whole = full.find((x) => idOf(x) === idOf(item))!;
-              const own = tierOf(item[list.label.key], q);
+              const own = tierOfItem(item, q);
               if (!key) {
                 expect(item).toEqual(whole);
                 return { tier: own, index: full.indexOf(whole) };
@@ -174,7 +177,7 @@ describe('the declared reference agrees with itself over random declarations', (
               const tiers = [own, ...matching.map((c) => tierOf(c[childLabel], q))].filter((t) => t !== 0);
               return { tier: Math.min(...tiers), index: full.indexOf(whole) };
             });
-            const expectedIds = full.filter((x) => tierOf(x[list.label.key], q) !== 0 || childMatches(x, q).length > 0).map(idOf);
+            const expectedIds = full.filter((x) => tierOfItem(x, q) !== 0 || childMatches(x, q).length > 0).map(idOf);
             expect({ term, ids: items.map(idOf).sort() }).toEqual({ term, ids: expectedIds.sort() });
             expect(total).toBe(expectedIds.length);
             const sorted = [...ranked].sort((a, b) => a.tier - b.tier || a.index - b.index);

@@ -156,7 +156,6 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
   const byName = new Map(declaration.lists.map((l) => [l.name, l]));
   const items = declaredItems(declaration, files);
   const routed = declaration.lists.filter((l) => !l.embeddedIn).map((l) => ({ list: l, chain: [...ancestorsOf(l, byName), l] }));
-  for (const l of declaration.lists) if (l.search && l.search.columns.length > 0) throw new Error(`${l.name}: search.columns is not in docs/lists.md`);
   const g = declaration.groups;
   const groupIds = g ? readRows(files, g.source.file, g.source.delimiter).map((cell) => cell(g.id)) : [];
   const counts = new Map(declaration.lists.flatMap((l) => {
@@ -184,7 +183,9 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
       .flatMap((item, index) => {
         const children = childrenOf(list, item);
         if (q === '') return [{ item, children, tier: 0, index }];
-        const own = tierOf(item.label, q);
+        // A match on nothing but a searched field's text is tier 3.
+        const also = (list.search ? list.search.fields : []).map((i) => String(item.own[list.fields[i]!.key]));
+        const own = tierOf(item.label, q) || (also.some((text) => tierOf(text, q) !== 0) ? 3 : 0);
         const tiers = children.map((c) => tierOf(c.label, q));
         const matching = [own, ...tiers].filter((t) => t !== 0);
         if (matching.length === 0) return [];

@@ -3,7 +3,7 @@
 import { fold, tierOf } from './fold.js';
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
 import { parseRequest, type Route } from './request.js';
-import { rankRecords, toItem } from './search.js';
+import { alsoMatches, byTier, rankRecords, toItem } from './search.js';
 import type { Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, Grid, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
 
 export interface LookupClientOptions {
@@ -233,21 +233,23 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
         records = pagesFile.pages[(page - 2) % per] ?? [];
       }
     } else {
-      const ranked = rankRecords(chunk.records, q);
+      const ranked = rankRecords(chunk.records, q, list.search);
       total = ranked.length;
       records = ranked.slice((page - 1) * size, page * size);
     }
     return ok({ total, items: records.map((record) => toItem(record, q, group, list)) });
   }
 
-  /** A whole list, filtered by a Term: tier 1 first, list order within a tier (docs/contract.md §2). */
+  /** A whole list, filtered by a Term: by tier, list order within a tier (docs/contract.md §2, docs/lists.md). */
   async function answerWhole(r: Extract<Route, { kind: 'whole' }>): Promise<Answer> {
     const body = await load<Envelope<Record<string, unknown>>>(r.file);
     if (!body) return fail(404, `not found: /${r.file}`);
     if (r.q === '') return ok(body);
-    const label = r.list.keys.find((k) => k[1] === 'label')![0];
-    const tiers = body.items.map((item) => tierOf(fold(String(item[label])), r.q));
-    const items = [1, 2].flatMap((t) => body.items.filter((_, i) => tiers[i] === t));
+    const { keys, search = [] } = r.list;
+    const label = keys.find((k) => k[1] === 'label')![0];
+    const also = search.map((i) => keys.find((k) => k[1] === i)![0]);
+    const tiers = body.items.map((item) => tierOf(fold(String(item[label])), r.q) || (alsoMatches(also.map((k) => item[k]), r.q) ? 3 : 0));
+    const items = byTier(body.items, tiers);
     return ok({ total: items.length, items });
   }
 

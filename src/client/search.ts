@@ -4,37 +4,38 @@
 import { fold, tierOf } from './fold.js';
 import type { ApiList, EntryRecord } from './types.js';
 
-export interface Ranked {
-  record: EntryRecord;
-  tier: 1 | 2;
-}
-
 /**
  * The tier of a record for folded query q (0: no match). A list's children
- * count: a parent is kept for its own match or any child's match.
+ * count: a parent is kept for its own match or any child's match. A match
+ * on nothing but the fields the list also searches (`also`) is tier 3.
  */
-export function rankRecord(record: EntryRecord, q: string): 0 | 1 | 2 {
-  let best = tierOf(fold(record[1]), q);
+export function rankRecord(record: EntryRecord, q: string, also?: readonly number[]): Tier {
+  let best: Tier = tierOf(fold(record[1]), q);
   const children = record[3];
-  if (best === 1 || !children) return best;
-  for (const [, text] of children) {
+  if (best === 1) return best;
+  for (const [, text] of children ?? []) {
     const t = tierOf(fold(text), q);
     if (t !== 0 && (best === 0 || t < best)) best = t;
     if (best === 1) break;
   }
-  return best;
+  return best === 0 && also && alsoMatches(also.map((i) => record[4]![i]), q) ? 3 : best;
+}
+
+export type Tier = 0 | 1 | 2 | 3;
+
+/** Whether q starts at a word start of one of the texts a list also searches (tier 3, docs/lists.md). */
+export function alsoMatches(texts: readonly unknown[], q: string): boolean {
+  return texts.some((text) => tierOf(fold(String(text)), q) !== 0);
+}
+
+/** Items in the order of their tiers (0 left out), list order kept within a tier. */
+export function byTier<T>(items: readonly T[], tiers: readonly Tier[]): T[] {
+  return [1, 2, 3].flatMap((t) => items.filter((_, i) => tiers[i] === t));
 }
 
 /** Records that match q, best tier first, list order kept within a tier. */
-export function rankRecords(records: readonly EntryRecord[], q: string): EntryRecord[] {
-  const first: EntryRecord[] = [];
-  const second: EntryRecord[] = [];
-  for (const record of records) {
-    const tier = rankRecord(record, q);
-    if (tier === 1) first.push(record);
-    else if (tier === 2) second.push(record);
-  }
-  return first.concat(second);
+export function rankRecords(records: readonly EntryRecord[], q: string, also?: readonly number[]): EntryRecord[] {
+  return byTier(records, records.map((record) => rankRecord(record, q, also)));
 }
 
 /**

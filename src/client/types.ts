@@ -115,6 +115,8 @@ export interface ApiList {
   params: Params;
   /** An item's keys in order, each with what it holds. */
   keys: [key: string, value: KeyValue][];
+  /** The fields (indexes into a record's fields) a Term matches besides the label, in tier 3 (docs/lists.md, Term search). */
+  search?: number[];
   /** The embedded children: their list's name, their key in an item, their own keys and their ids' form. */
   children?: { list: string; key: string; keys: [key: string, value: 'id' | 'label'][]; id: 'integer' | 'string'; chars?: string };
 }

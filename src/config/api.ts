@@ -23,6 +23,7 @@ export function apiOf(d: Declaration): Manifest['api'] {
       ...idForm(list),
       params: list.params,
       keys: keysOf(list),
+      ...(list.search && list.search.fields.length > 0 ? { search: list.search.fields } : {}),
       ...(children ? {
         children: {
           list: children.name,

@@ -89,8 +89,8 @@ export interface ListSpec {
   shape: Shape;
   /** Writes each item at `…/{list}/{id}.json`. */
   items: boolean;
-  /** Term search, over the label and these further columns. */
-  search: false | { columns: string[] };
+  /** Term search over the label, and over these string fields (indexes into fields), which rank after it (docs/lists.md). */
+  search: false | { fields: number[] };
   counts?: CountsSpec;
   params: ParamSpec;
 }
@@ -380,6 +380,22 @@ function readGroups(e: Errors, v: Json): GroupsSpec | undefined {
   return source && param && id && label ? { source, param, id, label } : undefined;
 }
 
+/**
+ * The fields a list's Term also searches, named by column (or by key): only
+ * string fields, because the client matches what an item carries, and a
+ * number there is no longer the text of its cell ("1.50" is 1.5).
+ */
+function readSearchFields(e: Errors, path: string, columns: string[], fields: FieldSpec[]): number[] {
+  const out: number[] = [];
+  for (const c of columns) {
+    const i = fields.findIndex((f) => f.column.toLowerCase() === c.toLowerCase() || f.key === c);
+    if (i < 0) e.add(path, `${quote(c)} is not one of the list's fields: declare it in "fields" too, since the client searches what items carry${didYouMean(c, fields.map((f) => f.column))}`);
+    else if (fields[i]!.type !== 'string') e.add(path, `${quote(c)} is a field of type ${fields[i]!.type}; only string fields are searched`);
+    else if (!out.includes(i)) out.push(i);
+  }
+  return out;
+}
+
 const LIST_KEYS = ['path', 'source', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'counts', 'params'] as const;
 
 function readList(e: Errors, path: string, name: string, v: Json, groups: GroupsSpec | undefined): ListSpec | undefined {
@@ -422,20 +438,19 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
   }
   const items = v['items'] ?? false;
   if (typeof items !== 'boolean') e.add(`${path}.items`, `expected true or false, got ${JSON.stringify(items)}`);
-  let search: ListSpec['search'] = shape === 'grid' ? false : { columns: [] };
+  let search: ListSpec['search'] = shape === 'grid' ? false : { fields: [] };
   const s = v['search'];
   if (s !== undefined) {
     if (s === false) search = false;
-    else if (s === true) search = { columns: [] };
+    else if (s === true) search = { fields: [] };
     else if (isObject(s)) {
       e.keys(`${path}.search`, s, ['columns']);
       const cols = s['columns'];
       if (!Array.isArray(cols) || !cols.every((x) => typeof x === 'string' && x.trim() !== '')) e.add(`${path}.search.columns`, 'expected a list of column names');
-      // Declared now so that a config says what it means; the index does not read other columns yet (docs/lists.md).
-      else if (cols.length > 0) e.add(`${path}.search.columns`, 'search over columns other than the label is not built yet; search the label (true), or put the column in a label template');
-      else search = { columns: cols as string[] };
+      else search = { fields: readSearchFields(e, `${path}.search.columns`, cols as string[], fields) };
     } else e.add(`${path}.search`, `expected true, false or {"columns": [...]}, got ${JSON.stringify(s)}`);
     if (shape === 'grid' && search) e.add(`${path}.search`, 'a grid has no search');
+    if (children && search && search.fields.length > 0) e.add(`${path}.search.columns`, 'a list with children searches its labels and its children\'s, no other column');
   }
   let counts: CountsSpec | undefined;
   if (v['counts'] !== undefined) {
@@ -552,7 +567,6 @@ export function checkColumns(d: Declaration, configFile: string, headers: Readon
     if (missing(list.id.column)) sourceError(list.source.file, `no column ${quote(list.id.column)} (declared by ${at}.id)${hint(list.id.column)}`);
     for (const c of list.label.columns.filter(missing)) configError(`${at}.label`, `the template names column ${quote(c)}, which ${list.source.file} does not have${hint(c)}`);
     for (const f of list.fields.filter((f) => missing(f.column))) configError(`${at}.fields.${f.key}`, `no column ${quote(f.column)} in ${list.source.file}${hint(f.column)}`);
-    for (const c of (list.search ? list.search.columns : []).filter(missing)) configError(`${at}.search.columns`, `no column ${quote(c)} in ${list.source.file}${hint(c)}`);
     if (list.counts) {
       const h = headers.get(list.counts.source.file);
       for (const c of h ? [list.counts.group, list.counts.id, list.counts.count].filter((c) => !has(h, c)) : []) {

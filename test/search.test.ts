@@ -1,7 +1,9 @@
 // Term search from static files: exact on labels that share long prefixes,
 // and one request per keystroke for a person typing.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ListInfo, Manifest } from '../src/client/types.js';
 import { toCsvFiles } from './arbitraries.js';
 import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
 import { checkConfig } from '../src/config/declaration.js';
@@ -136,4 +138,17 @@ describe('Term over a list that also searches fields', () => {
     },
     60_000,
   );
+});
+
+test('a list declared without search writes no index files, and its Term parameter is unknown', async () => {
+  const { files } = plants();
+  const out = join(root, 'unsearched');
+  const config = { lists: { plant: { label: 'name', search: false }, herb: { source: 'plant.csv', label: 'name' } } };
+  await buildFrom({ ...files, 'reflist.config.json': JSON.stringify(config) }, out, 7);
+  const manifest = JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest;
+  expect((manifest.lists['plant'] as ListInfo).search).toEqual([]);
+  expect((manifest.lists['herb'] as ListInfo).search.length).toBeGreaterThan(0);
+  const folders = (list: string) => readdirSync(join(out, list), { recursive: true }).map(String);
+  expect(folders('plant').filter((path) => /^(search|pages)\b/.test(path))).toEqual([]);
+  expect(folders('herb').filter((path) => /search/.test(path)).length).toBeGreaterThan(0);
 });

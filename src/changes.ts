@@ -11,7 +11,7 @@ import { sourceFiles, type Declaration, type SourceSpec } from './config/declara
 import { sectionsOf } from './config/sections.js';
 import { changedWindow, windowEdits } from './delta.js';
 import { ReflistError, ReflistErrors } from './errors.js';
-import type { ListItem, Node } from './model.js';
+import type { Entry, Node } from './model.js';
 import type { ListChange, Served } from './plan.js';
 import { digestFile, readTableFile } from './read.js';
 import { changedByEdits, updatable, type Changed, type ServedList } from './update.js';
@@ -100,7 +100,7 @@ export function checkChanges(dir: string, declaration: Declaration, { changed, e
   const groups = validateGroups(check);
   const trees: Record<string, Node[]> = {};
   const lists: Record<string, ListChange> = {};
-  const items: Record<string, ListItem[]> = {};
+  const items: Record<string, Entry[]> = {};
   const sources: Record<string, Uint8Array> = {};
   for (const { root } of sectionsOf(declaration)) {
     const list = root.name;

@@ -25,7 +25,7 @@ export interface ListItem {
   fields?: Value[];
 }
 
-/** An item with its folded label, in a list sorted by sortEntries. */
+/** An item with its folded label. */
 export interface Entry extends ListItem, Labelled {}
 
 /** An item of a whole or grid list, with the items of the lists under it, by list name, each in list order. */
@@ -41,9 +41,4 @@ export function labelled<T extends { id: Id; text: string }>(row: T): T & { key:
 /** Sorts in list order, in place (docs/contract.md §2). */
 export function sortLabels<T extends Labelled>(items: T[]): T[] {
   return items.sort(compareLabels);
-}
-
-/** A list's items folded and sorted in list order. */
-export function sortEntries(items: ListItem[]): Entry[] {
-  return sortLabels(items.map((item) => (((item as Entry).key = fold(item.text)), item as Entry)));
 }

@@ -2,7 +2,7 @@
 // with it. Pure: the build reads and checks every source the plan needs
 // before making it, so carrying it out (tree.ts) can fail only on the disk.
 // See docs/incremental.md.
-import type { ListItem, Node } from './model.js';
+import type { Entry, Node } from './model.js';
 import type { ListState } from './render.js';
 import { changedByItems, type Changed, type ServedList } from './update.js';
 import type { ListSpec } from './config/declaration.js';
@@ -16,7 +16,7 @@ import type { ListSpec } from './config/declaration.js';
 export type ListPlan =
   | { how: 'kept'; state: ListState }
   | { how: 'edited' | 'updated'; served: ServedList; changed: Changed[] }
-  | { how: 'rendered'; items: ListItem[] };
+  | { how: 'rendered'; items: Entry[] };
 
 /** What to do with a section of whole and grid lists: keep it, or render it from its root's items. */
 export type TreePlan = { how: 'kept'; total: number } | { how: 'rendered'; nodes: Node[] };
@@ -35,7 +35,7 @@ export type How = ListPlan['how'];
  * edits change in the served list (see changedByEdits), or all its items,
  * read and checked.
  */
-export type ListChange = { served: ServedList; changed: Changed[] } | { items: ListItem[] };
+export type ListChange = { served: ServedList; changed: Changed[] } | { items: Entry[] };
 
 /** What the plan needs of the served tree: its lists' states and entries, and its tree sections' totals. */
 export interface Served {

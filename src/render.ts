@@ -48,10 +48,13 @@ export function encodeRecord(e: Omit<Entry, 'key'>, shape: RecordShape): string 
   let end = e.counts.length;
   while (end > 0 && e.counts[end - 1] === 0) end--;
   const more = shape.children || shape.fields;
-  const counts = end > 0 || more ? `,[${e.counts.slice(0, end).join(',')}]` : '';
-  const children = more ? `,[${(e.children ?? []).map((c) => `[${json(c.id)},${json(c.text)}]`).join(',')}]` : '';
-  const fields = shape.fields ? `,${json(e.fields ?? [])}` : '';
-  return `[${json(e.id)},${json(e.text)}${counts}${children}${fields}]`;
+  const record: unknown[] = [e.id, e.text];
+  if (end > 0 || more) record.push(end === e.counts.length ? e.counts : e.counts.slice(0, end));
+  if (more) record.push((e.children ?? []).map((c) => [c.id, c.text]));
+  if (shape.fields) record.push(e.fields ?? []);
+  // One stringify makes one flat string: concatenated pieces would stay a
+  // rope of them, three times the size, for every record of the list.
+  return JSON.stringify(record);
 }
 
 /** An item's own keys as JSON in the declared order, without the closing brace: count and children may follow. */

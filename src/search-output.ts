@@ -9,6 +9,8 @@ import { nameOf } from './client/paths.js';
 import type { Matcher } from './search-match.js';
 import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './search-types.js';
 
+const NO_RESULTS = new Int32Array(0);
+
 /** A result set as JSON, once its page files are rendered (pageFiles). */
 const setText = (set: ResultSet): string => `${set.head}${JSON.stringify(set.names)}]`;
 
@@ -37,12 +39,12 @@ function recordFor({ entries, records, encode }: IndexedList, e: number, prefix:
   return encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
 }
 
-/** A large prefix's result pages from page `from` (0 is page 1), as JSON arrays of records. */
-function pagesOf(list: IndexedList, l: LargePrefix, from = 0): string[] {
+/** A large prefix's result pages `from` to `to` (0 is page 1), as JSON arrays of records. */
+function pagesOf(list: IndexedList, l: LargePrefix, from = 0, to = Infinity): string[] {
   const pages: string[] = [];
   const { results, prefix } = l;
   const { pageSize, filtered, records } = list;
-  for (let p = from * pageSize; p < results.length; p += pageSize) {
+  for (let p = from * pageSize; p < Math.min(results.length, to * pageSize); p += pageSize) {
     let page = '[';
     for (let k = p; k < Math.min(p + pageSize, results.length); k++) {
       page += (k > p ? ',' : '') + (filtered ? recordFor(list, results[k]!, prefix) : records[results[k]!]);
@@ -84,7 +86,7 @@ export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
       const files = Math.ceil((Math.ceil(l.results.length / pageSize) - 1) / per);
       set = { name, per, source: l, pages, head: `[${l.results.length},${per},${page1},`, files, names: [], stamp: -1 };
       setOf.set(digest, set);
-    }
+    } else l.results = NO_RESULTS; // its set's source renders the pages: a long chain of prefixes keeps one copy
     l.set = set;
   }
   return [...setOf.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -97,10 +99,12 @@ export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
  */
 function* pageFiles(list: IndexedList, sets: ResultSet[]): Generator<Extract<SearchFile, { kind: 'pages' }>> {
   for (const set of sets) {
-    const pages = set.pages?.slice(1) ?? pagesOf(list, set.source, 1);
     set.names = [];
-    for (let p = 0; p < pages.length; p += set.per) {
-      const text = `{"pages":[${pages.slice(p, p + set.per).join(',')}]}`;
+    for (let f = 0; f < set.files; f++) {
+      // A file's pages at a time: a long result's pages all at once would outlive the young generation.
+      const [from, to] = [1 + f * set.per, 1 + (f + 1) * set.per];
+      const pages = set.pages?.slice(from, to) ?? pagesOf(list, set.source, from, to);
+      const text = `{"pages":[${pages.join(',')}]}`;
       const name = createHash('sha1').update(set.name).update('\n').update(text).digest('hex').slice(0, 16);
       set.names.push(name);
       yield { kind: 'pages', name, text };

@@ -8,7 +8,7 @@ import { compareLabels, fold } from './client/fold.js';
 import type { ListSpec } from './config/declaration.js';
 import { LineEntry, lineId, linesOutput } from './cache.js';
 import type { TextEdit } from './delta.js';
-import type { Entry, Id, ListItem } from './model.js';
+import type { Entry, Id } from './model.js';
 import { encodeRecord, indexFiles, indexPaths, recordShape, renderBuckets, renderItems, renderPages, type GroupVariants, type ListState, type RenderOptions } from './render.js';
 import type { Output } from './tree-files.js';
 import { buildSearchIndex, updateSearchIndex, type SearchIndex } from './search-index.js';
@@ -45,10 +45,10 @@ const TAB = 9;
  * when the change is more than an edit of a few entries in place (an entry
  * added or removed changes every page's total: the list is rendered afresh).
  */
-export function changedByItems(list: ListSpec, items: ListItem[], served: ServedList): Changed[] | undefined {
+export function changedByItems(list: ListSpec, items: Entry[], served: ServedList): Changed[] | undefined {
   const { lines } = served;
   if (!updatable(list) || items.length !== lines.length) return undefined;
-  const byId = new Map<Id, ListItem>();
+  const byId = new Map<Id, Entry>();
   for (const item of items) byId.set(item.id, item);
   const changed: Changed[] = [];
   for (const [at, line] of lines.entries()) {
@@ -57,7 +57,7 @@ export function changedByItems(list: ListSpec, items: ListItem[], served: Served
     // Compared in place: the line ends with the record.
     const record = encodeRecord(item, PLAIN);
     if (line.endsWith(record) && line.charCodeAt(line.length - record.length - 1) === TAB) continue;
-    changed.push({ at, entry: Object.assign(item, { key: fold(item.text) }), record });
+    changed.push({ at, entry: item, record });
   }
   return changed.length > items.length * MAX_CHANGED ? undefined : changed;
 }

@@ -3,7 +3,8 @@
 import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from './config/declaration.js';
 import type { SectionSpec } from './config/sections.js';
 import { ReflistError, suggest } from './errors.js';
-import { labelled, sortLabels, type Id, type ListItem, type Node, type Value } from './model.js';
+import { fold } from './client/fold.js';
+import { labelled, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
 import type { RawTable } from './read.js';
 
 type Kind =
@@ -235,15 +236,17 @@ export function validateGroups(check: Checker): Groups {
 
 const idKey = (id: Value) => String(id);
 
-/** A paged list's items in source order, unsorted (sortEntries orders them), with their children and counts. */
-export function validateList(check: Checker, list: ListSpec, groups: Groups): ListItem[] {
+/** A paged list's items in source order, unsorted (sortLabels orders them), with their folded labels, children and counts. */
+export function validateList(check: Checker, list: ListSpec, groups: Groups): Entry[] {
   const file = list.source.file;
   const read = listColumns(list, []);
   const rows = unique(check.rows(file, read.columns), file, (r) => r.values[read.id], (r) => `${list.id.column} ${r.values[read.id]}`, check.errors);
-  const items = new Map<Id, ListItem>();
+  const items = new Map<Id, Entry>();
   for (const [k, r] of rows) {
     const fields = read.fields(r);
-    items.set(k as Id, { id: k as Id, text: read.label(r), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
+    const text = read.label(r);
+    // The folded label made here, not added later: an object given a property after it is made keeps it apart, in a store of its own.
+    items.set(k as Id, { id: k as Id, text, key: fold(text), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
   }
   if (list.children) {
     const child = check.list(list.children.list);

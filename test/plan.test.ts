@@ -1,7 +1,7 @@
 // The plan of a build, a pure value: what each section's change makes of it, without a disk.
 import { describe, expect, test } from 'vitest';
 import { fold } from '../src/client/fold.js';
-import type { ListItem } from '../src/model.js';
+import type { Entry } from '../src/model.js';
 import { planBuild, type Served } from '../src/plan.js';
 import { checkConfig } from '../src/config/declaration.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
@@ -9,8 +9,11 @@ import { sectionsOf } from '../src/config/sections.js';
 import { encodeRecord, type ListState } from '../src/render.js';
 import { changedByEdits } from '../src/update.js';
 
-const items = (n: number): ListItem[] => Array.from({ length: n }, (_, i) => ({ id: i + 1, text: `Author ${String(i).padStart(3, '0')}`, counts: [] }));
-const lineOf = (item: ListItem) => `${fold(item.text)}\t${encodeRecord(item, { children: false, fields: false })}`;
+const items = (n: number): Entry[] => Array.from({ length: n }, (_, i) => {
+  const text = `Author ${String(i).padStart(3, '0')}`;
+  return { id: i + 1, text, key: fold(text), counts: [] };
+});
+const lineOf = (item: Entry) => `${fold(item.text)}\t${encodeRecord(item, { children: false, fields: false })}`;
 const roots = sectionsOf(checkConfig(LOOKUP_SERVICE_CONFIG, 'x').declaration!).map((s) => s.root);
 const state = (total: number): ListState => ({ info: { total, pages: 1, buckets: 1, search: [] }, layout: { rootLarge: false, heads: [] }, metas: [] } as unknown as ListState);
 

@@ -30,11 +30,13 @@ export function createProgress(sink: ProgressSink | undefined, now: () => number
   if (!sink) return { phase() {}, tick() {}, end() {} };
   const started = now();
   let name = '';
-  let total: number | undefined;
+  let estimate: number | undefined;
   let last = 0;
   let drawn = false;
   const seconds = () => ((now() - started) / 1000).toFixed(1);
   const draw = (done: number) => {
+    // An estimate that the count has passed says nothing more: the count goes on alone.
+    const total = estimate !== undefined && done <= estimate ? estimate : undefined;
     if (sink.isTTY) {
       const fraction = total ? Math.min(done / total, 1) : 0;
       const filled = Math.round(fraction * WIDTH);
@@ -46,8 +48,8 @@ export function createProgress(sink: ProgressSink | undefined, now: () => number
     }
   };
   return {
-    phase(next, estimate) {
-      [name, total] = [next, estimate];
+    phase(next, total) {
+      [name, estimate] = [next, total];
       if (sink.isTTY) draw(0);
     },
     tick(done) {

@@ -38,7 +38,7 @@ import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
 import { build } from '../src/build.js';
-import { readSources } from '../src/changes.js';
+import { readSources } from '../src/plan/changes.js';
 import { sourceFiles } from '../src/config/declaration.js';
 import { loadDeclaration } from '../src/config/load.js';
 import { createLookupClient } from '../src/client/client.js';

@@ -11,10 +11,10 @@ const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warni
 const tree = { ...common, platform: 'neutral' };
 await Promise.all([
   // The executable and the programmatic API share one chunk of the builder; bin.ts's first line is the #!.
-  // The chunk sits in lib/ too: paths relative to import.meta.url (lib/tree/, the worker) hold from src/ and lib/ alike.
+  // The chunk sits in lib/, as src/root.ts sits in src/: the package files it finds (lib/tree/, the worker) hold from both.
   build({ ...common, entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' }, outdir: 'lib', splitting: true,
     chunkNames: '[name]-[hash]', platform: 'node', packages: 'external' }),
-  build({ ...common, entryPoints: ['src/write-worker.ts'], outfile: 'lib/write-worker.js', platform: 'node', packages: 'external' }),
+  build({ ...common, entryPoints: ['src/write/worker.ts'], outfile: 'lib/write-worker.js', platform: 'node', packages: 'external' }),
   build({ ...tree, entryPoints: ['src/client/index.ts'], outfile: 'lib/tree/lookup-client.js' }),
   build({ ...tree, entryPoints: ['src/adapters/cloudflare.ts'], outfile: 'lib/tree/_worker.js' }),
   build({ ...tree, entryPoints: ['src/adapters/netlify.ts'], outfile: 'lib/tree/_netlify/lib/reflist.js' }),

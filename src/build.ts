@@ -1,27 +1,28 @@
 // The pipeline: what changed since the served tree, with the sources to make
 // it again read and checked (changes.ts) → the plan (plan.ts) → rendering
-// (tree.ts) → writing (write-threaded.ts), with a report of what it did. A
+// (render/tree.ts) → writing (write/threaded.ts), with a report of what it did. A
 // section whose sources are unchanged is neither read nor rendered: the writer
 // keeps its files.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FORMAT } from './client/types.js';
-import { optionsKey } from './cache.js';
+import { optionsKey } from './plan/cache.js';
 import { loadDeclaration } from './config/load.js';
 import type { Declaration } from './config/declaration.js';
 import { sectionsOf } from './config/sections.js';
-import { checkChanges, findChanges, servedBuild, servedForPlan } from './changes.js';
+import { checkChanges, findChanges, servedBuild, servedForPlan } from './plan/changes.js';
 import { ReflistError } from './errors.js';
-import type { ListItem, Node } from './model.js';
+import { packageFile } from './root.js';
+import type { ListItem, Node } from './sources/model.js';
 import { createProgress, type Progress } from './progress.js';
-import { estimateListFiles, estimateTreeFiles, type RenderOptions } from './render.js';
+import { estimateListFiles, estimateTreeFiles, type RenderOptions } from './render/render.js';
 import type { Section, TreeFile } from './tree-files.js';
-import { planBuild, type How } from './plan.js';
-import { renderTree } from './tree.js';
-import type { Groups } from './validate.js';
-import { openTree } from './write-threaded.js';
-import type { WriteReport } from './write.js';
+import { planBuild, type How } from './plan/plan.js';
+import { renderTree } from './render/tree.js';
+import type { Groups } from './sources/validate.js';
+import { openTree } from './write/threaded.js';
+import type { WriteReport } from './write/write.js';
 
 /** Items per page of every paged list when none is given (docs/contract.md §1.3). */
 export const DEFAULT_PAGE_SIZE = 30;
@@ -56,7 +57,7 @@ export interface BuildReport extends WriteReport {
 }
 
 /** lib/tree/: the scripts every tree carries at its root (the client, the host adapters), made by `npm run compile`. */
-const TREE_SCRIPTS = fileURLToPath(new URL('../lib/tree/', import.meta.url));
+const TREE_SCRIPTS = fileURLToPath(packageFile('lib/tree/'));
 
 export function treeScripts(): TreeFile[] {
   const client = join(TREE_SCRIPTS, 'lookup-client.js');

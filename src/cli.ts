@@ -3,12 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, DEFAULT_PAGE_SIZE } from './build.js';
-import { startDev, type DevOptions } from './dev.js';
-import type { How } from './plan.js';
+import { startDev, type DevOptions } from './commands/dev.js';
+import type { How } from './plan/plan.js';
 import { errorLines, ReflistError, ReflistErrors } from './errors.js';
-import { init, ownVersion } from './init.js';
+import { init, ownVersion } from './commands/init.js';
 import { createProgress, type Io } from './progress.js';
-import { checkTree, createCompatServer, listen } from './serve.js';
+import { checkTree, createCompatServer, listen } from './commands/serve.js';
 
 export type { Io } from './progress.js';
 

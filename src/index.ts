@@ -3,11 +3,11 @@
 // `reflist/client` (src/client/index.ts), the file every tree carries.
 export { build, DEFAULT_PAGE_SIZE } from './build.js';
 export type { BuildOptions, BuildReport } from './build.js';
-export type { How } from './plan.js';
+export type { How } from './plan/plan.js';
 export type { Section } from './tree-files.js';
-export type { WriteReport } from './write.js';
+export type { WriteReport } from './write/write.js';
 export type { Progress } from './progress.js';
-export { createCompatServer } from './serve.js';
-export type { ServeOptions } from './serve.js';
+export { createCompatServer } from './commands/serve.js';
+export type { ServeOptions } from './commands/serve.js';
 export { ReflistError, ReflistErrors } from './errors.js';
 export type { ErrorCode } from './errors.js';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseRequest } from '../src/client/request.js';
-import { createCompatServer, listen } from '../src/serve.js';
+import { createCompatServer, listen } from '../src/commands/serve.js';
 import { startServe, tempDir, treeClient, type Running } from './helpers.js';
 import { arbDeclaredHostCase, buildDeclaredTree, expectLikeDeclared } from './host-checks.js';
 

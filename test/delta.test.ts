@@ -3,7 +3,7 @@
 import { describe, expect, test } from 'vitest';
 import { checkConfig } from '../src/config/declaration.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
-import { changedWindow, windowEdits } from '../src/delta.js';
+import { changedWindow, windowEdits } from '../src/sources/delta.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(b);

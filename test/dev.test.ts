@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scheduleBuilds, VENDOR, vendorSources } from '../src/dev.js';
+import { scheduleBuilds, VENDOR, vendorSources } from '../src/commands/dev.js';
 import { VALID } from './fixtures/valid.js';
 import { tempDir, writeSources } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { firstPagePaths, pagePath } from '../src/client/paths.js';
 import { FORMAT, type Manifest } from '../src/client/types.js';
 import { PRESET_API } from './host-checks.js';
-import { hostFiles } from '../src/hosts.js';
+import { hostFiles } from '../src/render/hosts.js';
 
 const info = (total: number) => ({ layout: '0123456789abcdef', total, pages: Math.max(1, Math.ceil(total / 30)), buckets: 1, search: [] });
 const MANIFEST: Manifest = {

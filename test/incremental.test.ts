@@ -5,8 +5,8 @@ import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileS
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { build } from '../src/build.js';
-import { TreeWriter, writeTree } from '../src/write.js';
-import { writeTreeThreaded } from '../src/write-threaded.js';
+import { TreeWriter, writeTree } from '../src/write/write.js';
+import { writeTreeThreaded } from '../src/write/threaded.js';
 import { VALID } from './fixtures/valid.js';
 import { snapshotTree, tempDir, writeSources } from './helpers.js';
 

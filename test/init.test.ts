@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../src/cli.js';
-import { nextCommands, packageName } from '../src/init.js';
+import { nextCommands, packageName } from '../src/commands/init.js';
 import { PRESETS } from '../src/config/preset.js';
 import { snapshotTree, tempDir, treeClient } from './helpers.js';
 

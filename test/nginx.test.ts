@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseQuery, splitUrl } from '../src/client/request.js';
 import { toCsvFiles } from './arbitraries.js';
 import { build } from '../src/build.js';
-import { createCompatServer } from '../src/serve.js';
+import { createCompatServer } from '../src/commands/serve.js';
 import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, writeSources, type Running } from './helpers.js';
 import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, isStaticTreeFile, PARAMETER_URLS } from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';

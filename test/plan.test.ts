@@ -1,13 +1,13 @@
 // The plan of a build, a pure value: what each section's change makes of it, without a disk.
 import { describe, expect, test } from 'vitest';
 import { fold } from '../src/client/fold.js';
-import type { Entry } from '../src/model.js';
-import { planBuild, type Served } from '../src/plan.js';
+import type { Entry } from '../src/sources/model.js';
+import { planBuild, type Served } from '../src/plan/plan.js';
 import { checkConfig } from '../src/config/declaration.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { sectionsOf } from '../src/config/sections.js';
-import { encodeRecord, type ListState } from '../src/render.js';
-import { changedByEdits } from '../src/update.js';
+import { encodeRecord, type ListState } from '../src/render/render.js';
+import { changedByEdits } from '../src/render/update.js';
 
 const items = (n: number): Entry[] => Array.from({ length: n }, (_, i) => {
   const text = `Author ${String(i).padStart(3, '0')}`;

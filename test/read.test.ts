@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { digestFile, readTable, readTableFile, type TableRead } from '../src/read.js';
+import { digestFile, readTable, readTableFile, type TableRead } from '../src/sources/read.js';
 
 // Not helpers.ts's tempDir: that module loads the whole build, and this one tests only the reader.
 const dir = mkdtempSync(join(process.env['REFLIST_TEST_TMP'] ?? tmpdir(), 'reflist-read-'));

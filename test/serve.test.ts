@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { run } from '../src/cli.js';
-import { createCompatServer } from '../src/serve.js';
+import { createCompatServer } from '../src/commands/serve.js';
 import { VALID } from './fixtures/valid.js';
 import { buildFrom, tempDir, treeClient } from './helpers.js';
 

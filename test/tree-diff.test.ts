@@ -1,6 +1,6 @@
 // What a build does to the spare generation, decided from indexes without a disk.
 import { describe, expect, test } from 'vitest';
-import { diffTree, indexEntry, staleFiles, type Index, type TreeDiffInput } from '../src/tree-diff.js';
+import { diffTree, indexEntry, staleFiles, type Index, type TreeDiffInput } from '../src/write/diff.js';
 
 const index = (entries: Record<string, string>): Index => new Map(Object.entries(entries));
 const e = (hash: string, bytes = 10) => indexEntry(hash, bytes);

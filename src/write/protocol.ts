@@ -1,7 +1,7 @@
-// The messages and shared counters between the main thread (write-threaded.ts)
-// and the writer's thread (write-worker.ts), in a module of their own so that
+// The messages and shared counters between the main thread (threaded.ts)
+// and the writer's thread (worker.ts), in a module of their own so that
 // neither imports the other.
-import type { Output } from './tree-files.js';
+import type { Output } from '../tree-files.js';
 import type { WriteReport } from './write.js';
 
 /** Counters the two threads share: messages posted and not yet handled; the worker links ahead only while there are none. */

@@ -1,7 +1,7 @@
 // The types the Term index's modules share (docs/search-index.md): the
-// public ones, which search-index.ts exports, and those its parts hand on to
+// public ones, which index.ts exports, and those its parts hand on to
 // one another. Kept here so that no module imports another for a type.
-import type { Entry } from './model.js';
+import type { Entry } from '../sources/model.js';
 
 export interface SearchIndexOptions {
   pageSize: number;

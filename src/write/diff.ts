@@ -2,7 +2,7 @@
 // which files to link from the served tree, which to remove, and what the
 // report says. Pure, so every case is tested without a disk (test/tree-diff.test.ts);
 // write.ts carries it out.
-import { sectionOf, type Section } from './tree-files.js';
+import { sectionOf, type Section } from '../tree-files.js';
 
 /** path → `hash<TAB>size`: what a generation holds. Compressed siblings are `hash.gz` / `hash.br`, their source's hash. */
 export type Index = Map<string, string>;

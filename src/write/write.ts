@@ -1,6 +1,6 @@
 // Stage 5, write: the only module that writes the tree. Three layers:
 // generations.ts swaps a finished spare generation in under a lock;
-// tree-diff.ts decides from the generations' indexes what to link and remove;
+// diff.ts decides from the generations' indexes what to link and remove;
 // this module writes the changed files into the spare and carries the diff
 // out. An unchanged file keeps its mtime (hard-linked from the served tree),
 // which lets rsync or an S3 sync upload only what changed; a build that
@@ -16,13 +16,13 @@ import { hash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ReflistError } from './errors.js';
+import { ReflistError } from '../errors.js';
 import {
   cacheDir, clearGeneration, lock, markChanging, openGenerations, readIndex, remove, removeFile, swapLink, writeIndex,
   type Generations,
 } from './generations.js';
-import { diffTree, indexEntry, staleFiles, type Index } from './tree-diff.js';
-import type { Output, Section } from './tree-files.js';
+import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
+import type { Output, Section } from '../tree-files.js';
 
 export { cacheDir, servedGeneration } from './generations.js';
 

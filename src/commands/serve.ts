@@ -4,11 +4,11 @@ import { createReadStream, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
-import { createLookupClient, type LookupClient } from './client/client.js';
-import { answerHttp, routeOf } from './client/host.js';
-import { MANIFEST } from './client/paths.js';
-import { toUrl } from './client/request.js';
-import { ReflistError } from './errors.js';
+import { createLookupClient, type LookupClient } from '../client/client.js';
+import { answerHttp, routeOf } from '../client/host.js';
+import { MANIFEST } from '../client/paths.js';
+import { toUrl } from '../client/request.js';
+import { ReflistError } from '../errors.js';
 
 const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',

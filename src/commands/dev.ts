@@ -6,13 +6,14 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type BuildReport } from './build.js';
-import { toUrl } from './client/request.js';
-import { errorLines, ReflistError, ReflistErrors } from './errors.js';
-import { createProgress, type Io } from './progress.js';
+import { build, type BuildReport } from '../build.js';
+import { toUrl } from '../client/request.js';
+import { errorLines, ReflistError, ReflistErrors } from '../errors.js';
+import { packageFile } from '../root.js';
+import { createProgress, type Io } from '../progress.js';
 import { compatHandler, fileHandler, listen, safeFile, sendJson, type Handler } from './serve.js';
-import { sourceFiles } from './config/declaration.js';
-import { CONFIG_FILE, loadDeclaration } from './config/load.js';
+import { sourceFiles } from '../config/declaration.js';
+import { CONFIG_FILE, loadDeclaration } from '../config/load.js';
 
 export interface DevOptions {
   sources: string;
@@ -27,7 +28,7 @@ export interface DevOptions {
 export const DEBOUNCE_MS = 250;
 
 /** The package's demo/, the same relative place from src/dev.ts and from lib/cli.js. */
-const DEMO = fileURLToPath(new URL('../demo/', import.meta.url));
+const DEMO = fileURLToPath(packageFile('demo/'));
 
 /** The next save changes every answer: nothing may be cached, by a browser or a page's own select2. */
 const NO_STORE = { 'cache-control': 'no-store' };

@@ -4,9 +4,9 @@
 // {finish} or {abort}. Between messages, once told, this thread makes the
 // links that can be made ahead (TreeWriter.linkAhead).
 import { parentPort, workerData } from 'node:worker_threads';
-import { ReflistError } from './errors.js';
+import { ReflistError } from '../errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
-import { COUNTERS, type WorkerReply, type WorkerRequest } from './write-protocol.js';
+import { COUNTERS, type WorkerReply, type WorkerRequest } from './protocol.js';
 
 const port = parentPort!;
 const reply = (message: WorkerReply) => port.postMessage(message);

@@ -3,16 +3,16 @@
 // brings the spare up to date, then swaps the link with one rename, so a
 // reader never sees half a tree and a failed build leaves the served one
 // exactly as it was. Each generation has an index of its files' hashes
-// (tree-diff.ts) and a build cache (cache.ts) beside it. One build at a time
+// (diff.ts) and a build cache (cache.ts) beside it. One build at a time
 // holds the folder's lock. File system only: what to write is decided elsewhere.
 import {
   closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync,
   symlinkSync, unlinkSync, writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ReflistError } from './errors.js';
-import { MANIFEST } from './client/paths.js';
-import type { Index } from './tree-diff.js';
+import { ReflistError } from '../errors.js';
+import { MANIFEST } from '../client/paths.js';
+import type { Index } from './diff.js';
 
 export interface Generations {
   out: string;

@@ -2,11 +2,11 @@
 // trie of its sorted keys, which finds its large prefixes, and the
 // content-defined cuts of its keys into search files. A head part is a large
 // one-unit prefix alone, with its results.
-import { FNV_BASIS, fnv1a, searchFileFor } from './client/paths.js';
-import { commonPrefixLength } from './search-keys.js';
-import type { Matcher } from './search-match.js';
-import { chunkText, makePart, resultSets, setBytes } from './search-output.js';
-import type { IndexPart, LargePrefix, Pairs } from './search-types.js';
+import { FNV_BASIS, fnv1a, searchFileFor } from '../client/paths.js';
+import { commonPrefixLength } from './keys.js';
+import type { Matcher } from './match.js';
+import { chunkText, makePart, resultSets, setBytes } from './output.js';
+import type { IndexPart, LargePrefix, Pairs } from './types.js';
 
 /** A head part: a large one-unit prefix alone, with its results. */
 export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart {

@@ -5,18 +5,18 @@
 // build.ts makes the plan from what this finds.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareStrings } from './client/fold.js';
+import { compareStrings } from '../client/fold.js';
 import { readBytes, readCache, readLines, sourceFile, type CacheMeta } from './cache.js';
-import { sourceFiles, type Declaration, type SourceSpec } from './config/declaration.js';
-import { sectionsOf } from './config/sections.js';
-import { changedWindow, windowEdits } from './delta.js';
-import { ReflistError, ReflistErrors } from './errors.js';
-import type { Entry, Node } from './model.js';
+import { sourceFiles, type Declaration, type SourceSpec } from '../config/declaration.js';
+import { sectionsOf } from '../config/sections.js';
+import { changedWindow, windowEdits } from '../sources/delta.js';
+import { ReflistError, ReflistErrors } from '../errors.js';
+import type { Entry, Node } from '../sources/model.js';
 import type { ListChange, Served } from './plan.js';
-import { digestFile, readTableFile } from './read.js';
-import { changedByEdits, updatable, type Changed, type ServedList } from './update.js';
-import { Checker, validateGroups, validateList, validateTree, type Tables } from './validate.js';
-import { cacheDir, servedGeneration } from './write.js';
+import { digestFile, readTableFile } from '../sources/read.js';
+import { changedByEdits, updatable, type Changed, type ServedList } from '../render/update.js';
+import { Checker, validateGroups, validateList, validateTree, type Tables } from '../sources/validate.js';
+import { cacheDir, servedGeneration } from '../write/write.js';
 
 /** Reads the named sources of a folder: an absent file is an empty list. */
 export function readSources(dir: string, sources: readonly SourceSpec[]): { tables: Tables; errors: ReflistError[] } {

@@ -16,17 +16,17 @@
 // those again and keeps every other part's files (updateSearchIndex).
 //
 // This module is the index's API and the partitioning; the rest is in
-// search-keys.ts (the sorted pairs), search-match.ts (matching and ranking
-// over them), search-parts.ts (a part's large prefixes and cuts),
-// search-output.ts (the files' text) and search-types.ts.
-import { fold } from './client/fold.js';
-import type { Entry } from './model.js';
-import { collectPairs, runEnd, suffixesOf } from './search-keys.js';
-import { Matcher } from './search-match.js';
-import { headPart, indexPart } from './search-parts.js';
-import type { IndexLayout, IndexPart, PartMeta, SearchIndex, SearchIndexOptions } from './search-types.js';
+// keys.ts (the sorted pairs), match.ts (matching and ranking over them),
+// parts.ts (a part's large prefixes and cuts), output.ts (the files' text)
+// and types.ts.
+import { fold } from '../client/fold.js';
+import type { Entry } from '../sources/model.js';
+import { collectPairs, runEnd, suffixesOf } from './keys.js';
+import { Matcher } from './match.js';
+import { headPart, indexPart } from './parts.js';
+import type { IndexLayout, IndexPart, PartMeta, SearchIndex, SearchIndexOptions } from './types.js';
 
-export type { IndexLayout, IndexPart, PartMeta, SearchFile, SearchIndex, SearchIndexOptions } from './search-types.js';
+export type { IndexLayout, IndexPart, PartMeta, SearchFile, SearchIndex, SearchIndexOptions } from './types.js';
 
 /** The part a key belongs to. */
 export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<string>): string {

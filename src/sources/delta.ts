@@ -2,8 +2,8 @@
 // read off the bytes. The old and new files share a prefix and a suffix; the
 // records between them are the change. A one-row edit parses one row instead
 // of the whole file. Pure.
-import type { ListSpec } from './config/declaration.js';
-import type { ReflistError } from './errors.js';
+import type { ListSpec } from '../config/declaration.js';
+import type { ReflistError } from '../errors.js';
 import type { Id } from './model.js';
 import { readTable } from './read.js';
 import { listColumns, typeRows } from './validate.js';

@@ -4,10 +4,10 @@
 // set's pages 2… go to page files, named after their content, so they are
 // rendered first. Records are those of docs/tree.md, Records.
 import { createHash } from 'node:crypto';
-import { tierOf } from './client/fold.js';
-import { nameOf } from './client/paths.js';
-import type { Matcher } from './search-match.js';
-import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './search-types.js';
+import { tierOf } from '../client/fold.js';
+import { nameOf } from '../client/paths.js';
+import type { Matcher } from './match.js';
+import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './types.js';
 
 const NO_RESULTS = new Int32Array(0);
 

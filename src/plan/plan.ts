@@ -2,10 +2,10 @@
 // with it. Pure: the build reads and checks every source the plan needs
 // before making it, so carrying it out (tree.ts) can fail only on the disk.
 // See docs/incremental.md.
-import type { Entry, Node } from './model.js';
-import type { ListState } from './render.js';
-import { changedByItems, type Changed, type ServedList } from './update.js';
-import type { ListSpec } from './config/declaration.js';
+import type { Entry, Node } from '../sources/model.js';
+import type { ListState } from '../render/render.js';
+import { changedByItems, type Changed, type ServedList } from '../render/update.js';
+import type { ListSpec } from '../config/declaration.js';
 
 /**
  * What to do with one paged list: keep it as served (its sources did not

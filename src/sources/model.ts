@@ -1,6 +1,6 @@
 // The validated sources, sorted in list order (docs/contract.md §2): what every later
 // stage renders from. Nothing here touches the disk.
-import { compareLabels, fold } from './client/fold.js';
+import { compareLabels, fold } from '../client/fold.js';
 
 /** An item's id: an integer, or a string for a list declared with string ids. */
 export type Id = number | string;

@@ -1,17 +1,18 @@
 // The writer on a second thread: the main thread renders and posts batches of
-// files while write-worker.ts hashes and writes them, so both cores work.
+// files while worker.ts hashes and writes them, so both cores work.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ReflistError, type ErrorCode } from './errors.js';
-import { outputLength, type Output } from './tree-files.js';
+import { ReflistError, type ErrorCode } from '../errors.js';
+import { packageFile } from '../root.js';
+import { outputLength, type Output } from '../tree-files.js';
 import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
-import { COUNTERS, type FileBatch, type WorkerReply, type WorkerRequest } from './write-protocol.js';
+import { COUNTERS, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
 
-/** lib/write-worker.js, made by `npm run compile`, found from src/ (tests) and lib/ alike. */
-const WORKER = fileURLToPath(new URL('../lib/write-worker.js', import.meta.url));
+/** lib/write-worker.js, made by `npm run compile`. */
+const WORKER = fileURLToPath(packageFile('lib/write-worker.js'));
 
 /**
  * Bytes a batch sent to the writer's thread holds: files are encoded here,

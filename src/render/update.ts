@@ -3,15 +3,15 @@
 // change reaches are rendered: the pages between each changed entry's old and
 // new place, its id bucket, the index parts its labels fall in. The writer
 // keeps the rest of the list's files from the served tree.
-import { bucketOf, bucketPath } from './client/paths.js';
-import { compareLabels, fold } from './client/fold.js';
-import type { ListSpec } from './config/declaration.js';
-import { LineEntry, lineId, linesOutput } from './cache.js';
-import type { TextEdit } from './delta.js';
-import type { Entry, Id } from './model.js';
+import { bucketOf, bucketPath } from '../client/paths.js';
+import { compareLabels, fold } from '../client/fold.js';
+import type { ListSpec } from '../config/declaration.js';
+import { LineEntry, lineId, linesOutput } from '../plan/cache.js';
+import type { TextEdit } from '../sources/delta.js';
+import type { Entry, Id } from '../sources/model.js';
 import { encodeRecord, indexFiles, indexPaths, recordShape, renderBuckets, renderItems, renderPages, type GroupVariants, type ListState, type RenderOptions } from './render.js';
-import type { Output } from './tree-files.js';
-import { buildSearchIndex, updateSearchIndex, type SearchIndex } from './search-index.js';
+import type { Output } from '../tree-files.js';
+import { buildSearchIndex, updateSearchIndex, type SearchIndex } from '../search/index.js';
 
 /**
  * Searchable lists whose records are their id, text and counts: a record

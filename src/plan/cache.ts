@@ -6,9 +6,9 @@
 // options, a missing file) means a build from the sources alone.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Entry, Id } from './model.js';
-import type { ListState } from './render.js';
-import type { Output } from './tree-files.js';
+import type { Entry, Id } from '../sources/model.js';
+import type { ListState } from '../render/render.js';
+import type { Output } from '../tree-files.js';
 
 /** Bumped whenever what the cache holds, or how labels fold, changes. */
 const VERSION = 3;

@@ -1,15 +1,15 @@
 // Stage 4, render: the model → every file of the tree as [path, text] pairs,
 // section by section. Pure: the writer alone touches the disk.
-import { compareIds } from './client/fold.js';
-import { bucketPath, childBucketPath, firstPagePaths, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from './client/paths.js';
-import type { ListInfo, Manifest } from './client/types.js';
-import type { Declaration, ListSpec } from './config/declaration.js';
-import { listsUnder, type SectionSpec } from './config/sections.js';
-import { ReflistError } from './errors.js';
-import type { Entry, Id, Node, Value } from './model.js';
-import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndexOptions } from './search-index.js';
+import { compareIds } from '../client/fold.js';
+import { bucketPath, childBucketPath, firstPagePaths, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from '../client/paths.js';
+import type { ListInfo, Manifest } from '../client/types.js';
+import type { Declaration, ListSpec } from '../config/declaration.js';
+import { listsUnder, type SectionSpec } from '../config/sections.js';
+import { ReflistError } from '../errors.js';
+import type { Entry, Id, Node, Value } from '../sources/model.js';
+import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndexOptions } from '../search/index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
-import type { TreeFile } from './tree-files.js';
+import type { TreeFile } from '../tree-files.js';
 
 export interface RenderOptions {
   pageSize: number;

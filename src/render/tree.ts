@@ -1,18 +1,18 @@
 // Carries out a build's plan (plan.ts): each section of the tree kept from
 // the served tree, changed in place, or rendered afresh; then the root files
 // and the build cache. Pure: the writer alone touches the disk.
-import { FORMAT, type ListInfo, type Manifest } from './client/types.js';
-import { cacheLines, metaOutput, sourceFile, type CacheMeta } from './cache.js';
-import { apiOf } from './config/api.js';
-import type { Declaration } from './config/declaration.js';
-import { sectionsOf, type SectionSpec } from './config/sections.js';
+import { FORMAT, type ListInfo, type Manifest } from '../client/types.js';
+import { cacheLines, metaOutput, sourceFile, type CacheMeta } from '../plan/cache.js';
+import { apiOf } from '../config/api.js';
+import type { Declaration } from '../config/declaration.js';
+import { sectionsOf, type SectionSpec } from '../config/sections.js';
 import type { HostOptions } from './hosts.js';
-import { sortLabels } from './model.js';
-import type { ListPlan, Plan } from './plan.js';
+import { sortLabels } from '../sources/model.js';
+import type { ListPlan, Plan } from '../plan/plan.js';
 import { encodeRecord, recordShape, renderList, renderRoot, renderTreeSection, type GroupVariants, type ListState, type RenderOptions } from './render.js';
-import type { Output, TreeFile } from './tree-files.js';
+import type { Output, TreeFile } from '../tree-files.js';
 import { renderChanges, updatable } from './update.js';
-import type { Groups } from './validate.js';
+import type { Groups } from '../sources/validate.js';
 
 export interface TreeInput {
   declaration: Declaration;

@@ -2,8 +2,8 @@
 // the texts a list also searches), paired with its entry and sorted
 // (docs/search-index.md, Keys and files). A prefix's matches are then one run
 // of pairs.
-import type { Entry } from './model.js';
-import type { Pairs } from './search-types.js';
+import type { Entry } from '../sources/model.js';
+import type { Pairs } from './types.js';
 
 /** A label's word-start suffixes: itself, and what follows each space. */
 export function* suffixesOf(label: string): Generator<string> {

@@ -8,8 +8,8 @@ import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { Parser } from 'csv-parse';
-import type { Delimiter } from './config/declaration.js';
-import { ReflistError } from './errors.js';
+import type { Delimiter } from '../config/declaration.js';
+import { ReflistError } from '../errors.js';
 
 export interface RawTable {
   file: string;

@@ -5,10 +5,10 @@
 // answers. The paths written here are those of client/paths.ts (`pagePath`,
 // `firstPagePaths`); test/nginx.test.ts checks that they agree by serving a
 // real tree through nginx.
-import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL, servicePaths } from './client/host.js';
-import { chainOf } from './client/request.js';
-import type { ApiList, ListInfo, Manifest } from './client/types.js';
-import type { TreeFile } from './tree-files.js';
+import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL, servicePaths } from '../client/host.js';
+import { chainOf } from '../client/request.js';
+import type { ApiList, ListInfo, Manifest } from '../client/types.js';
+import type { TreeFile } from '../tree-files.js';
 
 export interface HostOptions {
   /** An http(s) origin (`http://127.0.0.1:8081`) where nginx.conf sends what only the client answers. */

@@ -5,9 +5,10 @@
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
-import { PRESETS, type Preset, type PresetName } from './config/preset.js';
-import { ReflistError, suggest } from './errors.js';
-import type { Io } from './progress.js';
+import { PRESETS, type Preset, type PresetName } from '../config/preset.js';
+import { ReflistError, suggest } from '../errors.js';
+import { packageFile } from '../root.js';
+import type { Io } from '../progress.js';
 
 const README = (name: string, preset: Preset) => `# ${name}
 
@@ -163,7 +164,7 @@ function shellWord(word: string): string {
 
 /** reflist's own version, from the package.json one folder up from both src/ and lib/. */
 export function ownVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: unknown };
   if (typeof pkg.version !== 'string') throw new ReflistError('INVALID_OPTION', "reflist's package.json has no version");
   return pkg.version;
 }

@@ -4,8 +4,8 @@
 // 3 is docs/lists.md's). One Matcher serves every part of a list, one part after another:
 // it keeps the records' byte counts, and the stamps that count each entry
 // once per pass without a set.
-import { ALSO, WHOLE } from './search-keys.js';
-import type { IndexedList, Pairs } from './search-types.js';
+import { ALSO, WHOLE } from './keys.js';
+import type { IndexedList, Pairs } from './types.js';
 
 export class Matcher {
   /** UTF-8 bytes of each record and its comma, counted when first asked (an update asks of few). */

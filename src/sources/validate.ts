@@ -1,9 +1,9 @@
 // Stage 2, validate: raw tables → typed rows → the model, for the lists a
 // declaration names (docs/lists.md), collecting every error with its file and line.
-import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from './config/declaration.js';
-import type { SectionSpec } from './config/sections.js';
-import { ReflistError, suggest } from './errors.js';
-import { fold } from './client/fold.js';
+import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from '../config/declaration.js';
+import type { SectionSpec } from '../config/sections.js';
+import { ReflistError, suggest } from '../errors.js';
+import { fold } from '../client/fold.js';
 import { labelled, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
 import type { RawTable } from './read.js';
 

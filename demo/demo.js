@@ -4,6 +4,17 @@
 // Preselect from the address: ?author=1007&division=c:3&system=gbif (list names, the group parameter).
 import { cascade, createLookupClient, preselect, select2Ajax, templateResult } from './lookup/lookup-client.js';
 
+// Without select2 (offline, and jQuery and select2 not installed) the selects would be plain ones that never search: say so instead.
+if (!window.jQuery?.fn?.select2) {
+  const alert = Object.assign(document.createElement('p'), {
+    className: 'failure',
+    textContent: 'select2 could not be loaded, so the demo shows no drop-downs. It takes jQuery and select2 from vendor/: '
+      + 'the installed packages (npm install --save-dev jquery select2), else jsDelivr, which needs a connection.',
+  });
+  alert.setAttribute('role', 'alert');
+  document.querySelector('#demo').replaceWith(alert);
+  throw new Error(alert.textContent);
+}
 const $ = window.jQuery;
 const client = createLookupClient(); // baseUrl: the folder lookup-client.js was loaded from
 const common = { width: '100%', allowClear: true };

@@ -307,6 +307,13 @@ describe.skipIf(!hasChromium)('the demo over a project of its own lists (reflist
     expect(await demo.page.locator('#genusSpecies').isDisabled()).toBe(true);
   });
 
+  test('without select2 (offline, the packages not installed), the demo says so instead of showing plain selects', async () => {
+    await demo.page.route('**/vendor/**', (route) => route.abort());
+    await demo.page.goto(url);
+    await poll(() => demo.page.getByRole('alert').textContent()).toMatch(/^select2 could not be loaded/);
+    expect(await demo.page.locator('select').count()).toBe(0);
+  });
+
   test('string ids, a template label and counts per collection show in the searchable lists', async () => {
     await demo.goto(`${url}?institution=FR-MNHN&collection=herbarium`);
     expect(await demo.selection('institution')).toEqual({ value: 'FR-MNHN', text: "Muséum national d'Histoire naturelle (Paris)" });

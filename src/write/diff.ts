@@ -25,7 +25,7 @@ export function staleFiles(served: Index, spare: Index): string[] {
 export interface TreeDiffInput {
   /** The served generation's index; none before the first build. */
   served?: Index;
-  /** What the spare holds. */
+  /** What the spare holds now, links made ahead included. */
   spare: Index;
   /** staleFiles(served, spare) as it was when the build began. */
   stale: readonly string[];
@@ -44,7 +44,7 @@ export interface TreeDiff {
   remove: string[];
   /** Files of kept sections, carried over by their entry. */
   kept: number;
-  /** Files unchanged since the served tree that the spare lacked: linked now. */
+  /** Files unchanged since the served tree that the spare lacked when the build began (linked ahead or now). */
   copied: number;
   /** Files of the served tree that the new one no longer has. */
   removed: number;

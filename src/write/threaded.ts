@@ -9,7 +9,7 @@ import { ReflistError, type ErrorCode } from '../errors.js';
 import { packageFile } from '../root.js';
 import { outputLength, type Output } from '../tree-files.js';
 import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
-import type { FileBatch, WorkerReply, WorkerRequest } from './protocol.js';
+import { COUNTERS, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
 
 /** lib/write-worker.js, made by `npm run compile`. */
 const WORKER = fileURLToPath(packageFile('lib/write-worker.js'));
@@ -28,8 +28,15 @@ const BATCH = 1 << 20;
  */
 const IN_FLIGHT = 16 << 20;
 
+
+
 /** An output folder opened for one build: locked and its indexes read, nothing written yet. */
 export interface OpenTree {
+  /**
+   * Says the build will change the tree: the writer thread may then make the
+   * links that can be made ahead while it has nothing to write (TreeWriter.linkAhead).
+   */
+  linkAhead(): void;
   /** Writes the files, then swaps the new tree in. */
   write(outputs: Iterable<Output>, onFile?: (count: number) => void): Promise<WriteReport>;
   /** Writes nothing and lets go of the folder. */
@@ -43,8 +50,12 @@ export interface OpenTree {
  */
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   if (availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
-  const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
-  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options } });
+  const counters = new Int32Array(new SharedArrayBuffer(4 * Object.keys(COUNTERS).length));
+  const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => {
+    Atomics.add(counters, COUNTERS.queued, 1);
+    worker.postMessage(message, transfer);
+  };
+  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options, shared: counters.buffer } });
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
   worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
@@ -67,6 +78,7 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
   };
   return {
+    linkAhead: () => send({ linkAhead: true }),
     async write(outputs, onFile) {
       try {
         // Rendering starts at once: the worker may still be starting, and takes the files when it is
@@ -148,6 +160,7 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
     error = err;
   }
   return {
+    linkAhead: () => {}, // finish links what it must
     async write(files, onFile) {
       if (!writer) throw error;
       return writeOutputs(writer, files, onFile);
@@ -158,12 +171,14 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
   };
 }
 
-/** Writes a tree from a writer thread while this one renders. */
+/** Writes a tree from a writer thread while this one renders, linking ahead. */
 export function writeTreeThreaded(
   outDir: string,
   files: Iterable<Output>,
   onFile?: (count: number) => void,
   options: WriteOptions = {},
 ): Promise<WriteReport> {
-  return openTree(outDir, options).write(files, onFile);
+  const tree = openTree(outDir, options);
+  tree.linkAhead();
+  return tree.write(files, onFile);
 }

@@ -1,10 +1,12 @@
 // The writer's thread: hashing and file system calls run here while the main
 // thread renders, so a build uses both cores. Messages: {files} batches, each
-// acknowledged, then {finish} or {abort}.
+// acknowledged; {linkAhead} once the build knows it changes something; then
+// {finish} or {abort}. Between messages, once told, this thread makes the
+// links that can be made ahead (TreeWriter.linkAhead).
 import { parentPort, workerData } from 'node:worker_threads';
 import { ReflistError } from '../errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
-import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { COUNTERS, type WorkerReply, type WorkerRequest } from './protocol.js';
 
 const port = parentPort!;
 const reply = (message: WorkerReply) => port.postMessage(message);
@@ -12,7 +14,8 @@ const failure = (err: unknown): WorkerReply => ({
   error: { message: err instanceof Error ? err.message : String(err), code: err instanceof ReflistError ? err.code : undefined },
 });
 
-const { out, options } = workerData as { out: string; options: WriteOptions };
+const { out, options, shared } = workerData as { out: string; options: WriteOptions; shared: SharedArrayBuffer };
+const counters = new Int32Array(shared);
 
 let writer: TreeWriter | undefined;
 try {
@@ -21,6 +24,19 @@ try {
 } catch (err) {
   reply(failure(err));
 }
+let linking = false;
+
+/** Links ahead until a message is waiting or nothing is left to link. */
+function linkWhileIdle(): void {
+  try {
+    while (writer && Atomics.load(counters, COUNTERS.queued) === 0 && writer.linkAhead()) {}
+  } catch (err) {
+    writer?.abort();
+    writer = undefined;
+    reply(failure(err));
+  }
+}
+
 port.on('message', (message: WorkerRequest) => {
   if (!writer) {
     if ('abort' in message) reply({ aborted: true });
@@ -37,11 +53,13 @@ port.on('message', (message: WorkerRequest) => {
     } else if ('outputs' in message) {
       for (const output of message.outputs) writer.take(output);
       reply({ ack: message.outputs.length });
-    } else if ('finish' in message) reply({ report: writer.finish() });
-    else writer.abort(), reply({ aborted: true });
+    } else if ('linkAhead' in message) linking = true;
+    else if ('finish' in message) (linking = false), reply({ report: writer.finish() });
+    else (linking = false), writer.abort(), reply({ aborted: true });
   } catch (err) {
     writer.abort();
     writer = undefined;
     reply(failure(err));
   }
+  if (Atomics.sub(counters, COUNTERS.queued, 1) === 1 && linking) setImmediate(linkWhileIdle);
 });

@@ -5,13 +5,20 @@
 // out. An unchanged file keeps its mtime (hard-linked from the served tree),
 // which lets rsync or an S3 sync upload only what changed; a build that
 // changes nothing writes nothing.
+//
+// On top, one speed-up that pays (docs/performance.md): links made ahead. The
+// spare lags behind the served tree by the files the last build changed; a
+// writer thread links what it lacks while the sources are read and rendered,
+// and a first build links what it writes into the other generation whenever
+// its writer has nothing to write, so that the first rebuild finds most of it
+// there (TreeWriter.linkAhead). Links that can wait never hold a build up.
 import { hash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ReflistError } from '../errors.js';
 import {
-  cacheDir, lock, markChanging, openGenerations, readIndex, remove, removeFile, swapLink, writeIndex,
+  cacheDir, clearGeneration, lock, markChanging, openGenerations, readIndex, remove, removeFile, swapLink, writeIndex,
   type Generations,
 } from './generations.js';
 import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
@@ -58,6 +65,11 @@ class Spare {
     readonly index: Index,
   ) {}
 
+  /** True once a file was written or linked: the spare's index on disk no longer says what it holds. */
+  get changed(): boolean {
+    return this.changing;
+  }
+
   write(path: string, data: string | Uint8Array): void {
     writeFileSync(this.prepare(path), data);
   }
@@ -103,8 +115,13 @@ export class TreeWriter {
   private readonly keeps = new Map<Section, Set<string>>();
   private readonly cacheNext: string;
   private readonly compress: boolean;
-  /** The served files the spare lacks or holds otherwise. */
+  /** The served files the spare lacks or holds otherwise, and how many of them linkAhead has seen to. */
   private readonly stale: string[];
+  private ahead = 0;
+  /** A first build's writes, and how many of them linkAhead has linked into the other generation. */
+  private readonly mirror: { paths: string[]; linked: number } | undefined;
+  /** Finished or aborted: nothing more is linked. */
+  private closed = false;
 
   constructor(outDir: string, options: WriteOptions = {}) {
     this.compress = options.compress ?? false;
@@ -116,12 +133,13 @@ export class TreeWriter {
       this.unlock();
       throw err;
     }
-    const { active, spare } = this.generations;
+    const { active, spare, twin } = this.generations;
     this.served = active ? readIndex(active) : undefined;
     const current = readIndex(spare);
     if (!current) remove(spare); // none yet, or a build that stopped half-way: start empty
     this.spare = new Spare(spare, current ?? new Map());
     this.stale = this.served ? staleFiles(this.served, this.spare.index) : [];
+    if (!active) clearGeneration(twin), (this.mirror = { paths: [], linked: 0 });
     this.cacheNext = `${cacheDir(spare)}.next`;
     remove(this.cacheNext);
   }
@@ -165,23 +183,57 @@ export class TreeWriter {
     if (this.served?.get(path) === entry) return;
     this.spare.write(path, data());
     this.written++;
+    this.mirror?.paths.push(path);
+  }
+
+  /**
+   * Links the next few files of the served tree that the spare lacks or
+   * holds otherwise into it, ahead of finish, which would link those the new
+   * tree keeps: most of them. A file this build has already taken is left
+   * alone; one taken later replaces its link. In a first build, links the
+   * next few files written into the other generation (mirror). A writer
+   * thread calls this while it has nothing else to do. False when nothing is
+   * left to link for now.
+   */
+  linkAhead(count = 64): boolean {
+    const { stale, mirror, spare } = this;
+    if (this.closed) return false;
+    if (mirror) {
+      const { paths } = mirror;
+      if (mirror.linked >= paths.length) return false;
+      const twin = this.generations.twin;
+      for (const end = Math.min(mirror.linked + count, paths.length); mirror.linked < end; mirror.linked++) {
+        const path = paths[mirror.linked]!;
+        spare.makeDir(dirname(join(twin, path)));
+        linkSync(join(spare.root, path), join(twin, path));
+      }
+      return true;
+    }
+    if (this.ahead >= stale.length) return false;
+    for (const end = Math.min(this.ahead + count, stale.length); this.ahead < end; this.ahead++) {
+      const path = stale[this.ahead]!;
+      if (!this.added.has(path)) spare.link(this.generations.active!, path, this.served!.get(path)!);
+    }
+    return true;
   }
 
   finish(): WriteReport {
+    this.closed = true; // nothing is linked ahead once the spare may be served
     try {
-      const { out, active } = this.generations;
-      const { spare, served } = this;
+      const { out, active, twin } = this.generations;
+      const { spare, served, mirror } = this;
       const diff = diffTree({ served, spare: spare.index, stale: this.stale, added: this.added, keeps: this.keeps });
       const { files, bytes, kept, removed, copied, unchanged } = diff;
       const report: WriteReport = { files, bytes, written: this.written, copied, kept, removed, unchanged };
       if (diff.unchanged) {
-        remove(this.cacheNext);
+        this.keepSpare();
         return report;
       }
       for (const path of diff.link) spare.link(active!, path, served!.get(path)!);
       for (const path of diff.remove) spare.remove(path);
       this.finishCache(active);
       writeIndex(spare.root, diff.next);
+      if (mirror && mirror.linked > 0) writeIndex(twin, new Map(mirror.paths.slice(0, mirror.linked).map((path) => [path, diff.next.get(path)!])));
       swapLink(out, spare.root);
       return report;
     } finally {
@@ -205,9 +257,19 @@ export class TreeWriter {
 
   /** Leaves the served tree as it is. */
   abort(): void {
-    // The spare's files may be half written: its index is left saying so (markChanging), and the next build starts it afresh.
-    remove(this.cacheNext);
+    this.closed = true;
+    this.keepSpare();
     this.unlock();
+  }
+
+  /**
+   * When the spare is not swapped in: what was linked ahead into it stays
+   * for the next build, unless files were written too (its index then no
+   * longer says what it holds, and the next build starts it afresh).
+   */
+  private keepSpare(): void {
+    remove(this.cacheNext);
+    if (this.spare.changed && this.written === 0) writeIndex(this.spare.root, this.spare.index);
   }
 }
 

@@ -166,6 +166,15 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
   const labelAt = new Map(list.label.columns.map((c) => [c, add({ name: c, kind: { is: 'text' } })]));
   const fieldAt = list.fields.map((field) => add({ name: field.column, kind: { is: 'field', field } }));
   const single = list.label.template === `{${list.label.columns[0]}}` ? labelAt.get(list.label.columns[0]!)! : undefined;
+  // A field's values often repeat (a city, a country code): the items share one string of each, not one a row.
+  const shared = new Map<string, string>();
+  const intern = (value: Value): Value => {
+    if (typeof value !== 'string') return value;
+    const first = shared.get(value);
+    if (first !== undefined) return first;
+    if (shared.size < 1 << 16) shared.set(value, value);
+    return value;
+  };
   return {
     columns,
     parents: parents.length,
@@ -173,7 +182,7 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
     label: single !== undefined
       ? (row) => row.values[single] as string
       : (row) => list.label.template.replace(/\{([^{}]*)\}/g, (_, c: string) => String(row.values[labelAt.get(c)!])),
-    fields: list.fields.length === 0 ? () => undefined : (row) => fieldAt.map((i) => row.values[i]!),
+    fields: list.fields.length === 0 ? () => undefined : (row) => fieldAt.map((i) => intern(row.values[i]!)),
   };
 }
 

@@ -2,7 +2,7 @@
 // from the static tree alone, by turning it into one or two file reads.
 import { fold, tierOf } from './fold.js';
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
-import { parseRequest, type Route } from './request.js';
+import { idKey, parseRequest, type Route } from './request.js';
 import { alsoMatches, byTier, rankRecords, toItem } from './search.js';
 import type { Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, Grid, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
 
@@ -26,6 +26,13 @@ interface Answer {
   body: unknown;
 }
 
+/** What `lookup` answers: the items found, in the order their ids were asked, and the ids that name none. */
+export interface Lookup<Item = Record<string, unknown>> {
+  items: Item[];
+  /** Ids asked that name no item of the list, or are no id of its form, as they were given. */
+  unknown: string[];
+}
+
 export interface LookupClient {
   /**
    * Any request of a declared list, e.g. `/author.json?Term=smi&Page=2`:
@@ -33,6 +40,12 @@ export interface LookupClient {
    * knows the list may name (`request<Envelope<Item>>(url)`).
    */
   request<Body = Envelope | Grid | Record<string, unknown>>(url: string): Promise<TypedAnswer<Body>>;
+  /**
+   * Many items of a paged list at once, each as `Id` answers it, with the
+   * group's count when `group` is given: a multi-select restored from a saved
+   * form. It reads one file per id bucket the ids fall in, never one per id.
+   */
+  lookup<Item = Record<string, unknown>>(list: string, ids: readonly (string | number)[], options?: { group?: string }): Promise<Lookup<Item>>;
   /** The tree's lookup.json (page size, systems, list sizes). */
   manifest(): Promise<Manifest>;
   readonly baseUrl: string;
@@ -270,29 +283,77 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   }
 
   /**
-   * Any request, from one build: when a file says the manifest is older than
+   * An answer from one build: when a file says the manifest is older than
    * the tree, lookup.json is read afresh and, if it is another build's, the
-   * request is answered again from it, once. A file still stale under a
-   * current lookup.json is a broken tree: its answer is the fallback or a 404,
-   * and it asks for lookup.json no more.
+   * answer is made again from it, once. A file still stale under a current
+   * lookup.json is a broken tree: `broken` says what to answer, and it asks
+   * for lookup.json no more.
    */
-  async function request(url: string): Promise<Answer> {
+  async function fromOneBuild<T>(answer: (m: Manifest) => Promise<T>, broken: (err: Stale) => T): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const used = await current();
-      const r = parseRequest(url, used.manifest.api);
-      if ('status' in r) return fail(r.status, r.error);
       try {
-        return await route(r, used.manifest);
+        return await answer(used.manifest);
       } catch (err) {
         if (!(err instanceof Stale)) throw err;
         const { key } = err;
         if (attempt > 0 || confirmed.has(key) || !(await renewed(used))) {
           if (tree === used) confirmed.add(key);
-          return err.fallback ?? fail(404, err.message);
+          return broken(err);
         }
       }
     }
   }
 
-  return { request: request as LookupClient['request'], manifest: async () => (await current()).manifest, baseUrl };
+  /** Any request of a declared list. */
+  function request(url: string): Promise<Answer> {
+    return fromOneBuild(async (m) => {
+      const r = parseRequest(url, m.api);
+      return 'status' in r ? fail(r.status, r.error) : route(r, m);
+    }, (err) => err.fallback ?? fail(404, err.message));
+  }
+
+  /** Items of a paged list by id: the ids grouped by their bucket, each bucket file read once. */
+  function lookup(name: string, ids: readonly (string | number)[], options: { group?: string } = {}): Promise<Lookup> {
+    return fromOneBuild(async (m) => {
+      const list = m.api.lists.find((l) => l.name === name && l.shape === 'paged');
+      if (!list) throw new Error(`lookup: ${MANIFEST} has no paged list "${name}"`);
+      // A list that takes no group ignores one, as its Id does (descriptor and System).
+      const group = options.group === undefined || !list.params.group ? undefined : m.systems.findIndex((s) => s.id === options.group);
+      if (group === -1) throw new Error(`lookup: unknown ${m.api.group?.toLowerCase() ?? 'group'} "${options.group}"`);
+      const info = m.lists[name] as ListInfo;
+      const asked = [...new Set(ids.map(String))];
+      const keys = asked.map((id) => idKey(list, id));
+      const buckets = new Map<number, Set<string>>();
+      for (const key of keys) {
+        if (key === undefined) continue;
+        const b = bucketOf(key, info.buckets);
+        buckets.set(b, (buckets.get(b) ?? new Set()).add(key));
+      }
+      const found = new Map<string, EntryRecord>();
+      await Promise.all([...buckets].map(async ([b, wanted]) => {
+        for (const row of await routed<EntryRecord[]>(bucketPath(list.path, info.layout, info.buckets, b))) {
+          if (wanted.has(String(row[0]))) found.set(String(row[0]), row);
+        }
+      }));
+      const items: Record<string, unknown>[] = [];
+      const unknown: string[] = [];
+      const given = new Set<string>();
+      for (const [i, key] of keys.entries()) {
+        const row = key === undefined ? undefined : found.get(key);
+        if (!row) unknown.push(asked[i]!);
+        else if (!given.has(key!)) given.add(key!), items.push(toItem(row, '', group, list)); // 7 and 007 are one item
+      }
+      return { items, unknown };
+    }, (err) => {
+      throw new Error(`lookup: ${err.message}`);
+    });
+  }
+
+  return {
+    request: request as LookupClient['request'],
+    lookup: lookup as LookupClient['lookup'],
+    manifest: async () => (await current()).manifest,
+    baseUrl,
+  };
 }

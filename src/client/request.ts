@@ -38,6 +38,9 @@ export function chainOf(api: Manifest['api'], list: ApiList): ApiList[] {
 /** An id as its list's files name it: digits without leading zeros, a string as it is. */
 const canonical = (list: IdForm, id: string) => (list.id === 'integer' ? canonicalDigits(id) : id);
 
+/** An id of this form as its list's files name it, or undefined when it is none (`Id` answers 400 then). */
+export const idKey = (list: IdForm, text: string): string | undefined => (isId(list, text) ? canonical(list, text) : undefined);
+
 /** Query parameters by lower-cased name; the first occurrence wins and an empty value counts as absent. */
 export function parseQuery(search: string): Map<string, string> {
   const params = new Map<string, string>();

@@ -6,6 +6,8 @@ export { fold } from './fold.js';
 // For an adapter of one's own (another edge runtime): the same definitions as the tree's own adapters.
 export { answerHttp, HOST_FILES, routeOf, servicePaths, toResponse } from './host.js';
 export type { HttpAnswer } from './host.js';
+// The widget-neutral source the drop-down adapters are made of.
+export { optionsForValues, optionsPage } from './source.js';
 export {
   cascade, cascadeAjax, cascadeResults, childValue, flattenChildren, listUrl, optionForId, parseChildValue,
   preselect, select2Ajax, templateResult, toSelect2Page,

@@ -1,29 +1,20 @@
-// select2 4.x wiring over client.request, for any declared list: the ajax
-// option of a paged list, parents and their embedded children both
-// selectable, preselection by id, and a cascade down nested lists. No jQuery
+// select2 4.x wiring over the widget-neutral source (source.ts), for any
+// declared list: the ajax option of a paged list, parents and their embedded
+// children both selectable, preselection by id, and a cascade down nested
+// lists. No jQuery
 // import: the caller passes its jQuery-wrapped selects in, so the bundle stays
 // dependency-free and loads in Node.
-import type { LookupClient } from './client.js';
 import { fold, tierOf } from './fold.js';
 import { chainOf } from './request.js';
-import type { ApiList, Envelope, Grid, Id, Manifest } from './types.js';
+import {
+  fetchBody, flattenChildren, keyOf, listOf, optionsPage, parseChildValue, plainOption,
+  type Client, type LookupOption, type PageItem,
+} from './source.js';
+import type { ApiList, Envelope, Grid, Id } from './types.js';
 
-type Client = Pick<LookupClient, 'request' | 'manifest'>;
+export { childValue, flattenChildren, listUrl, parseChildValue } from './source.js';
+export type { LookupOption } from './source.js';
 
-/** One option as select2 shows it; `select2('data')[0]` returns it for the selection. */
-export interface LookupOption {
-  /** select2's id, the select's value: the item id, or in a list with children `p:12` (parent 12) / `c:105` (child 105). */
-  id: string;
-  text: string;
-  /** The id in its own list (a parent's or a child's id). */
-  itemId: Id;
-  /** With a group (System): how many items that group refers to (parents, not children). */
-  count?: number;
-  /** Lists with children only: a parent, or one of its children listed (indented) right after it. */
-  kind?: 'parent' | 'child';
-  /** A child's parent. */
-  parentId?: Id;
-}
 
 /** An option of a cascade: its item's own keys as the service sends them, where it belongs, and the option's. */
 export type CascadeOption = LookupOption & Record<string, unknown> & { parentIds: Id[] };
@@ -62,96 +53,17 @@ export interface JQuerySelect {
   select2(...args: unknown[]): unknown;
 }
 
-/** An item as the service answers it: its keys (id and label among them), its count, its children. */
-type PageItem = Record<string, unknown>;
-
 const DEFAULT_DELAY = 250;
-
-/** A declared list by name, from lookup.json. */
-async function listOf(client: Client, name: string): Promise<ApiList> {
-  const list = (await client.manifest()).api.lists.find((l) => l.name === name);
-  if (!list) throw new Error(`no list "${name}" in this tree`);
-  return list;
-}
-
-const keyOf = (keys: ApiList['keys'], value: 'id' | 'label') => keys.find((k) => k[1] === value)![0];
-
-/**
- * The prefixes of a parent's and a child's select value: the first letters of
- * the two lists' names (`d:12`, `c:105`), or `p` and `c` when they share one.
- */
-function prefixes(list: ApiList): { parent: string; child: string } {
-  const parent = list.name[0]!.toLowerCase();
-  const child = list.children!.list[0]!.toLowerCase();
-  return parent === child ? { parent: 'p', child: 'c' } : { parent, child };
-}
-
-/** The select value of a parent (`d:12`) or of a child (`c:105`) in a list with children: two id spaces, one select. */
-export function childValue(list: ApiList, kind: 'parent' | 'child', id: Id): string {
-  return `${prefixes(list)[kind]}:${id}`;
-}
-
-/** Reads a select value of a list with children back; undefined for anything else. */
-export function parseChildValue(list: ApiList, value: string): { kind: 'parent' | 'child'; id: string } | undefined {
-  const { parent, child } = prefixes(list);
-  const colon = value.indexOf(':');
-  const prefix = value.slice(0, colon);
-  if (colon < 0 || (prefix !== parent && prefix !== child) || value.length === colon + 1) return undefined;
-  return { kind: prefix === parent ? 'parent' : 'child', id: value.slice(colon + 1) };
-}
 
 function groupOf(option: Select2AjaxOptions['group']): string | undefined {
   const value = typeof option === 'function' ? option() : option;
   return value ? value : undefined;
 }
 
-/** The service URL for one select2 query, by the list's own parameter names; the group only where the list has counts. */
-export function listUrl(list: ApiList, term: string, page: number, group?: string): string {
-  const params = new URLSearchParams();
-  const { params: names } = list;
-  if (term !== '' && names.term) params.set(names.term, term);
-  if (page > 1 && names.page) params.set(names.page, String(page));
-  if (group !== undefined && names.group) params.set(names.group, group);
-  const query = params.toString();
-  return `/${list.path}.json${query ? `?${query}` : ''}`;
-}
-
-function plainOption(list: ApiList, item: PageItem): LookupOption {
-  const id = item[keyOf(list.keys, 'id')] as Id;
-  const option: LookupOption = { id: String(id), text: String(item[keyOf(list.keys, 'label')]), itemId: id };
-  if (item['count'] !== undefined) option.count = item['count'] as number;
-  return option;
-}
-
-/**
- * Each parent followed by its children, all of them options: select2 4
- * would turn an item with `children` into an unselectable group.
- */
-export function flattenChildren(list: ApiList, items: readonly PageItem[]): LookupOption[] {
-  const { key, keys } = list.children!;
-  return items.flatMap((item) => {
-    const parent = plainOption(list, item);
-    return [
-      { ...parent, id: childValue(list, 'parent', parent.itemId), kind: 'parent' as const },
-      ...((item[key] ?? []) as PageItem[]).map((child) => {
-        const id = child[keyOf(keys, 'id')] as Id;
-        return { id: childValue(list, 'child', id), text: String(child[keyOf(keys, 'label')]), itemId: id, kind: 'child' as const, parentId: parent.itemId };
-      }),
-    ];
-  });
-}
-
 /** An envelope page as select2 results; `more` counts list items (parents), not flattened options. */
 export function toSelect2Page(list: ApiList, body: Envelope<PageItem>, page: number, pageSize: number): Select2Page {
   const results = list.children ? flattenChildren(list, body.items) : body.items.map((item) => plainOption(list, item));
   return { results, pagination: { more: page * pageSize < body.total } };
-}
-
-/** The body of a 200 answer; anything else becomes an error select2 reports as "could not be loaded". */
-async function fetchBody<T>(client: Client, url: string): Promise<T> {
-  const { status, body } = await client.request(url);
-  if (status !== 200) throw new Error(`${url}: ${status} ${(body as { error?: string }).error ?? ''}`);
-  return body as T;
 }
 
 function ajaxFrom<T>(load: (query: Select2Query) => Promise<Select2Page<T>>, delay = DEFAULT_DELAY): Select2Ajax<T> {
@@ -178,11 +90,8 @@ function ajaxFrom<T>(load: (query: Select2Query) => Promise<Select2Page<T>>, del
 /** select2's `ajax` option for a paged list: every query becomes one `client.request`. */
 export function select2Ajax(client: Client, list: string, options: Select2AjaxOptions = {}): Select2Ajax {
   return ajaxFrom(async ({ term, page }) => {
-    // lookup.json first (read once a page visit): the request then has it at hand (the client shares no pending reads).
-    const manifest: Manifest = await client.manifest();
-    const spec = await listOf(client, list);
-    const body = await fetchBody<Envelope<PageItem>>(client, listUrl(spec, term, page, groupOf(options.group)));
-    return toSelect2Page(spec, body, page, manifest.pageSize);
+    const { options: results, more } = await optionsPage(client, list, term, page, groupOf(options.group));
+    return { results, pagination: { more } };
   }, options.delay);
 }
 

@@ -1,0 +1,149 @@
+// The widget-neutral source every drop-down adapter is a thin layer over
+// (select2.ts): a page of options for a term, with whether more follow; the
+// options of a set of select values, read by id bucket; the value forms of a
+// list with children, parent and child both selectable. Over client.request
+// and client.lookup only, so it loads wherever the client does.
+import type { LookupClient } from './client.js';
+import type { ApiList, Envelope, Id } from './types.js';
+
+export type Client = Pick<LookupClient, 'request' | 'manifest' | 'lookup'>;
+
+/** One option of a drop-down, whatever the widget: select2's `select2('data')[0]` is one. */
+export interface LookupOption {
+  /** The select's value: the item id, or in a list with children `p:12` (parent 12) / `c:105` (child 105). */
+  id: string;
+  text: string;
+  /** The id in its own list (a parent's or a child's id). */
+  itemId: Id;
+  /** With a group (System): how many items that group refers to (parents, not children). */
+  count?: number;
+  /** Lists with children only: a parent, or one of its children listed (indented) right after it. */
+  kind?: 'parent' | 'child';
+  /** A child's parent. */
+  parentId?: Id;
+}
+
+/** An item as the service answers it: its keys (id and label among them), its count, its children. */
+export type PageItem = Record<string, unknown>;
+
+/** A declared list by name, from lookup.json. */
+export async function listOf(client: Client, name: string): Promise<ApiList> {
+  const list = (await client.manifest()).api.lists.find((l) => l.name === name);
+  if (!list) throw new Error(`no list "${name}" in this tree`);
+  return list;
+}
+
+export const keyOf = (keys: ApiList['keys'], value: 'id' | 'label') => keys.find((k) => k[1] === value)![0];
+
+/**
+ * The prefixes of a parent's and a child's select value: the first letters of
+ * the two lists' names (`d:12`, `c:105`), or `p` and `c` when they share one.
+ */
+function prefixes(list: ApiList): { parent: string; child: string } {
+  const parent = list.name[0]!.toLowerCase();
+  const child = list.children!.list[0]!.toLowerCase();
+  return parent === child ? { parent: 'p', child: 'c' } : { parent, child };
+}
+
+/** The select value of a parent (`d:12`) or of a child (`c:105`) in a list with children: two id spaces, one select. */
+export function childValue(list: ApiList, kind: 'parent' | 'child', id: Id): string {
+  return `${prefixes(list)[kind]}:${id}`;
+}
+
+/** Reads a select value of a list with children back; undefined for anything else. */
+export function parseChildValue(list: ApiList, value: string): { kind: 'parent' | 'child'; id: string } | undefined {
+  const { parent, child } = prefixes(list);
+  const colon = value.indexOf(':');
+  const prefix = value.slice(0, colon);
+  if (colon < 0 || (prefix !== parent && prefix !== child) || value.length === colon + 1) return undefined;
+  return { kind: prefix === parent ? 'parent' : 'child', id: value.slice(colon + 1) };
+}
+
+/** The service URL for one query, by the list's own parameter names; the group only where the list has counts. */
+export function listUrl(list: ApiList, term: string, page: number, group?: string): string {
+  const params = new URLSearchParams();
+  const { params: names } = list;
+  if (term !== '' && names.term) params.set(names.term, term);
+  if (page > 1 && names.page) params.set(names.page, String(page));
+  if (group !== undefined && names.group) params.set(names.group, group);
+  const query = params.toString();
+  return `/${list.path}.json${query ? `?${query}` : ''}`;
+}
+
+export function plainOption(list: ApiList, item: PageItem): LookupOption {
+  const id = item[keyOf(list.keys, 'id')] as Id;
+  const option: LookupOption = { id: String(id), text: String(item[keyOf(list.keys, 'label')]), itemId: id };
+  if (item['count'] !== undefined) option.count = item['count'] as number;
+  return option;
+}
+
+/**
+ * Each parent followed by its children, all of them options, so that parent
+ * and child are both selectable (select2 4 would turn an item with
+ * `children` into an unselectable group).
+ */
+export function flattenChildren(list: ApiList, items: readonly PageItem[]): LookupOption[] {
+  const { key, keys } = list.children!;
+  return items.flatMap((item) => {
+    const parent = plainOption(list, item);
+    return [
+      { ...parent, id: childValue(list, 'parent', parent.itemId), kind: 'parent' as const },
+      ...((item[key] ?? []) as PageItem[]).map((child) => {
+        const id = child[keyOf(keys, 'id')] as Id;
+        return { id: childValue(list, 'child', id), text: String(child[keyOf(keys, 'label')]), itemId: id, kind: 'child' as const, parentId: parent.itemId };
+      }),
+    ];
+  });
+}
+
+/** The body of a 200 answer; anything else is an error (select2 reports it as "could not be loaded"). */
+export async function fetchBody<T>(client: Client, url: string): Promise<T> {
+  const { status, body } = await client.request(url);
+  if (status !== 200) throw new Error(`${url}: ${status} ${(body as { error?: string }).error ?? ''}`);
+  return body as T;
+}
+
+/** Page `page` of a paged list's options for `term`; `more` counts list items (parents), not flattened options. */
+export async function optionsPage(
+  client: Client, name: string, term: string, page: number, group?: string,
+): Promise<{ options: LookupOption[]; more: boolean; total: number }> {
+  // lookup.json first (read once a page visit): the request then has it at hand (the client shares no pending reads).
+  const manifest = await client.manifest();
+  const list = await listOf(client, name);
+  const body = await fetchBody<Envelope<PageItem>>(client, listUrl(list, term, page, group));
+  const options = list.children ? flattenChildren(list, body.items) : body.items.map((item) => plainOption(list, item));
+  return { options, more: page * manifest.pageSize < body.total, total: body.total };
+}
+
+/**
+ * The options of some select values (ids; in a list with children `d:12` or
+ * `c:105`), in the order given, and the values that name no item: a
+ * multi-select restored from a saved form. Items and parents are read by id
+ * bucket (client.lookup); a child costs one request of its own.
+ */
+export async function optionsForValues(
+  client: Client, name: string, values: readonly string[], group?: string,
+): Promise<{ options: LookupOption[]; unknown: string[] }> {
+  const list = await listOf(client, name);
+  const parsed = values.map((value) => (list.children ? parseChildValue(list, value) : { kind: 'parent' as const, id: value }));
+  const parents = await client.lookup(name, parsed.flatMap((p) => (p?.kind === 'parent' ? [p.id] : [])), group === undefined ? {} : { group });
+  const found = new Map<string, LookupOption>();
+  for (const item of parents.items) {
+    const option = list.children ? flattenChildren(list, [{ ...item, [list.children.key]: [] }])[0]! : plainOption(list, item);
+    found.set(String(option.itemId), option);
+  }
+  const options: LookupOption[] = [];
+  const unknown: string[] = [];
+  for (const [i, p] of parsed.entries()) {
+    let option: LookupOption | undefined;
+    if (p?.kind === 'parent') option = found.get(String(p.id)) ?? found.get(String(Number(p.id)));
+    else if (p) {
+      const params = new URLSearchParams({ [list.params.id ?? 'Id']: p.id, [list.params.child ?? 'child']: 'true' });
+      const body = await fetchBody<Envelope<PageItem>>(client, `/${list.path}.json?${params}`);
+      option = body.items[0] && flattenChildren(list, body.items).find((o) => o.kind === 'child');
+    }
+    if (option) options.push(option);
+    else unknown.push(values[i]!);
+  }
+  return { options, unknown };
+}

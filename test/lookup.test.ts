@@ -21,16 +21,22 @@ afterAll(() => server.stop());
 const LISTS = ['author', 'division', 'descriptor'] as const;
 
 const arbCase = arbSources({ maxAuthors: 400 }).chain((src) => {
-  const known = (list: (typeof LISTS)[number]) => src[list].map((x) => x.id);
-  const arbIds = (list: (typeof LISTS)[number]) => fc.array(fc.oneof(
-    { weight: 6, arbitrary: known(list).length > 0 ? fc.constantFrom(...known(list)).map(String) : fc.constant('1') },
-    { weight: 1, arbitrary: known(list).length > 0 ? fc.constantFrom(...known(list)).map((id) => `00${id}`) : fc.constant('0') },
+  const arbIds = (known: number[]) => fc.array(fc.oneof(
+    { weight: 6, arbitrary: known.length > 0 ? fc.constantFrom(...known).map(String) : fc.constant('1') },
+    { weight: 1, arbitrary: known.length > 0 ? fc.constantFrom(...known).map((id) => `00${id}`) : fc.constant('0') },
     { weight: 1, arbitrary: fc.constantFrom('999999', '-1', 'x', '', '1.5', '9007199254740993') },
   ), { maxLength: 120 });
-  return fc.record({
-    src: fc.constant(src),
-    asks: fc.array(fc.constantFrom(...LISTS).chain((list) => fc.record({ list: fc.constant(list), ids: arbIds(list), group: fc.constantFrom(undefined, ...src.system.map((s) => s.id)) })), { minLength: 1, maxLength: 6 }),
-  });
+  // A division's embedded categories are looked up by their own ids with `child`.
+  const arbAsk = fc.constantFrom(...LISTS).chain((list) => fc.boolean().chain((wantChild) => {
+    const child = list === 'division' && wantChild;
+    return fc.record({
+      list: fc.constant(list),
+      child: fc.constant(child),
+      ids: arbIds((child ? src.category : src[list]).map((x) => x.id)),
+      group: fc.constantFrom(undefined, ...src.system.map((s) => s.id)),
+    });
+  }));
+  return fc.record({ src: fc.constant(src), asks: fc.array(arbAsk, { minLength: 1, maxLength: 6 }) });
 });
 
 let sample = 0;
@@ -45,22 +51,26 @@ test('lookup answers each id as Id does, in the order asked, reports the rest, a
       const fetched: string[] = [];
       const client = await treeClient(tree, { baseUrl: base, cacheSize: 0, fetch: (url) => (fetched.push(url.slice(base.length)), fetch(url)) });
       await client.manifest();
-      for (const { list, ids, group } of asks) {
+      for (const { list, child, ids, group } of asks) {
         const before = fetched.length;
-        const answer = await client.lookup(list, ids, group === undefined ? {} : { group });
+        const answer = await client.lookup(list, ids, { ...(group === undefined ? {} : { group }), child });
         const items: unknown[] = [];
         const unknown: string[] = [];
         const seen = new Set<string>();
         for (const id of new Set(ids)) {
           // An empty Id is no Id to the service (every item answers); to lookup it names none.
-          const body = id === '' ? {} : referenceRequest(src, 30, `/${list}.json?Id=${encodeURIComponent(id)}${group === undefined || list === 'descriptor' ? '' : `&System=${group}`}`).body as { items?: { id: number }[] };
-          const item = (body as { items?: { id: number }[] }).items?.[0];
+          const url = `/${list}.json?Id=${encodeURIComponent(id)}${child ? '&child=true' : ''}${group === undefined || list === 'descriptor' ? '' : `&System=${group}`}`;
+          const body = id === '' ? {} : referenceRequest(src, 30, url).body;
+          const item = (body as { items?: { id: number; children?: { id: number }[] }[] }).items?.[0];
+          // One item an id: a child's is its parent carrying that child alone.
+          const key = String(child ? item?.children?.[0]?.id : item?.id);
           if (!item) unknown.push(id);
-          else if (!seen.has(String(item.id))) seen.add(String(item.id)), items.push(item);
+          else if (!seen.has(key)) seen.add(key), items.push(item);
         }
         expect({ list, ids, answer }).toEqual({ list, ids, answer: { items, unknown } });
         const info = manifest.lists[list] as ListInfo;
-        const buckets = new Set(ids.filter((id) => /^\d+$/.test(id)).map((id) => bucketOf(id.replace(/^0+(?=\d)/, ''), info.buckets)));
+        const count = child ? info.childBuckets! : info.buckets;
+        const buckets = new Set(ids.filter((id) => /^\d+$/.test(id)).map((id) => bucketOf(id.replace(/^0+(?=\d)/, ''), count)));
         expect(fetched.length - before).toBeLessThanOrEqual(buckets.size);
       }
     }),

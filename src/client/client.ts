@@ -33,6 +33,13 @@ export interface Lookup<Item = Record<string, unknown>> {
   unknown: string[];
 }
 
+export interface LookupOptions {
+  /** The group (System) whose count each item carries, where the list takes one. */
+  group?: string;
+  /** The ids are of the list's embedded children: each answers its parent with that child alone, as `Id` with `child=true` does. */
+  child?: boolean;
+}
+
 export interface LookupClient {
   /**
    * Any request of a declared list, e.g. `/author.json?Term=smi&Page=2`:
@@ -45,7 +52,7 @@ export interface LookupClient {
    * group's count when `group` is given: a multi-select restored from a saved
    * form. It reads one file per id bucket the ids fall in, never one per id.
    */
-  lookup<Item = Record<string, unknown>>(list: string, ids: readonly (string | number)[], options?: { group?: string }): Promise<Lookup<Item>>;
+  lookup<Item = Record<string, unknown>>(list: string, ids: readonly (string | number)[], options?: LookupOptions): Promise<Lookup<Item>>;
   /** The tree's lookup.json (page size, systems, list sizes). */
   manifest(): Promise<Manifest>;
   readonly baseUrl: string;
@@ -97,6 +104,11 @@ class Stale extends Error {
   constructor(message: string, readonly fallback?: Answer, readonly key = message) {
     super(message);
   }
+}
+
+/** A child's row as the record of its parent carrying that child alone: what `Id` with `child` answers. */
+function parentOf([id, text, [pid, ptext, counts = [], , fields]]: ChildRecord): EntryRecord {
+  return fields ? [pid, ptext, counts, [[id, text]], fields] : [pid, ptext, counts, [[id, text]]];
 }
 
 /** The manifest a client answers from, with its text, to tell a newer one from it. */
@@ -210,10 +222,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
         const buckets = info.childBuckets ?? 1;
         const rows = await routed<ChildRecord[]>(childBucketPath(list.path, info.layout, buckets, bucketOf(r.id, buckets)));
         const row = rows.find((c) => String(c[0]) === r.id);
-        if (!row) return ok({ total: 0, items: [] });
-        const [pid, ptext, counts = [], , fields] = row[2];
-        const parent: EntryRecord = fields ? [pid, ptext, counts, [[row[0], row[1]]], fields] : [pid, ptext, counts, [[row[0], row[1]]]];
-        return ok({ total: 1, items: [toItem(parent, '', group, list)] });
+        return ok(row ? { total: 1, items: [toItem(parentOf(row), '', group, list)] } : { total: 0, items: [] });
       }
       const rows = await routed<EntryRecord[]>(bucketPath(list.path, info.layout, info.buckets, bucketOf(r.id, info.buckets)));
       const row = rows.find((e) => String(e[0]) === r.id);
@@ -314,7 +323,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   }
 
   /** Items of a paged list by id: the ids grouped by their bucket, each bucket file read once. */
-  function lookup(name: string, ids: readonly (string | number)[], options: { group?: string } = {}): Promise<Lookup> {
+  function lookup(name: string, ids: readonly (string | number)[], options: LookupOptions = {}): Promise<Lookup> {
     return fromOneBuild(async (m) => {
       const list = m.api.lists.find((l) => l.name === name && l.shape === 'paged');
       if (!list) throw new Error(`lookup: ${MANIFEST} has no paged list "${name}"`);
@@ -322,18 +331,21 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
       const group = options.group === undefined || !list.params.group ? undefined : m.systems.findIndex((s) => s.id === options.group);
       if (group === -1) throw new Error(`lookup: unknown ${m.api.group?.toLowerCase() ?? 'group'} "${options.group}"`);
       const info = m.lists[name] as ListInfo;
+      const child = options.child === true && list.children !== undefined;
+      const [form, count] = child ? [list.children!, info.childBuckets ?? 1] : [list, info.buckets];
       const asked = [...new Set(ids.map(String))];
-      const keys = asked.map((id) => idKey(list, id));
+      const keys = asked.map((id) => idKey(form, id));
       const buckets = new Map<number, Set<string>>();
       for (const key of keys) {
         if (key === undefined) continue;
-        const b = bucketOf(key, info.buckets);
+        const b = bucketOf(key, count);
         buckets.set(b, (buckets.get(b) ?? new Set()).add(key));
       }
       const found = new Map<string, EntryRecord>();
       await Promise.all([...buckets].map(async ([b, wanted]) => {
-        for (const row of await routed<EntryRecord[]>(bucketPath(list.path, info.layout, info.buckets, b))) {
-          if (wanted.has(String(row[0]))) found.set(String(row[0]), row);
+        const path = (child ? childBucketPath : bucketPath)(list.path, info.layout, count, b);
+        for (const row of await routed<(EntryRecord | ChildRecord)[]>(path)) {
+          if (wanted.has(String(row[0]))) found.set(String(row[0]), child ? parentOf(row as ChildRecord) : (row as EntryRecord));
         }
       }));
       const items: Record<string, unknown>[] = [];

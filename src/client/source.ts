@@ -4,6 +4,7 @@
 // list with children, parent and child both selectable. Over client.request
 // and client.lookup only, so it loads wherever the client does.
 import type { LookupClient } from './client.js';
+import { idKey } from './request.js';
 import type { ApiList, Envelope, Id } from './types.js';
 
 export type Client = Pick<LookupClient, 'request' | 'manifest' | 'lookup'>;
@@ -118,30 +119,30 @@ export async function optionsPage(
 /**
  * The options of some select values (ids; in a list with children `d:12` or
  * `c:105`), in the order given, and the values that name no item: a
- * multi-select restored from a saved form. Items and parents are read by id
- * bucket (client.lookup); a child costs one request of its own.
+ * multi-select restored from a saved form. Parents and children are each read
+ * by id bucket (client.lookup): a request per bucket, never one per value.
  */
 export async function optionsForValues(
   client: Client, name: string, values: readonly string[], group?: string,
 ): Promise<{ options: LookupOption[]; unknown: string[] }> {
   const list = await listOf(client, name);
   const parsed = values.map((value) => (list.children ? parseChildValue(list, value) : { kind: 'parent' as const, id: value }));
-  const parents = await client.lookup(name, parsed.flatMap((p) => (p?.kind === 'parent' ? [p.id] : [])), group === undefined ? {} : { group });
-  const found = new Map<string, LookupOption>();
-  for (const item of parents.items) {
-    const option = list.children ? flattenChildren(list, [{ ...item, [list.children.key]: [] }])[0]! : plainOption(list, item);
-    found.set(String(option.itemId), option);
-  }
+  const found = { parent: new Map<string, LookupOption>(), child: new Map<string, LookupOption>() };
+  await Promise.all((['parent', 'child'] as const).map(async (kind) => {
+    const ids = parsed.flatMap((p) => (p?.kind === kind ? [p.id] : []));
+    if (ids.length === 0) return;
+    const { items } = await client.lookup(name, ids, { ...(group === undefined ? {} : { group }), child: kind === 'child' });
+    for (const item of items) {
+      const option = !list.children ? plainOption(list, item) : flattenChildren(list, [item]).find((o) => (o.kind === 'child') === (kind === 'child'))!;
+      found[kind].set(String(option.itemId), option);
+    }
+  }));
   const options: LookupOption[] = [];
   const unknown: string[] = [];
   for (const [i, p] of parsed.entries()) {
-    let option: LookupOption | undefined;
-    if (p?.kind === 'parent') option = found.get(String(p.id)) ?? found.get(String(Number(p.id)));
-    else if (p) {
-      const params = new URLSearchParams({ [list.params.id ?? 'Id']: p.id, [list.params.child ?? 'child']: 'true' });
-      const body = await fetchBody<Envelope<PageItem>>(client, `/${list.path}.json?${params}`);
-      option = body.items[0] && flattenChildren(list, body.items).find((o) => o.kind === 'child');
-    }
+    const form = p?.kind === 'child' ? list.children! : list;
+    const key = p && idKey(form, p.id);
+    const option = key === undefined ? undefined : found[p!.kind].get(key);
     if (option) options.push(option);
     else unknown.push(values[i]!);
   }

@@ -6,6 +6,7 @@
 // dependency-free and loads in Node.
 import { fold, tierOf } from './fold.js';
 import { chainOf } from './request.js';
+import { byTier } from './search.js';
 import {
   fetchBody, flattenChildren, keyOf, listOf, optionsPage, parseChildValue, plainOption,
   type Client, type LookupOption, type PageItem,
@@ -148,8 +149,7 @@ export async function preselect(
 function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string): T[] {
   const q = fold(term);
   if (q === '') return [...items];
-  const tiers = items.map((item) => tierOf(fold(label(item)), q));
-  return [1, 2].flatMap((t) => items.filter((_, i) => tiers[i] === t));
+  return byTier(items, items.map((item) => tierOf(fold(label(item)), q)));
 }
 
 /** The items of a whole list or a grid as cascade options, under parents `parentIds`, each item's keys kept. */

@@ -4,21 +4,15 @@
 // lists. No jQuery
 // import: the caller passes its jQuery-wrapped selects in, so the bundle stays
 // dependency-free and loads in Node.
-import { fold, tierOf } from './fold.js';
-import { chainOf } from './request.js';
-import { byTier } from './search.js';
 import {
-  fetchBody, flattenChildren, keyOf, listOf, optionsPage, parseChildValue, plainOption,
-  type Client, type LookupOption, type PageItem,
+  childOptions, fetchBody, flattenChildren, listOf, optionsPage, parseChildValue, plainOption,
+  type CascadeOption, type Client, type LookupOption, type PageItem,
 } from './source.js';
-import type { ApiList, Envelope, Grid, Id } from './types.js';
+import type { ApiList, Envelope, Id } from './types.js';
 
-export { childValue, flattenChildren, listUrl, parseChildValue } from './source.js';
-export type { LookupOption } from './source.js';
+export { cascadeResults, childValue, flattenChildren, listUrl, parseChildValue } from './source.js';
+export type { CascadeOption, LookupOption } from './source.js';
 
-
-/** An option of a cascade: its item's own keys as the service sends them, where it belongs, and the option's. */
-export type CascadeOption = LookupOption & Record<string, unknown> & { parentIds: Id[] };
 
 /** What select2 hands to `ajax.transport` and expects back. */
 export interface Select2Query {
@@ -145,18 +139,6 @@ export async function preselect(
   return option;
 }
 
-/** Items filtered by a Term the way the service does (docs/contract.md §2: tier 1 first, list order within a tier). */
-function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string): T[] {
-  const q = fold(term);
-  if (q === '') return [...items];
-  return byTier(items, items.map((item) => tierOf(fold(label(item)), q)));
-}
-
-/** The items of a whole list or a grid as cascade options, under parents `parentIds`, each item's keys kept. */
-export function cascadeResults(list: ApiList, items: readonly PageItem[], parentIds: Id[]): CascadeOption[] {
-  return items.map((item) => ({ ...item, ...plainOption(list, item), parentIds }));
-}
-
 const whole = <T>(results: T[]): Select2Page<T> => ({ results, pagination: { more: false } });
 
 /** A select's value when it is an id; undefined when nothing is chosen. */
@@ -168,25 +150,12 @@ function chosenId($select: JQuerySelect): string | undefined {
 /**
  * The ajax options of a cascade down nested lists (`['country', 'state',
  * 'county']`), one per select; each level asks under the ids chosen above it
- * when select2 asks, and offers nothing while one of them is empty. A grid
- * (which takes no Term) is filtered here as the service filters a Term.
+ * when select2 asks, and offers nothing while one of them is empty.
  */
 export function cascadeAjax(client: Client, selects: readonly JQuerySelect[], lists: readonly string[], delay?: number): Select2Ajax<CascadeOption>[] {
   return lists.map((name, level) => ajaxFrom(async ({ term }) => {
-    const list = await listOf(client, name);
     const ids = selects.slice(0, level).map(chosenId);
-    if (ids.some((id) => id === undefined)) return whole<CascadeOption>([]);
-    const above = chainOf((await client.manifest()).api, list).slice(0, -1);
-    const path = `/${above.map((l, i) => `${l.path}/${encodeURIComponent(ids[i]!)}`).concat(list.path).join('/')}.json`;
-    const parents = ids as string[];
-    if (list.shape === 'grid') {
-      const grid = await fetchBody<Grid<PageItem>>(client, path);
-      const label = keyOf(list.keys, 'label');
-      return whole(cascadeResults(list, byTerm(grid.rows, term, (row) => String(row[label])), parents));
-    }
-    const query = term !== '' && list.params.term ? `?${new URLSearchParams({ [list.params.term]: term })}` : '';
-    const body = await fetchBody<Envelope<PageItem>>(client, path + query);
-    return whole(cascadeResults(list, body.items, parents));
+    return whole(ids.includes(undefined) ? [] : await childOptions(client, name, ids as string[], term));
   }, delay));
 }
 

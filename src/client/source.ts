@@ -1,11 +1,14 @@
 // The widget-neutral source every drop-down adapter is a thin layer over
-// (select2.ts): a page of options for a term, with whether more follow; the
-// options of a set of select values, read by id bucket; the value forms of a
-// list with children, parent and child both selectable. Over client.request
+// (select2.ts, src/widgets/): a page of options for a term, with whether more
+// follow; the options of a set of select values, read by id bucket; a level of
+// a cascade under the ids chosen above it; the value forms of a list with
+// children, parent and child both selectable. Over client.request
 // and client.lookup only, so it loads wherever the client does.
 import type { LookupClient } from './client.js';
-import { idKey } from './request.js';
-import type { ApiList, Envelope, Id } from './types.js';
+import { fold, tierOf } from './fold.js';
+import { chainOf, idKey } from './request.js';
+import { byTier } from './search.js';
+import type { ApiList, Envelope, Grid, Id } from './types.js';
 
 export type Client = Pick<LookupClient, 'request' | 'manifest' | 'lookup'>;
 
@@ -23,6 +26,9 @@ export interface LookupOption {
   /** A child's parent. */
   parentId?: Id;
 }
+
+/** An option of a cascade: its item's own keys as the service sends them, where it belongs, and the option's. */
+export type CascadeOption = LookupOption & Record<string, unknown> & { parentIds: Id[] };
 
 /** An item as the service answers it: its keys (id and label among them), its count, its children. */
 export type PageItem = Record<string, unknown>;
@@ -147,4 +153,38 @@ export async function optionsForValues(
     else unknown.push(values[i]!);
   }
   return { options, unknown };
+}
+
+/** Items filtered by a Term the way the service does (docs/contract.md §2: tier 1 first, list order within a tier). */
+function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string): T[] {
+  const q = fold(term);
+  if (q === '') return [...items];
+  return byTier(items, items.map((item) => tierOf(fold(label(item)), q)));
+}
+
+/** The items of a whole list or a grid as cascade options, under parents `parentIds`, each item's keys kept. */
+export function cascadeResults(list: ApiList, items: readonly PageItem[], parentIds: Id[]): CascadeOption[] {
+  return items.map((item) => ({ ...item, ...plainOption(list, item), parentIds }));
+}
+
+/**
+ * A level of a cascade down nested lists, of any depth: the options of list
+ * `name` under the ids chosen at each level above it (`childOptions(client,
+ * 'county', ['US', 'TX'])`), all of them, filtered by `term` as the service
+ * filters a Term. A grid takes no Term, so it is filtered here the same way.
+ */
+export async function childOptions(client: Client, name: string, parentIds: readonly string[], term = ''): Promise<CascadeOption[]> {
+  const list = await listOf(client, name);
+  const above = chainOf((await client.manifest()).api, list).slice(0, -1);
+  if (parentIds.length !== above.length) throw new Error(`${name}: ${above.length} parent ids expected, ${parentIds.length} given`);
+  const path = `/${above.map((l, i) => `${l.path}/${encodeURIComponent(parentIds[i]!)}`).concat(list.path).join('/')}.json`;
+  const parents = [...parentIds];
+  if (list.shape === 'grid') {
+    const grid = await fetchBody<Grid<PageItem>>(client, path);
+    const label = keyOf(list.keys, 'label');
+    return cascadeResults(list, byTerm(grid.rows, term, (row) => String(row[label])), parents);
+  }
+  const query = term !== '' && list.params.term ? `?${new URLSearchParams({ [list.params.term]: term })}` : '';
+  const body = await fetchBody<Envelope<PageItem>>(client, path + query);
+  return cascadeResults(list, body.items, parents);
 }

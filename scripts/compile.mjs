@@ -1,11 +1,20 @@
-// Bundles the CLI, the programmatic API and the writer's thread for Node, and the
+// Bundles the CLI, the programmatic API and the writer's thread for Node, the
 // scripts every built tree carries at its root (the client and the host
-// adapters), each a single dependency-free file. `npm pack` runs this (prepack).
+// adapters), each a single dependency-free file, and the drop-down adapters. `npm pack` runs this (prepack).
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Emptied first: a stale file (a chunk of an older build) must not end up in a package.
 rmSync('lib', { recursive: true, force: true });
+
+// A drop-down adapter (reflist/react-select, …) takes the widget-neutral source from the client the page
+// already loads, so that its file holds only its own wiring and a page has one client module.
+const fromClient = {
+  name: 'from-client',
+  setup(b) {
+    b.onResolve({ filter: /\/client\/source\.js$/ }, () => ({ path: '../tree/lookup-client.js', external: true }));
+  },
+};
 
 const common = { bundle: true, format: 'esm', target: 'es2022', logLevel: 'warning' };
 const tree = { ...common, platform: 'neutral' };
@@ -18,6 +27,8 @@ await Promise.all([
   build({ ...tree, entryPoints: ['src/client/index.ts'], outfile: 'lib/tree/lookup-client.js' }),
   build({ ...tree, entryPoints: ['src/adapters/cloudflare.ts'], outfile: 'lib/tree/_worker.js' }),
   build({ ...tree, entryPoints: ['src/adapters/netlify.ts'], outfile: 'lib/tree/_netlify/lib/reflist.js' }),
+  build({ ...tree, entryPoints: ['src/widgets/react-select.ts', 'src/widgets/tom-select.ts', 'src/widgets/choices.ts'],
+    outdir: 'lib/widgets', plugins: [fromClient] }),
   // A classic script: `navigator.serviceWorker.register(url)` needs no { type: 'module' }.
   build({ ...tree, entryPoints: ['src/adapters/service-worker.ts'], outfile: 'lib/tree/lookup-sw.js', format: 'iife',
     logOverride: { 'empty-import-meta': 'silent' } }), // the client then asks for baseUrl, which the worker passes

@@ -8,8 +8,9 @@ import type { Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, Grid, L
 
 export interface LookupClientOptions {
   /**
-   * Where the tree is served: an http(s) URL, or in Node a file: URL of a
-   * built tree (`pathToFileURL('dist/')`). Defaults to the folder this file
+   * Where the tree is served: an http(s) URL, in a page also one relative to
+   * the page (`'/lookup/'`, as a bundled app names it), or in Node a file: URL
+   * of a built tree (`pathToFileURL('dist/')`). Defaults to the folder this file
    * was loaded from, where the runtime says so (a browser's module script);
    * required elsewhere (workers, service workers, bundles).
    */
@@ -118,7 +119,9 @@ interface Tree {
 }
 
 export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
-  const base = new URL(String(options.baseUrl ?? defaultBaseUrl()));
+  // A relative URL is the page's, as fetch would read it; elsewhere there is nothing to resolve it against.
+  const page = (globalThis as { location?: { href?: string } }).location?.href;
+  const base = new URL(String(options.baseUrl ?? defaultBaseUrl()), page);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   const baseUrl = base.href;
   const fetchImpl = options.fetch ?? fetchTree;

@@ -7,7 +7,8 @@ export { fold } from './fold.js';
 export { answerHttp, HOST_FILES, routeOf, servicePaths, toResponse } from './host.js';
 export type { HttpAnswer } from './host.js';
 // The widget-neutral source the drop-down adapters are made of.
-export { childOptions, optionsForValues, optionsPage } from './source.js';
+export { childOptions, groupOf, optionsForValues, optionsPage } from './source.js';
+export type { Client, GroupOption } from './source.js';
 export {
   cascade, cascadeAjax, cascadeResults, childValue, flattenChildren, listUrl, optionForId, parseChildValue,
   preselect, select2Ajax, templateResult, toSelect2Page,

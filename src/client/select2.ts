@@ -5,8 +5,8 @@
 // import: the caller passes its jQuery-wrapped selects in, so the bundle stays
 // dependency-free and loads in Node.
 import {
-  childOptions, fetchBody, flattenChildren, listOf, optionsPage, parseChildValue, plainOption,
-  type CascadeOption, type Client, type LookupOption, type PageItem,
+  childOptions, fetchBody, flattenChildren, groupOf, listOf, optionsPage, parseChildValue, plainOption,
+  type CascadeOption, type Client, type GroupOption, type LookupOption, type PageItem,
 } from './source.js';
 import type { ApiList, Envelope, Id } from './types.js';
 
@@ -33,7 +33,7 @@ export interface Select2Ajax<T = LookupOption> {
 
 export interface Select2AjaxOptions {
   /** The group (System) whose counts the options carry, where the list has counts; a function is asked at every request. */
-  group?: string | null | (() => string | null | undefined);
+  group?: GroupOption;
   /** Milliseconds select2 waits after a keystroke before asking (default 250). */
   delay?: number;
 }
@@ -49,11 +49,6 @@ export interface JQuerySelect {
 }
 
 const DEFAULT_DELAY = 250;
-
-function groupOf(option: Select2AjaxOptions['group']): string | undefined {
-  const value = typeof option === 'function' ? option() : option;
-  return value ? value : undefined;
-}
 
 /** An envelope page as select2 results; `more` counts list items (parents), not flattened options. */
 export function toSelect2Page(list: ApiList, body: Envelope<PageItem>, page: number, pageSize: number): Select2Page {

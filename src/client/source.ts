@@ -33,6 +33,14 @@ export type CascadeOption = LookupOption & Record<string, unknown> & { parentIds
 /** An item as the service answers it: its keys (id and label among them), its count, its children. */
 export type PageItem = Record<string, unknown>;
 
+/** The group (System) whose counts options carry: a value, or a function asked at every request; empty means none. */
+export type GroupOption = string | null | undefined | (() => string | null | undefined);
+
+export function groupOf(option: GroupOption): string | undefined {
+  const value = typeof option === 'function' ? option() : option;
+  return value ? value : undefined;
+}
+
 /** A declared list by name, from lookup.json. */
 export async function listOf(client: Client, name: string): Promise<ApiList> {
   const list = (await client.manifest()).api.lists.find((l) => l.name === name);

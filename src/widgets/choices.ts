@@ -1,0 +1,155 @@
+// reflist/choices: Choices.js over a static tree. Choices.js searches only the
+// choices it holds and has no remote search or paging of its own, so the
+// wiring does both: what is typed is asked of the tree (searchChoices off),
+// and scrolling to the end of the list loads the next page. Also the choices
+// of saved values and a cascade down nested lists. It imports no Choices.js
+// (the page's own).
+import {
+  childOptions, groupOf, optionsForValues, optionsPage,
+  type Client, type GroupOption, type LookupOption,
+} from '../client/source.js';
+
+/** The members of a Choices instance the wiring uses; a real one has them all. */
+export interface ChoicesInstance {
+  passedElement: { element: HTMLElement };
+  input: { element: HTMLInputElement };
+  choiceList: { element: HTMLElement };
+  setChoices(choices: object[], value: string, label: string, replaceChoices: boolean): unknown;
+  clearChoices(): unknown;
+  removeActiveItems(): unknown;
+  getValue(valueOnly: true): string | string[] | undefined;
+  disable(): unknown;
+  enable(): unknown;
+}
+
+type ChoicesClass<T> = new (element: string | Element, config: object) => T;
+
+export interface ChoicesSourceOptions {
+  /** The group (System) whose counts the choices carry, where the list has counts; a function is asked at every request. */
+  group?: GroupOption;
+  /** Milliseconds to wait after a keystroke before asking (default 250); Choices.js asks at every one. */
+  delay?: number;
+  /** Choices.js's own config, merged under what the wiring needs. */
+  config?: object;
+}
+
+/** What the wiring needs of Choices.js: the tree has matched and ordered the choices, Choices.js must not do it again. */
+const REQUIRED = { searchChoices: false, shouldSort: false, searchFloor: 1, renderChoiceLimit: -1 };
+
+/** A choice as Choices.js takes it: the count as its description, parent and child classed to be styled, the rest kept. */
+export function toChoice(option: LookupOption) {
+  return {
+    value: option.id,
+    label: option.text,
+    ...(option.count !== undefined && { labelDescription: String(option.count) }),
+    ...(option.kind && { labelClass: `reflist-${option.kind}` }),
+    customProperties: option,
+  };
+}
+
+/** Whether the list is scrolled to (near) its end. */
+const atEnd = (list: HTMLElement) => list.scrollTop + list.clientHeight >= list.scrollHeight - 24;
+
+/**
+ * Wires a Choices instance to `load(term, page)`: what is typed, once
+ * `delay` has passed without another keystroke; page 1 when the drop-down
+ * first opens; the next page when the list is scrolled to its end. An answer
+ * to anything but the latest request is dropped.
+ */
+function wire(
+  choices: ChoicesInstance, load: (term: string, page: number) => Promise<{ options: LookupOption[]; more: boolean }>, delay = 250,
+): { reset(): void } {
+  let latest = 0;
+  let state: { term: string; page: number; more: boolean } | undefined;
+  let loading = false;
+  const show = async (term: string, page: number) => {
+    const request = ++latest;
+    loading = true;
+    try {
+      const { options, more } = await load(term, page);
+      if (request !== latest) return;
+      choices.setChoices(options.map(toChoice), 'value', 'label', page === 1);
+      state = { term, page, more };
+    } finally {
+      if (request === latest) loading = false;
+    }
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  choices.input.element.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void show(choices.input.element.value, 1).catch(() => {}), delay);
+  });
+  choices.passedElement.element.addEventListener('showDropdown', () => {
+    if (!state && !loading) void show('', 1).catch(() => {});
+  });
+  choices.choiceList.element.addEventListener('scroll', () => {
+    if (state?.more && !loading && atEnd(choices.choiceList.element)) void show(state.term, state.page + 1).catch(() => {});
+  });
+  return {
+    /** Forgets what was loaded, so that the next opening asks again (a cascade's parent changed). */
+    reset: () => void ((state = undefined), (latest += 1), (loading = false)),
+  };
+}
+
+/**
+ * `createChoices(Choices, '#author', client, 'author')`: a Choices.js
+ * instance over a paged list of the tree, searched and paged by the tree.
+ */
+export function createChoices<T extends ChoicesInstance>(
+  Choices: ChoicesClass<T>, element: string | Element, client: Client, list: string, options: ChoicesSourceOptions = {},
+): T {
+  const choices = new Choices(element, { ...options.config, ...REQUIRED });
+  wire(choices, (term, page) => optionsPage(client, list, term, page, groupOf(options.group)), options.delay);
+  return choices;
+}
+
+/**
+ * Selects saved values (ids; in a list with children `d:12`, `c:105`) in an
+ * instance made by `createChoices`, showing their labels: one request per id
+ * bucket, never one per id. Resolves to the options and the values that name
+ * no item (left unselected).
+ */
+export async function preselect(
+  choices: ChoicesInstance, client: Client, list: string, values: readonly (string | number)[], options: { group?: GroupOption } = {},
+): Promise<{ options: LookupOption[]; unknown: string[] }> {
+  const found = await optionsForValues(client, list, values.map(String), groupOf(options.group));
+  choices.setChoices(found.options.map((o) => ({ ...toChoice(o), selected: true })), 'value', 'label', false);
+  return found;
+}
+
+/**
+ * A cascade down nested lists (`['family', 'genus', 'species']`): one Choices
+ * instance a level, made here with `options.config` merged in. A level is
+ * disabled until the one above it has a value; choosing or clearing a value
+ * clears every level below it and loads the choices under the new one.
+ */
+export function cascade<T extends ChoicesInstance>(
+  Choices: ChoicesClass<T>, client: Client, elements: readonly (string | Element)[], lists: readonly string[],
+  options: Omit<ChoicesSourceOptions, 'group'> = {},
+): T[] {
+  const levels: T[] = [];
+  const chosen = (choices: T) => String(choices.getValue(true) ?? '');
+  const wiring = lists.map((name, level) => {
+    const choices = new Choices(elements[level]!, { ...options.config, ...REQUIRED });
+    levels.push(choices);
+    return wire(choices, async (term) => {
+      const ids = levels.slice(0, level).map(chosen);
+      return { options: ids.includes('') ? [] : await childOptions(client, name, ids, term), more: false };
+    }, options.delay);
+  });
+  for (const [level, below] of levels.entries()) {
+    if (level === 0) continue;
+    const above = levels[level - 1]!;
+    if (chosen(above) === '') below.disable();
+    above.passedElement.element.addEventListener('change', () => {
+      below.removeActiveItems();
+      below.clearChoices();
+      wiring[level]!.reset();
+      if (chosen(above) === '') below.disable();
+      else below.enable();
+      // Its own change reaches the level below in turn.
+      below.passedElement.element.dispatchEvent(new Event('change'));
+    });
+  }
+  return levels;
+}

@@ -1,6 +1,7 @@
-// The demo uses only what lookup-client.js exports, the way a site would. It
-// offers a drop-down for every paged list of the tree's lookup.json, and a
-// cascade down every chain of nested lists.
+// The demo uses only what lookup-client.js and the drop-down adapters export,
+// the way a site would. It offers a select2 drop-down for every paged list of
+// the tree's lookup.json, a cascade down every chain of nested lists, and the
+// first paged list in react-select, Tom Select and Choices.js.
 // Preselect from the address: ?author=1007&division=c:3&system=gbif (list names, the group parameter).
 import { cascade, createLookupClient, preselect, select2Ajax, templateResult } from './lookup/lookup-client.js';
 
@@ -68,6 +69,43 @@ const showFormData = () => {
   $('#form-data').text(data.map(([name, value]) => `${name}=${value}`).join('  '));
 };
 $(form).on('change', showFormData);
+
+// The first paged list in each of the other widgets, with the same group; a widget that could not be loaded says so.
+const first = paged[0];
+const widgetSlot = (widget, name) => {
+  const slot = $('<div>').appendTo('#widgets');
+  slot.append($('<label>').attr('for', `${widget}-${first.name}`).text(name));
+  return slot;
+};
+const missing = (slot, name, packages) =>
+  slot.append($('<p class="missing">').text(`${name} could not be loaded (npm install --save-dev ${packages}).`));
+if (first) {
+  const react = await import('./vendor/react-select.js').catch(() => undefined);
+  const { loadPage } = await import('./widgets/react-select.js');
+  const reactSlot = widgetSlot('react-select', 'react-select');
+  if (react) {
+    const root = $('<div>').appendTo(reactSlot)[0];
+    react.createRoot(root).render(react.createElement(react.AsyncPaginate, {
+      inputId: `react-select-${first.name}`, name: `react-select-${first.name}`, isClearable: true,
+      loadOptions: loadPage(client, first.name, { group: chosenGroup }), additional: { page: 1 }, debounceTimeout: 250,
+      onChange: () => setTimeout(showFormData),
+    }));
+  } else missing(reactSlot, 'react-select', 'esbuild react react-dom react-select react-select-async-paginate');
+
+  const { tomSelectSettings } = await import('./widgets/tom-select.js');
+  const tomSlot = widgetSlot('tom-select', 'Tom Select');
+  if (window.TomSelect) {
+    const select = $('<select>').attr({ id: `tom-select-${first.name}`, name: `tom-select-${first.name}`, placeholder: 'Type to search…' }).appendTo(tomSlot);
+    new window.TomSelect(select[0], tomSelectSettings(client, first.name, { group: chosenGroup }));
+  } else missing(tomSlot, 'Tom Select', 'tom-select');
+
+  const { createChoices } = await import('./widgets/choices.js');
+  const choicesSlot = widgetSlot('choices', 'Choices.js');
+  if (window.Choices) {
+    const select = $('<select>').attr({ id: `choices-${first.name}`, name: `choices-${first.name}` }).appendTo(choicesSlot);
+    createChoices(window.Choices, select[0], client, first.name, { group: chosenGroup, config: { itemSelectText: '' } });
+  } else missing(choicesSlot, 'Choices.js', 'choices.js');
+} else $('#widgets').remove();
 
 const totals = Object.entries(manifest.lists).map(([name, info]) => `${name} ${info.total}`);
 $('#tree-info').text(`Tree at ${client.baseUrl} · ${totals.join(' · ')} · ${manifest.pageSize} a page`);

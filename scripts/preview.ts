@@ -1,33 +1,39 @@
-// npm run preview -- [--port N] [--dir DIR]: the select2 demo beside a built
+// npm run preview -- [--port N] [--dir DIR]: the drop-down demo beside a built
 // tree, served by `serve`. The demo is assembled in .preview/ (git-ignored) so
 // that dist/ stays exactly what the build wrote:
 //   .preview/index.html, demo.js      from demo/
-//   .preview/vendor/                  jQuery and select2 from node_modules
+//   .preview/vendor/                  jQuery, select2, Tom Select, Choices.js from node_modules, React bundled
+//   .preview/widgets/, tree/          the drop-down adapters and the client they import, from lib/
 //   .preview/lookup -> ../dist        the tree, lookup-client.js at its root
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildSync } from 'esbuild';
+import { REACT_VENDOR, reactVendorBuild, VENDOR } from '../src/commands/dev.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVE = join(ROOT, 'node_modules/serve/build/main.js');
 const DEMO_FILES = ['index.html', 'demo.js'];
-const VENDOR: [from: string, to: string][] = [
-  ['jquery/dist/jquery.min.js', 'jquery.min.js'],
-  ['select2/dist/js/select2.min.js', 'select2.min.js'],
-  ['select2/dist/css/select2.min.css', 'select2.min.css'],
-];
+const WIDGETS = ['react-select.js', 'tom-select.js', 'choices.js'];
 
-/** Fills `out` (emptied first) with the demo, its vendor scripts and a `lookup` link to `tree`. */
+/**
+ * Fills `out` (emptied first) with the demo, its vendor scripts (React
+ * bundled), the drop-down adapters with the client they import, and a
+ * `lookup` link to `tree`: what `reflist dev` serves at /demo/.
+ */
 export function assemblePreview(tree: string, out: string): void {
   if (!existsSync(join(tree, 'lookup.json'))) {
     throw new Error(`no built tree at ${tree} (lookup.json is missing): run npm run build first`);
   }
   rmSync(out, { recursive: true, force: true }); // removes the old link, never what it points to
-  mkdirSync(join(out, 'vendor'), { recursive: true });
+  for (const dir of ['vendor', 'widgets', 'tree']) mkdirSync(join(out, dir), { recursive: true });
   for (const name of DEMO_FILES) copyFileSync(join(ROOT, 'demo', name), join(out, name));
-  for (const [from, to] of VENDOR) copyFileSync(join(ROOT, 'node_modules', from), join(out, 'vendor', to));
+  for (const [name, [pkg, , path]] of VENDOR) copyFileSync(join(ROOT, 'node_modules', pkg, path), join(out, 'vendor', name));
+  writeFileSync(join(out, 'vendor', REACT_VENDOR), buildSync(reactVendorBuild).outputFiles![0]!.contents);
+  for (const name of WIDGETS) copyFileSync(join(ROOT, 'lib/widgets', name), join(out, 'widgets', name));
+  copyFileSync(join(ROOT, 'lib/tree/lookup-client.js'), join(out, 'tree/lookup-client.js'));
   // Relative, so the folder survives being moved with the project; 'junction' lets Windows link without admin rights.
   symlinkSync(relative(resolve(out), resolve(tree)), join(out, 'lookup'), process.platform === 'win32' ? 'junction' : 'dir');
 }

@@ -234,6 +234,24 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     await poll(() => demo.resultTexts('author')).toEqual(await expectedTexts('author', 'Term=smi'));
   });
 
+  test('react-select, Tom Select and Choices.js each show the author list\'s answer to a term, and what is chosen is submitted', async () => {
+    await demo.goto(url);
+    const expected = (await expectedTexts('author', 'Term=m%C3%BCl')).slice(0, 10);
+    const widgets = [
+      ['react-select', '#react-select-author', '#widgets [role=option]'],
+      ['tom-select', '#tom-select-author-ts-control', '#tom-select-author-ts-dropdown .option'],
+      ['choices', '#widgets .choices', '#widgets .choices__item--choice'],
+    ] as const;
+    for (const [widget, control, options] of widgets) {
+      await demo.page.locator(control).click();
+      await demo.page.keyboard.type('mül', { delay: 20 });
+      await poll(async () => (await demo.page.locator(options).allInnerTexts()).slice(0, 10).map((t) => t.trim())).toEqual(expected);
+      await demo.page.keyboard.press('Enter');
+      await poll(() => demo.page.locator('#form-data').innerText()).toMatch(new RegExp(`${widget}-author=\\d+`));
+      await demo.page.keyboard.press('Escape');
+    }
+  });
+
   test('the README\'s select2 example works as written', async () => {
     await demo.page.goto(`${url}readme`);
     const author = ((await client.request('/author.json?Id=1007')).body as { items: Item[] }).items[0]!;

@@ -1,5 +1,5 @@
 // The client's file loading: what counts as absent, what is cached, and what is fetched once.
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VALID } from './fixtures/valid.js';
@@ -27,6 +27,21 @@ function filesFetch(fail: (path: string) => number | undefined = () => undefined
 }
 
 describe('the client', () => {
+  test('in a page, takes a baseUrl relative to the page\'s address, as a bundled app names the tree', async () => {
+    vi.stubGlobal('location', { href: 'https://example.org/forms/edit?id=3' });
+    try {
+      const { requested, fetch } = filesFetch();
+      const urls: string[] = [];
+      const client = await treeClient(out, { baseUrl: '/lookup/', fetch: (url) => (urls.push(url), fetch(url)) });
+      expect(client.baseUrl).toBe('https://example.org/lookup/');
+      expect((await client.request('/author.json?Term=sm')).status).toBe(200);
+      expect(urls[0]).toBe('https://example.org/lookup/lookup.json');
+      expect(requested.length).toBeGreaterThan(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   test('reads lookup.json once a visit, however many files it loads after', async () => {
     const { requested, fetch } = filesFetch();
     const client = await treeClient(out, { baseUrl: 'https://example.org/lookup', fetch, cacheSize: 2 });

@@ -116,14 +116,17 @@ describe('reflist dev', () => {
     expect((await get(dev.url + 'demo')).status).toBe(301);
     const root = await fetch(dev.url, { redirect: 'manual' });
     expect([root.status, root.headers.get('location')]).toEqual([302, '/demo/']);
-    for (const path of ['demo/demo.js', 'demo/lookup/lookup-client.js', 'demo/lookup/lookup.json', 'demo/vendor/jquery.min.js', 'demo/vendor/select2.min.js', 'demo/vendor/select2.min.css']) {
+    const vendor = ['jquery.min.js', 'select2.min.js', 'select2.min.css', 'tom-select.complete.min.js', 'tom-select.min.css', 'choices.min.js', 'choices.min.css', 'react-select.js'];
+    const widgets = ['widgets/react-select.js', 'widgets/tom-select.js', 'widgets/choices.js', 'tree/lookup-client.js'];
+    for (const path of ['demo/demo.js', 'demo/lookup/lookup-client.js', 'demo/lookup/lookup.json', ...vendor.map((v) => `demo/vendor/${v}`), ...widgets.map((w) => `demo/${w}`)]) {
       expect([path, (await get(dev.url + path)).status]).toEqual([path, 200]);
     }
   });
 
   test('answers nothing from outside the tree, the demo or the vendor packages', async () => {
     // demo/ lies in the package beside package.json; the sources beside dist/.
-    for (const path of ['demo/..%2fpackage.json', 'demo/%2e%2e/package.json', 'demo/lookup/..%2fsources/author.csv', 'demo/vendor/..%2fpackage.json', 'demo/vendor/__proto__', '..%2fsources/author.csv']) {
+    for (const path of ['demo/..%2fpackage.json', 'demo/%2e%2e/package.json', 'demo/lookup/..%2fsources/author.csv', 'demo/vendor/..%2fpackage.json', 'demo/vendor/__proto__', '..%2fsources/author.csv',
+      'demo/widgets/..%2f..%2fpackage.json', 'demo/widgets/%2e%2e/cli.js', 'demo/tree/_worker.js']) {
       expect([path, (await get(dev.url + path)).status]).toEqual([path, 404]);
     }
   });

@@ -40,7 +40,8 @@ describe('the npm package', () => {
     const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
     files = execFileSync('tar', ['-tzf', join(project, tarball)], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, ''));
     for (const file of ['lib/cli.js', 'lib/index.js', 'lib/write-worker.js', 'lib/tree/lookup-client.js', 'lib/tree/_worker.js',
-      'lib/types/index.d.ts', 'lib/types/client/index.d.ts', 'demo/index.html', 'README.md', 'LICENSE', 'package.json']) {
+      'lib/types/index.d.ts', 'lib/types/client/index.d.ts', 'demo/index.html', 'README.md', 'LICENSE', 'package.json',
+      ...['react-select', 'tom-select', 'choices'].flatMap((w) => [`lib/widgets/${w}.js`, `lib/types/widgets/${w}.d.ts`])]) {
       expect(files).toContain(file);
     }
     expect(files.filter((f) => /^(test|sources|scripts|src|\.ci|docs)\//.test(f))).toEqual([]);
@@ -137,6 +138,37 @@ describe('the npm package', () => {
     expect(child.exitCode).toBe(0);
   }, 60_000);
 
+  test('the drop-down adapters import by name and answer from the installed package, sharing one client module in a bundle', async () => {
+    writeFileSync(join(project, 'widgets.mjs'), `
+      import { pathToFileURL } from 'node:url';
+      import { createLookupClient } from 'reflist/client';
+      import { loadPage, optionsForIds } from 'reflist/react-select';
+      import { tomSelectSettings } from 'reflist/tom-select';
+      import { toChoice } from 'reflist/choices';
+      const client = createLookupClient({ baseUrl: pathToFileURL('public/lookup/') });
+      const page = await loadPage(client, 'author', { group: 'gbif' })('sm');
+      const saved = await optionsForIds(client, 'author', ['1', '999']);
+      console.log(JSON.stringify({ page, saved, tom: tomSelectSettings(client, 'author').plugins, choice: toChoice(saved.options[0]).value }));
+    `);
+    const used = run(project, process.execPath, ['widgets.mjs']);
+    expect(used.status, used.out).toBe(0);
+    const { page, saved, tom, choice } = JSON.parse(used.out.trim().split('\n').at(-1)!);
+    const smith = { id: '1', text: 'Smith, John', itemId: 1, count: 10, value: '1', label: 'Smith, John' };
+    expect(page).toEqual({ options: [smith], hasMore: false, additional: { page: 2 } });
+    expect(saved).toEqual({ options: [{ id: '1', text: 'Smith, John', itemId: 1, value: '1', label: 'Smith, John' }], unknown: ['999'] });
+    expect(tom).toEqual(['virtual_scroll']);
+    expect(choice).toBe('1');
+    // A page that uses the client and an adapter carries the client's code once.
+    writeFileSync(join(project, 'widget-page.js'),
+      "import { createLookupClient } from 'reflist/client';\nimport { tomSelectSettings } from 'reflist/tom-select';\n"
+      + "export const settings = tomSelectSettings(createLookupClient({ baseUrl: '/lookup/' }), 'author');\n");
+    const bundled = await esbuild({ absWorkingDir: project, entryPoints: ['widget-page.js'], outfile: 'bundle/widget-page.js',
+      bundle: true, platform: 'browser', format: 'esm', logLevel: 'silent', metafile: true });
+    expect(bundled.warnings).toEqual([]);
+    const inputs = Object.keys(bundled.metafile.inputs).filter((f) => f.includes('node_modules/reflist/'));
+    expect(inputs.sort()).toEqual(['node_modules/reflist/lib/tree/lookup-client.js', 'node_modules/reflist/lib/widgets/tom-select.js']);
+  }, 60_000);
+
   test('a strict TypeScript consumer type-checks, and a wrong use of an answer is caught', () => {
     mkdirSync(join(project, 'ts'), { recursive: true });
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
@@ -154,6 +186,22 @@ describe('the npm package', () => {
         if (county.status === 200) console.log(county.body.FIPS + 1, county.body.latitudeCenter, counts);
         return answer.body.items;
       }
+    `);
+    // The adapters take the client reflist/client makes, and say what their options hold.
+    writeFileSync(join(project, 'ts/widgets.ts'), `
+      import { createLookupClient } from 'reflist/client';
+      import { loadPage } from 'reflist/react-select';
+      import { preselect, tomSelectSettings, type TomSelectInstance } from 'reflist/tom-select';
+      import { createChoices, type ChoicesInstance } from 'reflist/choices';
+      const client = createLookupClient({ baseUrl: '/lookup/' });
+      export const settings = tomSelectSettings(client, 'author', { group: () => 'gbif' });
+      export async function first(): Promise<number | undefined> {
+        const { options } = await loadPage(client, 'author')('smi', [], { page: 1 });
+        const option = options[0];
+        return option && 'itemId' in option ? option.count : undefined;
+      }
+      export const restore = (tom: TomSelectInstance) => preselect(tom, client, 'author', [1007, '1016']);
+      export const make = (Choices: new (el: string | Element, config: object) => ChoicesInstance) => createChoices(Choices, '#author', client, 'author');
     `);
     const good = run(project, process.execPath, [TSC, '-p', '.']);
     expect(good.status, good.out).toBe(0);

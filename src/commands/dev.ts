@@ -4,8 +4,9 @@
 import { existsSync, watch } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild'; // esbuild itself is imported only when the demo asks for React
 import { build, type BuildReport } from '../build.js';
 import { toUrl } from '../client/request.js';
 import { errorLines, ReflistError, ReflistErrors } from '../errors.js';
@@ -38,7 +39,46 @@ export const VENDOR: ReadonlyMap<string, readonly [pkg: string, version: string,
   ['jquery.min.js', ['jquery', '3.8.0', 'dist/jquery.min.js']],
   ['select2.min.js', ['select2', '4.1.0', 'dist/js/select2.min.js']],
   ['select2.min.css', ['select2', '4.1.0', 'dist/css/select2.min.css']],
+  ['tom-select.complete.min.js', ['tom-select', '2.6.2', 'dist/js/tom-select.complete.min.js']],
+  ['tom-select.min.css', ['tom-select', '2.6.2', 'dist/css/tom-select.min.css']],
+  ['choices.min.js', ['choices.js', '11.2.4', 'public/assets/scripts/choices.min.js']],
+  ['choices.min.css', ['choices.js', '11.2.4', 'public/assets/styles/choices.min.css']],
 ] as const);
+
+/** The demo's react-select drop-down: React has no browser build of its own, so the installed packages are bundled. */
+export const REACT_VENDOR = 'react-select.js';
+
+/** esbuild's options for demo/react-vendor.js: the installed React, react-dom, react-select and react-select-async-paginate, in one file. */
+export const reactVendorBuild: BuildOptions & { write: false } = {
+  entryPoints: [join(DEMO, 'react-vendor.js')], bundle: true, format: 'esm', target: 'es2022', minify: true,
+  write: false, logLevel: 'silent', define: { 'process.env.NODE_ENV': '"production"' },
+};
+
+/**
+ * The demo's react-select bundle (this repository's devDependencies, or a
+ * project's own), or undefined when esbuild or one of the packages is not
+ * installed: the demo then says so beside that drop-down.
+ */
+async function bundleReactVendor(): Promise<string | undefined> {
+  try {
+    const { build } = await import('esbuild');
+    return (await build(reactVendorBuild)).outputFiles![0]!.text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An installed package's folder; through its main file when its exports hide package.json (choices.js). */
+function packageRoot(resolve: (id: string) => string, pkg: string): string {
+  try {
+    return dirname(resolve(`${pkg}/package.json`));
+  } catch {
+    for (let dir = dirname(resolve(pkg)); dir !== dirname(dir); dir = dirname(dir)) {
+      if (basename(dir) === basename(pkg) && existsSync(join(dir, 'package.json'))) return dir;
+    }
+    throw new Error(`${pkg}: no package folder`);
+  }
+}
 
 export type VendorSource = { root: string; path: string } | { redirect: string };
 
@@ -50,7 +90,7 @@ export type VendorSource = { root: string; path: string } | { redirect: string }
 export function vendorSources(resolve: (id: string) => string): Map<string, VendorSource> {
   return new Map([...VENDOR].map(([name, [pkg, version, path]]): [string, VendorSource] => {
     try {
-      return [name, { root: dirname(resolve(`${pkg}/package.json`)), path }];
+      return [name, { root: packageRoot(resolve, pkg), path }];
     } catch {
       return [name, { redirect: `https://cdn.jsdelivr.net/npm/${pkg}@${version}/${path}` }];
     }
@@ -123,13 +163,17 @@ function below(prefix: string, req: IncomingMessage): IncomingMessage {
 
 /**
  * One port: the tree at `/` with the original URLs, the demo at `/demo/`
- * (its page and script, `lookup/` = the tree, `vendor/` = jQuery and
- * select2). Until a tree exists, the tree's URLs answer 503 with the errors
+ * (its page and script, `lookup/` = the tree, `vendor/` = the widgets,
+ * `widgets/` = the package's drop-down adapters, which take the client from
+ * `tree/`). Until a tree exists, the tree's URLs answer 503 with the errors
  * of the build that failed.
  */
 function devHandler(out: string, errors: () => string[]): Handler {
   const tree = compatHandler({ dir: out, headers: NO_STORE });
   const demo = fileHandler(DEMO, NO_STORE);
+  const widgets = fileHandler(fileURLToPath(packageFile('lib/widgets/')), NO_STORE);
+  const client = fileHandler(fileURLToPath(packageFile('lib/tree/')), NO_STORE);
+  let react: Promise<string | undefined> | undefined; // bundled once, at the first page that asks
   const vendor = new Map([...vendorSources(createRequire(import.meta.url).resolve)].map(([name, source]) => [
     name,
     'redirect' in source ? source : { path: source.path, files: fileHandler(source.root, NO_STORE) },
@@ -151,6 +195,14 @@ function devHandler(out: string, errors: () => string[]): Handler {
         return void res.end();
       }
       if (pathname.startsWith('/demo/lookup/')) return await treeOr503(below('/demo/lookup', req), res);
+      if (pathname === `/demo/vendor/${REACT_VENDOR}`) {
+        const script = await (react ??= bundleReactVendor());
+        if (!script) return sendJson(res, req.method ?? 'GET', 404, { error: 'react, react-dom, react-select, react-select-async-paginate or esbuild is not installed' }, NO_STORE);
+        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...NO_STORE });
+        return void res.end(req.method === 'HEAD' ? undefined : script);
+      }
+      if (pathname.startsWith('/demo/widgets/')) return await widgets(below('/demo/widgets', req), res);
+      if (pathname === '/demo/tree/lookup-client.js') return await client(below('/demo/tree', req), res);
       if (pathname.startsWith('/demo/vendor/')) {
         const source = vendor.get(pathname.slice('/demo/vendor/'.length));
         if (!source) return sendJson(res, req.method ?? 'GET', 404, { error: `not found: ${pathname}` }, NO_STORE);

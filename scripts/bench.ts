@@ -26,6 +26,9 @@
 //       label template, two fields; 1,000,000 rows by default) declared in
 //       reflist.config.json: its full build's wall time, peak RSS, files and
 //       bytes, and an edit rebuild's.
+//   npm run bench -- widgets   the drop-down adapters: each one's size
+//       minified and gzipped, and in Chromium the requests it makes for a
+//       term typed a key at a time, for page 2, and for 100 saved ids.
 //   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
 //       the sources alone (csv-parse). The A/B of the hand-written parser
 //       against csv-parse that chose it is this mode at commit 7cc075b
@@ -45,6 +48,7 @@ import { createLookupClient } from '../src/client/client.js';
 import { fold } from '../src/client/fold.js';
 import { deployRun, randomRequest, sourcesA, sourcesB, type Tally } from '../test/deploy.js';
 import { startServe, tempDir } from '../test/helpers.js';
+import { widgetsBench } from './bench-widgets.js';
 import { writeSynthetic } from './sources.js';
 import { mulberry32 } from './sources/prng.js';
 
@@ -432,5 +436,6 @@ else if (which === 'ab') await abBench(values.against ?? 'HEAD', Number(values.a
 else if (which === 'deploy') await deployBench(Number(values.authors ?? 3000));
 else if (which === 'writes') await writesBench((values.authors ?? '100000,1000000').split(',').map(Number));
 else if (which === 'declared') await declaredBench(Number(values.rows ?? 1_000_000));
+else if (which === 'widgets') await widgetsBench();
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
-else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared or parser`);
+else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets or parser`);

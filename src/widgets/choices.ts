@@ -15,6 +15,7 @@ export interface ChoicesInstance {
   input: { element: HTMLInputElement };
   choiceList: { element: HTMLElement };
   setChoices(choices: object[], value: string, label: string, replaceChoices: boolean): unknown;
+  setChoiceByValue(value: string | string[]): unknown;
   clearChoices(): unknown;
   removeActiveItems(): unknown;
   getValue(valueOnly: true): string | string[] | undefined;
@@ -33,8 +34,17 @@ export interface ChoicesSourceOptions {
   config?: object;
 }
 
-/** What the wiring needs of Choices.js: the tree has matched and ordered the choices, Choices.js must not do it again. */
-const REQUIRED = { searchChoices: false, shouldSort: false, searchFloor: 1, renderChoiceLimit: -1 };
+/**
+ * What the wiring needs of Choices.js: the tree has matched and ordered the
+ * choices, Choices.js must not do it again; a page appended below the others
+ * must leave the list where the reader scrolled it (Choices.js would scroll it
+ * back to the top at every change); a chosen value, kept by Choices.js through
+ * every new page, is not offered a second time when a page holds it too.
+ */
+const REQUIRED = {
+  searchChoices: false, shouldSort: false, searchFloor: 1, renderChoiceLimit: -1,
+  resetScrollPosition: false, duplicateItemsAllowed: false,
+};
 
 /** A choice as Choices.js takes it: the count as its description, parent and child classed to be styled, the rest kept. */
 export function toChoice(option: LookupOption) {
@@ -69,6 +79,8 @@ function wire(
       const { options, more } = await load(term, page);
       if (request !== latest) return;
       choices.setChoices(options.map(toChoice), 'value', 'label', page === 1);
+      // A new term's page 1 starts at the top; a next page leaves the list where it was.
+      if (page === 1) choices.choiceList.element.scrollTop = 0;
       state = { term, page, more };
     } finally {
       if (request === latest) loading = false;
@@ -113,7 +125,10 @@ export async function preselect(
   choices: ChoicesInstance, client: Client, list: string, values: readonly (string | number)[], options: { group?: GroupOption } = {},
 ): Promise<{ options: LookupOption[]; unknown: string[] }> {
   const found = await optionsForValues(client, list, values.map(String), groupOf(options.group));
-  choices.setChoices(found.options.map((o) => ({ ...toChoice(o), selected: true })), 'value', 'label', false);
+  // Added as choices, then selected in the order given: a value a page already
+  // holds is not added twice (duplicateItemsAllowed is off), so it must be selected by value.
+  choices.setChoices(found.options.map(toChoice), 'value', 'label', false);
+  choices.setChoiceByValue(found.options.map((o) => o.id));
   return found;
 }
 

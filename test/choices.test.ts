@@ -1,0 +1,309 @@
+// docs/choices.md's example as written, bundled with the real Choices.js from
+// node_modules, driven in Debian's Chromium over a tree of the shipped
+// sources: what a person sees in each drop-down must be the reference's
+// answer for the same query, at the cost in requests the docs promise.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { CHROMIUM, launchChromium } from '../scripts/demo-page.js';
+import { servePreview, waitForServer } from '../scripts/preview.js';
+import { fold, tierOf } from '../src/client/fold.js';
+import { bucketOf } from '../src/client/paths.js';
+import { freePort, tempDir } from './helpers.js';
+import { shippedReference, writeWidgetSite } from './widget-site.js';
+
+const OUTPUT = 'test-output';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`test/choices.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+/** The wiring waits 250 ms after the last keystroke; leave a loaded machine room beyond that. */
+const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_000 });
+
+interface Item {
+  id: number;
+  text: string;
+  count?: number;
+  children?: { id: number; text: string }[];
+}
+
+/** A choice as a person sees it in the open drop-down: its label, and its description (a count) where it has one. */
+interface Row {
+  value: string;
+  label: string;
+  description?: string;
+}
+
+describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/choices.md)', () => {
+  const reference = shippedReference();
+  let dir: string;
+  let server: ChildProcess;
+  let url: string;
+  let browser: Browser;
+  let page: Page;
+  let pageErrors: string[];
+  /** Every request the page made under /lookup/, in order, by path and query. */
+  let requests: string[];
+
+  /** The reference's 200 answer to `query`. */
+  function answer<T>(query: string): T {
+    const { status, body } = reference(query);
+    expect(status, query).toBe(200);
+    return body as T;
+  }
+
+  /** What a person should see for a paged list's query: each item, then its children; parents with their count. */
+  function expectedRows(query: string, prefixes?: { parent: string; child: string }): Row[] {
+    return answer<{ items: Item[] }>(query).items.flatMap((item) => [
+      { value: prefixes ? `${prefixes.parent}:${item.id}` : String(item.id), label: item.text,
+        ...(item.count !== undefined && { description: String(item.count) }) },
+      ...(item.children ?? []).map((c) => ({ value: `${prefixes!.child}:${c.id}`, label: c.text })),
+    ]);
+  }
+
+  /** The Choices.js box wrapping select `id`. */
+  const box = (id: string): Locator => page.locator('.choices', { has: page.locator(`select#${id}`) });
+  /** Its drop-down's list, the element that scrolls (choices.choiceList.element). */
+  const listbox = (id: string): Locator => box(id).locator('.choices__list--dropdown .choices__list[role=listbox]');
+
+  /** Clicks the box, which opens its drop-down with the search field focused. */
+  async function open(id: string): Promise<void> {
+    await box(id).locator('.choices__inner').click();
+    await box(id).locator('.choices__list--dropdown.is-active').waitFor();
+  }
+
+  /** Types into the open box's search field one key at a time, as a person does. */
+  async function type(id: string, term: string, delay = 20): Promise<void> {
+    await box(id).locator('input.choices__input--cloned').pressSequentially(term, { delay });
+  }
+
+  /** The choices shown in the open drop-down, in order. */
+  function rows(id: string): Promise<Row[]> {
+    return listbox(id).locator('.choices__item--choice[data-value]').evaluateAll((els) => els.map((el) => {
+      const description = el.querySelector('.choices__description')?.textContent ?? undefined;
+      const label = Array.from(el.childNodes).filter((n) => !(n instanceof Element && n.matches('.choices__description')))
+        .map((n) => n.textContent).join('').trim();
+      return { value: (el as HTMLElement).dataset['value']!, label, ...(description !== undefined && { description }) };
+    }));
+  }
+
+  /** The items selected in the box, as it shows them: value and label (no remove button). */
+  function items(id: string): Promise<{ value: string; label: string }[]> {
+    return box(id).locator('.choices__inner .choices__item[data-item]').evaluateAll((els) => els.map((el) => ({
+      value: (el as HTMLElement).dataset['value']!,
+      label: Array.from(el.childNodes).filter((n) => !(n instanceof Element && n.matches('button'))).map((n) => n.textContent).join('').trim(),
+    })));
+  }
+
+  /** The select's own value(s), as a form would send them. */
+  const selectValues = (id: string) => page.locator(`select#${id}`).evaluate((s: HTMLSelectElement) => Array.from(s.selectedOptions).map((o) => o.value));
+
+  /** Opens `id`, types `term` and clicks the choice of value `value`. */
+  async function choose(id: string, term: string, value: string): Promise<void> {
+    await open(id);
+    await type(id, term);
+    await listbox(id).locator(`.choices__item--choice[data-value="${value}"]`).click();
+  }
+
+  const isDisabled = (id: string) => box(id).evaluate((el) => el.classList.contains('is-disabled'));
+
+  async function goto(query = ''): Promise<void> {
+    await page.goto(`${url}choices/${query}`);
+    await box('county').waitFor(); // the last box the example makes
+  }
+
+  beforeAll(async () => {
+    dir = tempDir('reflist-choices-');
+    await writeWidgetSite(dir);
+    const port = await freePort();
+    server = servePreview(dir, port, 'ignore', true);
+    url = `http://127.0.0.1:${port}/`;
+    await waitForServer(url);
+    browser = await launchChromium();
+    mkdirSync(OUTPUT, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 960, height: 720 } });
+    pageErrors = [];
+    requests = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('request', (r) => {
+      const { pathname, search } = new URL(r.url());
+      if (pathname.startsWith('/lookup/')) requests.push(pathname + search);
+    });
+  });
+
+  afterEach(async ({ task }) => {
+    const name = task.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+    await page.screenshot({ path: join(OUTPUT, `choices-${name}.png`) });
+    await page.close();
+    expect(pageErrors, 'errors thrown in the page').toEqual([]);
+  });
+
+  test('typing "smi" into the authors shows the reference\'s first page for that term, in its order', async () => {
+    await goto('?author=1007,1016');
+    const expected = expectedRows('/author.json?Term=smi');
+    expect(expected).toHaveLength(30);
+    await open('author');
+    await type('author', 'smi');
+    await poll(() => rows('author')).toEqual(expected);
+  });
+
+  test('typing "ro" into the divisions shows each matching division with its GBIF count, followed by its matching categories', async () => {
+    await goto();
+    const expected = expectedRows('/division.json?Term=ro&System=gbif', { parent: 'd', child: 'c' });
+    expect(expected.filter((r) => r.value.startsWith('c:')).length).toBeGreaterThan(0);
+    await open('division');
+    await type('division', 'ro');
+    await poll(() => rows('division')).toEqual(expected);
+  });
+
+  test('scrolling the open list of authors to its end loads page 2 below page 1 with one request, where the reader left off', async () => {
+    await goto('?author=1007,1016');
+    const page1 = expectedRows('/author.json');
+    const page2 = expectedRows('/author.json?Page=2');
+    await open('author');
+    await poll(() => rows('author')).toEqual(page1);
+    requests.length = 0;
+    const before = await listbox('author').evaluate((el) => {
+      el.scrollTo(0, el.scrollHeight);
+      return { scrollTop: el.scrollTop, overflows: el.scrollHeight > el.clientHeight };
+    });
+    expect(before.overflows, 'the list box itself scrolls').toBe(true);
+    expect(before.scrollTop).toBeGreaterThan(0);
+    await poll(() => rows('author')).toEqual([...page1, ...page2]);
+    console.log(`choices: page 2 cost ${requests.length} request(s): ${requests.join(' ')}`);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatch(/^\/lookup\/author\//);
+    // Still where the reader left off (the end of page 1), not back at the top.
+    await page.waitForTimeout(100); // a frame or two: Choices.js would reset the scroll in one
+    const after = await listbox('author').evaluate((el) => el.scrollTop);
+    expect(after).toBeCloseTo(before.scrollTop, -1);
+  });
+
+  test('the author ids in the address show as selected authors with the reference\'s names; an id that names no author is left out', async () => {
+    const ids = ['1014', '1007', '1016'];
+    const found = ids.flatMap((id) => answer<{ items: Item[] }>(`/author.json?Id=${id}`).items);
+    expect(found.map((a) => String(a.id))).toEqual(['1014', '1007']); // the reference knows no author 1016
+    const expected = found.map((a) => ({ value: String(a.id), label: a.text }));
+    await goto(`?author=${ids.join(',')}`);
+    await poll(() => items('author')).toEqual(expected);
+    expect(await selectValues('author')).toEqual(['1014', '1007']);
+  });
+
+  test('an author already chosen is not offered a second time when a search finds it', async () => {
+    await goto('?author=1007');
+    await poll(() => items('author')).toHaveLength(1);
+    const all = expectedRows('/author.json?Term=white');
+    expect(all.map((r) => r.value)).toContain('1007');
+    await open('author');
+    await type('author', 'white');
+    await poll(() => rows('author')).toEqual(all.filter((r) => r.value !== '1007'));
+  });
+
+  test('a division and then one of its categories can each be chosen, with distinct values, the division showing its GBIF count', async () => {
+    await goto();
+    const aves = answer<{ items: Item[] }>('/division.json?Id=2&System=gbif').items[0]!;
+    expect(aves.count).toBeGreaterThan(0);
+    await open('division');
+    await type('division', 'aves');
+    await poll(() => rows('division').then((r) => r.find((row) => row.value === 'd:2')))
+      .toEqual({ value: 'd:2', label: aves.text, description: String(aves.count) });
+    await listbox('division').locator('.choices__item--choice[data-value="d:2"]').click();
+    await poll(() => items('division')).toEqual([{ value: 'd:2', label: aves.text }]);
+    expect(await selectValues('division')).toEqual(['d:2']);
+
+    const child = aves.children![1]!;
+    await choose('division', child.text.slice(0, 5), `c:${child.id}`);
+    await poll(() => items('division')).toEqual([{ value: `c:${child.id}`, label: child.text }]);
+    expect(await selectValues('division')).toEqual([`c:${child.id}`]);
+  });
+
+  test('the cascade United States → California → Los Angeles offers the reference\'s counties of California matching what is typed; changing or clearing the country clears state and county', async () => {
+    await goto();
+    expect(await isDisabled('state')).toBe(true);
+    expect(await isDisabled('county')).toBe(true);
+    await choose('country', 'united st', '840');
+    await poll(() => isDisabled('state')).toBe(false);
+    expect(await isDisabled('county')).toBe(true);
+    await choose('state', 'calif', '6');
+    await poll(() => isDisabled('county')).toBe(false);
+
+    const counties = answer<{ rows: { FIPS: number; county: string }[] }>('/country/840/state/6/county.json').rows;
+    expect(counties.length).toBeGreaterThan(50);
+    // The service's Term rules: by tier (a label starting with the term first), list order within a tier.
+    const q = fold('los');
+    const expected = counties.map((c) => ({ c, tier: tierOf(fold(c.county), q) })).filter((x) => x.tier > 0)
+      .sort((a, b) => a.tier - b.tier).map(({ c }) => ({ value: String(c.FIPS), label: c.county }));
+    expect(expected.map((r) => r.label)).toContain('Los Angeles');
+    expect(expected.length).toBeLessThan(counties.length);
+    await open('county');
+    await type('county', 'los');
+    await poll(() => rows('county')).toEqual(expected);
+    await listbox('county').locator('.choices__item--choice[data-value="6037"]').click();
+    await poll(() => selectValues('county')).toEqual(['6037']);
+    expect(await items('county')).toEqual([{ value: '6037', label: 'Los Angeles' }]);
+
+    // Another country: state and county are emptied; the state offers that country's states.
+    await choose('country', 'canada', '124');
+    await poll(() => selectValues('state')).toEqual([]);
+    expect(await selectValues('county')).toEqual([]);
+    expect(await items('state')).toEqual([]);
+    expect(await items('county')).toEqual([]);
+    expect(await isDisabled('state')).toBe(false);
+    expect(await isDisabled('county')).toBe(true);
+    const provinces = answer<{ items: Item[] }>('/country/124/state.json').items.map((s) => ({ value: String(s.id), label: s.text }));
+    await open('state');
+    await poll(() => rows('state')).toEqual(provinces);
+    await listbox('state').locator(`.choices__item--choice[data-value="${provinces[0]!.value}"]`).click();
+    await poll(() => isDisabled('county')).toBe(false);
+
+    // Clearing the country (its remove button): state and county are emptied and disabled.
+    await box('country').locator('.choices__button').click();
+    await poll(() => selectValues('country')).toEqual([]);
+    await poll(() => selectValues('state')).toEqual([]);
+    expect(await selectValues('county')).toEqual([]);
+    expect(await isDisabled('state')).toBe(true);
+    expect(await isDisabled('county')).toBe(true);
+  });
+
+  test('typing an author one key at a time costs at most one request a keystroke', async () => {
+    await goto();
+    await open('author');
+    await poll(() => rows('author')).toEqual(expectedRows('/author.json'));
+    requests.length = 0;
+    const term = 'smith j';
+    await type('author', term, 60);
+    await poll(() => rows('author')).toEqual(expectedRows(`/author.json?Term=${encodeURIComponent(term)}`));
+    await page.waitForTimeout(400); // nothing more follows the last keystroke's answer
+    console.log(`choices: ${requests.length} requests for ${term.length} keystrokes: ${requests.join(' ')}`);
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.length).toBeLessThanOrEqual(term.length);
+  });
+
+  test('100 author ids in the address show all 100 names in the order given, one request per id bucket at most', async () => {
+    // Every 7th author of the first 24 pages, from the end: an order the tree does not keep.
+    const all = Array.from({ length: 24 }, (_, i) => answer<{ items: Item[] }>(`/author.json?Page=${i + 1}`).items).flat();
+    const chosen = all.filter((_, i) => i % 7 === 3).slice(0, 100).reverse();
+    expect(chosen).toHaveLength(100);
+    const { buckets } = JSON.parse(readFileSync(join(dir, 'lookup', 'lookup.json'), 'utf8')).lists.author as { buckets: number };
+    const distinct = new Set(chosen.map((a) => bucketOf(String(a.id), buckets))).size;
+    await goto(`?author=${chosen.map((a) => a.id).join(',')}`);
+    await poll(() => items('author').then((i) => i.length)).toBe(100);
+    expect(await items('author')).toEqual(chosen.map((a) => ({ value: String(a.id), label: a.text })));
+    expect(await selectValues('author')).toEqual(chosen.map((a) => String(a.id)));
+    const byId = requests.filter((r) => r.startsWith('/lookup/author/id/'));
+    console.log(`choices: ${byId.length} requests to author/id/ for 100 ids in ${distinct} distinct buckets`);
+    expect(byId.length).toBeGreaterThan(0);
+    expect(byId.length).toBeLessThanOrEqual(distinct);
+    expect(byId.length).toBeLessThan(100);
+  });
+});

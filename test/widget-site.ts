@@ -1,8 +1,8 @@
 // The drop-down adapters' examples as a site: each docs page's example
 // (docs/react-select.md, tom-select.md, choices.md), as written, bundled by
 // esbuild with the real widget from node_modules, beside a tree of the
-// shipped sources at /lookup/. test/widgets.test.ts drives it in Chromium;
-// scripts/widgets.ts measures it.
+// shipped sources at /lookup/. test/react-select.test.ts, tom-select.test.ts
+// and choices.test.ts drive it in Chromium; scripts/bench-widgets.ts measures it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build as bundle } from 'esbuild';

@@ -107,7 +107,8 @@ export interface CascadeLevelProps {
  */
 export function cascade(client: Client, lists: readonly string[]) {
   type Values = readonly (ReactSelectOption<CascadeOption> | null | undefined)[];
-  const above = (values: Values, level: number) => values.slice(0, level).map((v) => v?.value);
+  // One entry a level above, chosen or not: the page's state starts as [], shorter than the levels.
+  const above = (values: Values, level: number) => Array.from({ length: level }, (_, i) => values[i]?.value);
   return {
     key: (values: Values, level: number): string => `${lists[level]}:${JSON.stringify(above(values, level))}`,
     props(values: Values, setValues: (values: Values) => void, level: number): CascadeLevelProps {

@@ -79,6 +79,9 @@ function settingsWith(load: Load, score: (query: string) => (option: { id: unkno
     shouldLoad: () => true,
     load,
     render,
+    // Tom Select shows 50 options at most; a whole list (a country's 56 states) is as long as it is, and
+    // virtual_scroll would stop loading pages at maxOptions.
+    maxOptions: null,
   };
 }
 
@@ -102,8 +105,6 @@ export function tomSelectSettings(client: Client, list: string, options: TomSele
     ...settingsWith(load, loaded.score),
     plugins: ['virtual_scroll'],
     firstUrl: () => 1,
-    // virtual_scroll stops loading at maxOptions options: a list is as long as it is.
-    maxOptions: null,
   };
 }
 

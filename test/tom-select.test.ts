@@ -194,6 +194,28 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     expect((await shownFor('mit')).filter((t) => !second.includes(t))).toEqual([]);
   });
 
+  test('an answer for an earlier term that arrives late does not replace the answer for what is typed now', async () => {
+    const narrower = expectedTexts('author', 'Term=smith%20j');
+    // The first search read (for "smi") is held back until the one for "smith j" has been answered.
+    let searches = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    await page.route('**/lookup/author/search/**', async (route) => {
+      if (++searches === 1) await released;
+      else setTimeout(release, 200);
+      await route.continue();
+    });
+    await visit();
+    await open('author');
+    await typeInto('author', 'smi');
+    await poll(async () => searches).toBe(1);
+    await typeInto('author', 'th j');
+    await poll(() => optionTexts('author')).toEqual(narrower);
+    await poll(() => page.locator('.ts-wrapper:has(#author-ts-control).loading').count()).toBe(0);
+    expect(searches).toBe(2);
+    expect(await optionTexts('author')).toEqual(narrower);
+  });
+
   test('scrolling the open list of authors to its end loads page 2 below page 1 with exactly one request', async () => {
     const page1 = expectedTexts('author', 'Page=1');
     const page2 = expectedTexts('author', 'Page=2');
@@ -300,6 +322,33 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     expect(await submitted('county')).toEqual([]);
     await poll(() => control('state').isDisabled()).toBe(true);
     expect(await control('county').isDisabled()).toBe(true);
+  });
+
+  test('a country\'s states that arrive after another country was chosen do not replace the new country\'s', async () => {
+    const texts = (path: string) => answer(path).items.map((item) => item.text);
+    const canada = answer('/country.json?Term=canada').items[0]!;
+    const canadianStates = texts(`/country/${canada.id}/state.json`);
+    // The United States' states are held back until Canada's have been answered.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    let held = 0;
+    await page.route('**/lookup/country/840/state.json', async (route) => {
+      held++;
+      await released;
+      await route.continue();
+    });
+    await page.route(`**/lookup/country/${canada.id}/state.json`, async (route) => {
+      setTimeout(release, 200);
+      await route.continue();
+    });
+    await visit();
+    await choose('country', 'united st', texts('/country.json?Term=united%20st'), 'United States');
+    await poll(async () => held).toBe(1);
+    await choose('country', 'canad', texts('/country.json?Term=canad'), canada.text);
+    await open('state');
+    await poll(() => optionTexts('state')).toEqual(canadianStates);
+    await poll(() => page.locator('.ts-wrapper:has(#state-ts-control).loading').count()).toBe(0);
+    expect(await optionTexts('state')).toEqual(canadianStates);
   });
 
   // A quick typist, and one slow enough for Tom Select to ask after each key (refreshThrottle and loadThrottle, 300 ms each).

@@ -216,6 +216,22 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     expect(await optionTexts('author')).toEqual(narrower);
   });
 
+  test('erasing the term shows the whole list from its page 1 again', async () => {
+    const page1 = expectedTexts('author', 'Page=1');
+    const page2 = expectedTexts('author', 'Page=2');
+    await visit();
+    await open('author');
+    await poll(() => optionTexts('author')).toEqual(page1);
+    await typeInto('author', 'smi');
+    await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Term=smi'));
+    for (let i = 0; i < 3; i++) await control('author').press('Backspace', { delay: 30 });
+    await poll(() => optionTexts('author').then((texts) => texts.slice(0, page1.length))).toEqual(page1);
+    await page.waitForTimeout(800);
+    // Page 1, and at most the page after it, in order.
+    expect([page1, [...page1, ...page2]].map((texts) => texts.length)).toContain((await optionTexts('author')).length);
+    expect([...page1, ...page2].slice(0, (await optionTexts('author')).length)).toEqual(await optionTexts('author'));
+  });
+
   test('scrolling the open list of authors to its end loads page 2 below page 1 with exactly one request', async () => {
     const page1 = expectedTexts('author', 'Page=1');
     const page2 = expectedTexts('author', 'Page=2');

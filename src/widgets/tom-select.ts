@@ -44,16 +44,27 @@ export const render = {
  * `searchField`, so it would hide what the tree matched by another word or a
  * folded accent, and show a kept option that does not match. Here an option
  * shows only if it was loaded for the query typed, in the order loaded:
- * `score` says which, `$order` says where.
+ * `score` says which, `$order` says where. An answer for a query typed over
+ * since it was asked for changes nothing, whenever it arrives.
  */
 function loadedFor() {
   let query: string | undefined;
   let values = new Set<string>();
   let order = 0;
+  let asked = 0;
   return {
     score: (typed: string) => (option: { id: unknown }) => (typed === query && values.has(String(option.id)) ? 1 : 0),
-    /** Options loaded for `typed`: on page 1 they replace the last query's. */
-    add(tom: TomSelectInstance, typed: string, first: boolean, options: readonly LookupOption[]): object[] {
+    /** A load begins: answers to the loads before it are late from now on. Its ticket, for `late` and `add`. */
+    ask: (): number => ++asked,
+    late: (ticket: number): boolean => ticket !== asked,
+    /**
+     * The options of the answer to load `ticket`, for `typed`, for Tom Select's load callback: on page
+     * 1 they replace the last query's. A late answer gives back the options held now instead: the
+     * callback must be called (Tom Select counts its loads), and virtual_scroll empties the options
+     * at each first page.
+     */
+    add(tom: TomSelectInstance, ticket: number, typed: string, first: boolean, options: readonly LookupOption[]): object[] {
+      if (ticket !== asked) return Object.values(tom.options).filter((o) => values.has(String((o as { id: unknown }).id))) as object[];
       if (first || typed !== query) values = new Set();
       query = typed;
       const ordered = options.map((o) => ({ ...o, $order: ++order }));
@@ -79,6 +90,9 @@ function settingsWith(load: Load, score: (query: string) => (option: { id: unkno
     shouldLoad: () => true,
     load,
     render,
+    // Tom Select shows 50 options at most; a whole list (a country's 56 states) is as long as it is, and
+    // virtual_scroll would stop loading pages at maxOptions.
+    maxOptions: null,
   };
 }
 
@@ -93,17 +107,16 @@ export function tomSelectSettings(client: Client, list: string, options: TomSele
   const loaded = loadedFor();
   const load: Load = function (query, callback) {
     const page = this.getUrl(query) as number;
+    const ticket = loaded.ask();
     optionsPage(client, list, query, page, groupOf(options.group)).then(({ options: found, more }) => {
-      this.setNextUrl(query, more ? page + 1 : false);
-      callback(loaded.add(this, query, page === 1, found));
+      if (!loaded.late(ticket)) this.setNextUrl(query, more ? page + 1 : false);
+      callback(loaded.add(this, ticket, query, page === 1, found));
     }, () => callback());
   };
   return {
     ...settingsWith(load, loaded.score),
     plugins: ['virtual_scroll'],
     firstUrl: () => 1,
-    // virtual_scroll stops loading at maxOptions options: a list is as long as it is.
-    maxOptions: null,
   };
 }
 
@@ -140,9 +153,10 @@ export function cascade<T extends TomSelectInstance>(
   lists.forEach((name, level) => {
     const loaded = loadedFor();
     const load: Load = function (query, callback) {
+      const ticket = loaded.ask();
       const ids = toms.slice(0, level).map(chosen);
       if (ids.includes('')) return callback([]);
-      childOptions(client, name, ids, query).then((found) => callback(loaded.add(this, query, true, found)), () => callback());
+      childOptions(client, name, ids, query).then((found) => callback(loaded.add(this, ticket, query, true, found)), () => callback());
     };
     toms.push(new TomSelect(elements[level]!, { ...settings, ...settingsWith(load, loaded.score) }));
   });

@@ -1,0 +1,404 @@
+// docs/tom-select.md's example as written, bundled with the real Tom Select
+// (tom-select.complete, virtual_scroll included), in Debian's Chromium, over a
+// tree of the shipped sources: what a person sees in each drop-down must be
+// the reference's answer for the same query.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { CHROMIUM, launchChromium } from '../scripts/demo-page.js';
+import { servePreview, waitForServer } from '../scripts/preview.js';
+import { fold, tierOf } from '../src/client/fold.js';
+import { bucketOf } from '../src/client/paths.js';
+import { freePort, tempDir } from './helpers.js';
+import { shippedReference, writeWidgetSite } from './widget-site.js';
+
+const OUTPUT = 'test-output';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`test/tom-select.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+/** Tom Select waits loadThrottle (300 ms) after a keystroke; leave a loaded machine room beyond that. */
+const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_000 });
+
+interface Item {
+  id: number;
+  text: string;
+  count?: number;
+  children?: { id: number; text: string }[];
+}
+
+describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => {
+  const reference = shippedReference();
+  let dir: string;
+  let server: ChildProcess;
+  let url: string;
+  let browser: Browser;
+  let page: Page;
+  let pageErrors: string[];
+  /** Every request the page made under /lookup/, in order. */
+  let requests: string[];
+
+  /** The reference's body for a service URL. */
+  function answer<T = { total: number; items: Item[] }>(path: string): T {
+    const { status, body } = reference(path);
+    expect(status, path).toBe(200);
+    return body as T;
+  }
+
+  /** What a person should see for a paged query: each item (with its count in brackets), then its children. */
+  function expectedTexts(list: string, query: string): string[] {
+    const label = (item: Item) => (item.count === undefined ? item.text : `${item.text} (${item.count})`);
+    return answer(`/${list}.json?${query}`).items.flatMap((item) => [label(item), ...(item.children ?? []).map((c) => c.text)]);
+  }
+
+  const control = (id: string) => page.locator(`#${id}-ts-control`);
+  const options = (id: string) => page.locator(`#${id}-ts-dropdown .option[data-value]:not(.loading-more-results)`);
+  /** The texts a person sees in the open drop-down of select `id`, in order. */
+  const optionTexts = (id: string) => options(id).evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.trim()));
+  /** The chosen items shown in the control of select `id`: their values and texts, in order. */
+  const chosen = (id: string) => page.locator(`.ts-wrapper:has(#${id}-ts-control) .ts-control > .item`)
+    .evaluateAll((els) => els.map((el) => ({ value: el.getAttribute('data-value'), text: (el as HTMLElement).innerText.trim() })));
+  /** The values the form would submit for select `id` (an empty single select submits ""; left out here). */
+  const submitted = (id: string) => page.locator(`#${id}`)
+    .evaluate((s: HTMLSelectElement) => Array.from(s.selectedOptions, (o) => o.value).filter((v) => v !== ''));
+
+  /** Opens the drop-down of select `id` as a person does, by clicking its control (a click on an open one closes it). */
+  async function open(id: string): Promise<void> {
+    const active = page.locator(`.ts-wrapper:has(#${id}-ts-control).dropdown-active`);
+    if (await active.count() === 0) await page.locator(`.ts-wrapper:has(#${id}-ts-control) .ts-control`).click();
+    await active.waitFor();
+  }
+
+  /** Types into the focused control of select `id` one key at a time, as a person does. */
+  async function typeInto(id: string, term: string): Promise<void> {
+    await control(id).pressSequentially(term, { delay: 30 });
+  }
+
+  /**
+   * Opens select `id`, types `term`, waits until the drop-down shows `shown` (the reference's answer for
+   * it: an option still shown from before the term was asked for is not clicked), and clicks `text`.
+   */
+  async function choose(id: string, term: string, shown: string[], text: string): Promise<void> {
+    await open(id);
+    await typeInto(id, term);
+    await poll(() => optionTexts(id)).toEqual(shown);
+    const option = options(id).filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(\\d+\\))?$`) });
+    expect(await option.count()).toBe(1);
+    await option.click();
+  }
+
+  /** Opens the example, waiting until each select is a Tom Select. */
+  async function visit(query = ''): Promise<void> {
+    await page.goto(`${url}tom-select/${query}`);
+    for (const id of ['author', 'division', 'country', 'state', 'county']) await control(id).waitFor({ state: 'attached' });
+  }
+
+  beforeAll(async () => {
+    dir = tempDir('reflist-tom-select-');
+    await writeWidgetSite(dir);
+    const port = await freePort();
+    server = servePreview(dir, port, 'ignore', true);
+    url = `http://127.0.0.1:${port}/`;
+    await waitForServer(url);
+    browser = await launchChromium();
+    mkdirSync(OUTPUT, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 960, height: 720 } });
+    pageErrors = [];
+    requests = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/lookup/')) requests.push(path);
+    });
+  });
+
+  afterEach(async ({ task }) => {
+    const name = task.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+    await page.screenshot({ path: join(OUTPUT, `tom-select-${name}.png`) });
+    await page.close();
+    expect(pageErrors, 'errors thrown in the page').toEqual([]);
+  });
+
+  test.each([
+    ['author', 'smi'],
+    ['author', 'garcia l'],
+    ['author', 'javier'],
+    ['author', 'muller'],
+    ['division', 'ro'],
+    ['division', 'aves'],
+  ])('typing %s "%s" shows the reference\'s page 1 for that term, in its order, none hidden and none added', async (list, term) => {
+    const expected = expectedTexts(list, `Term=${encodeURIComponent(term)}${list === 'division' ? '&System=gbif' : ''}`);
+    expect(expected.length).toBeGreaterThan(1);
+    await visit();
+    await open(list);
+    await typeInto(list, term);
+    await poll(() => optionTexts(list)).toEqual(expected);
+  });
+
+  test.each([
+    // "Alonso García, Lucía" by later words, folded; "García López, Marta" by its first ones.
+    ['garcia l', ['Alonso García, Lucía', 'García López, Marta']],
+    // ß folds to ss: Tom Select's own search would hide these.
+    ['weiss', ['Weiß, Jörg', 'Weiß, Klaus T.', 'Weiß, Monika F.']],
+  ])('authors the tree finds for "%s" by a later word or a folded letter are shown, none hidden by Tom Select', async (term, found) => {
+    const expected = expectedTexts('author', `Term=${encodeURIComponent(term)}`);
+    for (const text of found) expect(expected).toContain(text);
+    await visit();
+    await open('author');
+    await typeInto('author', term);
+    await poll(() => optionTexts('author')).toEqual(expected);
+  });
+
+  test('after a second term, no option of the first that the second does not match lingers, not even for a moment', async () => {
+    const first = expectedTexts('author', 'Term=smi');
+    // "mit" is inside "Smith" but starts no word of it: the tree does not match it there.
+    const second = expectedTexts('author', 'Term=mit');
+    const narrower = expectedTexts('author', 'Term=smith%20j');
+    expect(first.filter((t) => !second.includes(t)).length).toBeGreaterThan(0);
+    expect(first.filter((t) => !narrower.includes(t)).length).toBeGreaterThan(0);
+    await visit();
+    await open('author');
+    // Every list the drop-down shows, with what was typed at the time.
+    await page.locator('#author-ts-dropdown').evaluate((content) => {
+      const shown: { typed: string; texts: string[] }[] = [];
+      (window as unknown as { shown: typeof shown }).shown = shown;
+      const input = document.querySelector<HTMLInputElement>('#author-ts-control')!;
+      new MutationObserver(() => shown.push({
+        typed: input.value,
+        texts: Array.from(content.querySelectorAll<HTMLElement>('.option[data-value]:not(.loading-more-results)'), (el) => el.innerText.trim()),
+      })).observe(content, { childList: true, subtree: true, characterData: true });
+    });
+    const shownFor = (typed: string) => page.evaluate((t) => (window as unknown as { shown: { typed: string; texts: string[] }[] }).shown
+      .filter((s) => s.typed === t).flatMap((s) => s.texts), typed);
+
+    await typeInto('author', 'smi');
+    await poll(() => optionTexts('author')).toEqual(first);
+    // Typed on: the query narrows.
+    await typeInto('author', 'th j');
+    await poll(() => optionTexts('author')).toEqual(narrower);
+    expect((await shownFor('smith j')).filter((t) => !narrower.includes(t))).toEqual([]);
+    // Typed over it (selected, then replaced key by key: the drop-down never sees an empty term).
+    await control('author').press('ControlOrMeta+a');
+    await typeInto('author', 'mit');
+    await poll(() => optionTexts('author')).toEqual(second);
+    expect((await shownFor('mit')).filter((t) => !second.includes(t))).toEqual([]);
+  });
+
+  test('an answer for an earlier term that arrives late does not replace the answer for what is typed now', async () => {
+    const narrower = expectedTexts('author', 'Term=smith%20j');
+    // The first search read (for "smi") is held back until the one for "smith j" has been answered.
+    let searches = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    await page.route('**/lookup/author/search/**', async (route) => {
+      if (++searches === 1) await released;
+      else setTimeout(release, 200);
+      await route.continue();
+    });
+    await visit();
+    await open('author');
+    await typeInto('author', 'smi');
+    await poll(async () => searches).toBe(1);
+    await typeInto('author', 'th j');
+    await poll(() => optionTexts('author')).toEqual(narrower);
+    await poll(() => page.locator('.ts-wrapper:has(#author-ts-control).loading').count()).toBe(0);
+    expect(searches).toBe(2);
+    expect(await optionTexts('author')).toEqual(narrower);
+  });
+
+  test('erasing the term shows the whole list from its page 1 again', async () => {
+    const page1 = expectedTexts('author', 'Page=1');
+    const page2 = expectedTexts('author', 'Page=2');
+    await visit();
+    await open('author');
+    await poll(() => optionTexts('author')).toEqual(page1);
+    await typeInto('author', 'smi');
+    await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Term=smi'));
+    for (let i = 0; i < 3; i++) await control('author').press('Backspace', { delay: 30 });
+    await poll(() => optionTexts('author').then((texts) => texts.slice(0, page1.length))).toEqual(page1);
+    await page.waitForTimeout(800);
+    // Page 1, and at most the page after it, in order.
+    expect([page1, [...page1, ...page2]].map((texts) => texts.length)).toContain((await optionTexts('author')).length);
+    expect([...page1, ...page2].slice(0, (await optionTexts('author')).length)).toEqual(await optionTexts('author'));
+  });
+
+  test('scrolling the open list of authors to its end loads page 2 below page 1 with exactly one request', async () => {
+    const page1 = expectedTexts('author', 'Page=1');
+    const page2 = expectedTexts('author', 'Page=2');
+    await visit();
+    await open('author');
+    await poll(() => optionTexts('author')).toEqual(page1);
+    expect(await page.locator('#author-ts-dropdown .loading-more-results').count()).toBe(1);
+    const before = requests.length;
+    await page.locator('#author-ts-dropdown').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await poll(() => optionTexts('author')).toEqual([...page1, ...page2]);
+    expect(requests.slice(before)).toHaveLength(1);
+    console.info(`tom-select: page 2 cost ${requests.length - before} request(s): ${requests.slice(before).join(' ')}`);
+  });
+
+  test.each(['1007,1016', '1019,1007'])('the author ids in the address (?author=%s) show as chosen with their labels, an unknown one left out', async (ids) => {
+    // The reference's Id answers: 1016 names no author.
+    const expected = ids.split(',').flatMap((id) => answer(`/author.json?Id=${id}`).items.map((item) => ({ value: id, text: item.text })));
+    expect(expected.length).toBeGreaterThan(0);
+    await visit(`?author=${ids}`);
+    await poll(() => chosen('author')).toEqual(expected);
+    expect(await submitted('author')).toEqual(expected.map((e) => e.value));
+  });
+
+  test('a division and one of its categories can each be chosen, with distinct values, and divisions show their GBIF count', async () => {
+    const [aves] = answer('/division.json?Term=aves&System=gbif').items;
+    expect(aves).toMatchObject({ id: 2, text: 'Aves' });
+    expect(aves!.count).toBeGreaterThan(0);
+    const child = aves!.children![1]!;
+    await visit();
+    await open('division');
+    await typeInto('division', 'aves');
+    const parent = options('division').filter({ hasText: /^Aves \(\d+\)$/ });
+    await poll(() => parent.count()).toBe(1);
+    expect(await parent.locator('.reflist-count').innerText()).toBe(`(${aves!.count})`);
+    expect(await parent.getAttribute('data-value')).toBe('d:2');
+    await parent.click();
+    await poll(() => chosen('division')).toEqual([{ value: 'd:2', text: 'Aves' }]);
+    expect(await submitted('division')).toEqual(['d:2']);
+
+    const childTerm = child.text.slice(0, 5);
+    await choose('division', childTerm, expectedTexts('division', `Term=${encodeURIComponent(childTerm)}&System=gbif`), child.text);
+    await poll(() => chosen('division')).toEqual([{ value: `c:${child.id}`, text: child.text }]);
+    expect(await submitted('division')).toEqual([`c:${child.id}`]);
+  });
+
+  test('the cascade country → state → county offers each level\'s reference items; changing or clearing the country clears state and county', async () => {
+    const states = answer('/country/840/state.json').items.map((s) => s.text);
+    type County = { FIPS: number; county: string };
+    const counties = answer<{ rows: County[] }>('/country/840/state/6/county.json').rows;
+    // A grid takes no Term: the service's Term rules (docs/contract.md §2), tier by tier, list order within one.
+    const filtered = (term: string) => counties.map((c, i) => ({ c, i, tier: tierOf(fold(c.county), fold(term)) }))
+      .filter((x) => x.tier !== 0).sort((a, b) => a.tier - b.tier || a.i - b.i).map((x) => x.c.county);
+    const losCounties = filtered('los');
+    expect(losCounties).toContain('Los Angeles');
+    expect(losCounties.length).toBeLessThan(counties.length);
+    // "ma" starts a word of "San Mateo" but only sits inside "Amador": the county held from before must not show.
+    const maCounties = filtered('ma');
+    expect(maCounties).toContain('San Mateo');
+    expect(maCounties).not.toContain('Amador');
+    expect(maCounties).not.toEqual(losCounties);
+    const canada = answer('/country.json?Term=canada').items[0]!;
+    const canadianStates = answer(`/country/${canada.id}/state.json`).items.map((s) => s.text);
+
+    await visit();
+    expect(await control('state').isDisabled()).toBe(true);
+    expect(await control('county').isDisabled()).toBe(true);
+    const texts = (path: string) => answer(path).items.map((item) => item.text);
+    await choose('country', 'united st', texts('/country.json?Term=united%20st'), 'United States');
+    await poll(() => control('state').isDisabled()).toBe(false);
+    expect(await control('county').isDisabled()).toBe(true);
+    await open('state');
+    await poll(() => optionTexts('state')).toEqual(states);
+    await choose('state', 'calif', texts('/country/840/state.json?Term=calif'), 'California');
+    await poll(() => control('county').isDisabled()).toBe(false);
+    await open('county');
+    await poll(() => optionTexts('county')).toEqual(counties.map((c) => c.county));
+    await typeInto('county', 'ma');
+    await poll(() => optionTexts('county')).toEqual(maCounties);
+    await control('county').press('ControlOrMeta+a');
+    await typeInto('county', 'los');
+    await poll(() => optionTexts('county')).toEqual(losCounties);
+    await options('county').filter({ hasText: /^Los Angeles$/ }).click();
+    await poll(() => chosen('county')).toEqual([{ value: '6037', text: 'Los Angeles' }]);
+    expect([await submitted('country'), await submitted('state'), await submitted('county')]).toEqual([['840'], ['6'], ['6037']]);
+
+    // Another country: state and county are emptied, the county waits for a state, the states are the new country's.
+    await choose('country', 'canad', texts('/country.json?Term=canad'), canada.text);
+    await poll(() => chosen('country')).toEqual([{ value: String(canada.id), text: canada.text }]);
+    await poll(() => chosen('state')).toEqual([]);
+    expect(await chosen('county')).toEqual([]);
+    expect([await submitted('state'), await submitted('county')]).toEqual([[], []]);
+    expect(await control('county').isDisabled()).toBe(true);
+    await open('state');
+    await poll(() => optionTexts('state')).toEqual(canadianStates);
+    const stateTerm = canadianStates[0]!.slice(0, 4);
+    await choose('state', stateTerm, texts(`/country/${canada.id}/state.json?Term=${encodeURIComponent(stateTerm)}`), canadianStates[0]!);
+    await poll(() => control('county').isDisabled()).toBe(false);
+
+    // No country: both levels below are emptied and disabled.
+    await open('country');
+    await page.keyboard.press('Backspace');
+    await poll(() => submitted('country')).toEqual([]);
+    await poll(() => submitted('state')).toEqual([]);
+    expect(await submitted('county')).toEqual([]);
+    await poll(() => control('state').isDisabled()).toBe(true);
+    expect(await control('county').isDisabled()).toBe(true);
+  });
+
+  test('a country\'s states that arrive after another country was chosen do not replace the new country\'s', async () => {
+    const texts = (path: string) => answer(path).items.map((item) => item.text);
+    const canada = answer('/country.json?Term=canada').items[0]!;
+    const canadianStates = texts(`/country/${canada.id}/state.json`);
+    // The United States' states are held back until Canada's have been answered.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    let held = 0;
+    await page.route('**/lookup/country/840/state.json', async (route) => {
+      held++;
+      await released;
+      await route.continue();
+    });
+    await page.route(`**/lookup/country/${canada.id}/state.json`, async (route) => {
+      setTimeout(release, 200);
+      await route.continue();
+    });
+    await visit();
+    await choose('country', 'united st', texts('/country.json?Term=united%20st'), 'United States');
+    await poll(async () => held).toBe(1);
+    await choose('country', 'canad', texts('/country.json?Term=canad'), canada.text);
+    await open('state');
+    await poll(() => optionTexts('state')).toEqual(canadianStates);
+    await poll(() => page.locator('.ts-wrapper:has(#state-ts-control).loading').count()).toBe(0);
+    expect(await optionTexts('state')).toEqual(canadianStates);
+  });
+
+  // A quick typist, and one slow enough for Tom Select to ask after each key (refreshThrottle and loadThrottle, 300 ms each).
+  test.each([30, 400])('typing an author\'s name one key every %i ms costs at most one request a keystroke', async (delay) => {
+    const term = 'smith j';
+    await visit();
+    await open('author');
+    await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Page=1'));
+    const before = requests.length;
+    await control('author').pressSequentially(term, { delay });
+    await poll(() => optionTexts('author')).toEqual(expectedTexts('author', `Term=${encodeURIComponent(term)}`));
+    const spent = requests.length - before;
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(term.length);
+    console.info(`tom-select: typing "${term}" a key every ${delay} ms cost ${spent} request(s) for ${term.length} keys: ${requests.slice(before).join(' ')}`);
+  });
+
+  test('a multi-select restored from 100 author ids shows all 100 labels in the order given, reading each id bucket once', async () => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'lookup', 'lookup.json'), 'utf8')) as { lists: { author: { buckets: number } } };
+    const { buckets } = manifest.lists.author;
+    // 100 ids from four pages, in an order of their own (not the list's).
+    const items = [1, 2, 3, 4].flatMap((p) => answer(`/author.json?Page=${p}`).items).filter((_, i) => i % 6 !== 5).slice(0, 100);
+    expect(items).toHaveLength(100);
+    const given = items.map((_, i) => items[(i * 37) % 100]!);
+    expect(new Set(given.map((item) => item.id)).size).toBe(100);
+    const distinct = new Set(given.map((item) => bucketOf(String(item.id), buckets))).size;
+
+    await visit(`?author=${given.map((item) => item.id).join(',')}`);
+    await poll(() => chosen('author')).toEqual(given.map((item) => ({ value: String(item.id), text: item.text })));
+    expect(await submitted('author')).toEqual(given.map((item) => String(item.id)));
+    const reads = requests.filter((path) => path.startsWith('/lookup/author/id/'));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThanOrEqual(distinct);
+    expect(reads.length).toBeLessThan(100);
+    console.info(`tom-select: 100 ids cost ${reads.length} request(s) for ${distinct} distinct buckets`);
+  });
+});

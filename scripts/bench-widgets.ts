@@ -77,16 +77,18 @@ export async function widgetsBench(): Promise<void> {
       await page.locator(input).click();
       await page.waitForTimeout(1200); // the list's first page on opening
       const typed = await requestsDuring(page, () => page.locator(input).pressSequentially(TERM, { delay: KEY_DELAY_MS }));
-      await page.locator(input).fill('');
-      await page.keyboard.press('Escape');
-      await page.locator(input).click();
-      await page.waitForTimeout(1200);
-      const scrolled = await requestsDuring(page, async () => {
-        await page.locator(list).first().hover();
-        await page.mouse.wheel(0, 20_000);
-        await page.locator(list).first().evaluate((el) => el.scrollTo(0, el.scrollHeight));
-      });
       await page.close();
+      // A fresh page: opened, it shows page 1; scrolled to the end, page 2.
+      const fresh = await browser.newPage({ viewport: { width: 800, height: 900 } });
+      await fresh.goto(`${url}${widget}/`);
+      await fresh.locator(input).click();
+      await fresh.waitForTimeout(1200);
+      const scrolled = await requestsDuring(fresh, async () => {
+        await fresh.locator(list).first().hover();
+        await fresh.mouse.wheel(0, 20_000);
+        await fresh.locator(list).first().evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      });
+      await fresh.close();
       const restore = await browser.newPage();
       const restored = await requestsDuring(restore, () => restore.goto(`${url}${widget}/?author=${ids.join(',')}`).then(() => {}));
       await restore.close();

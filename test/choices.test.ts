@@ -209,6 +209,16 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await poll(() => rows('author')).toEqual(all.filter((r) => r.value !== '1007'));
   });
 
+  test('after choosing an author found by a term, the list offers the whole list again, not that term\'s answer', async () => {
+    await goto();
+    const white = expectedRows('/author.json?Term=white');
+    await choose('author', 'white', white[0]!.value);
+    await poll(() => items('author')).toEqual([{ value: white[0]!.value, label: white[0]!.label }]);
+    const whole = expectedRows('/author.json').filter((r) => r.value !== white[0]!.value);
+    await open('author');
+    await poll(() => rows('author')).toEqual(whole);
+  });
+
   test('a division and then one of its categories can each be chosen, with distinct values, the division showing its GBIF count', async () => {
     await goto();
     const aves = answer<{ items: Item[] }>('/division.json?Id=2&System=gbif').items[0]!;

@@ -91,6 +91,10 @@ function wire(
     clearTimeout(timer);
     timer = setTimeout(() => void show(choices.input.element.value, 1).catch(() => {}), delay);
   });
+  // Choosing empties what was typed with no input event: the list is the whole list's again, not the last term's.
+  choices.passedElement.element.addEventListener('addItem', () => setTimeout(() => {
+    if (state && state.term !== '' && choices.input.element.value === '') void show('', 1).catch(() => {});
+  }));
   choices.passedElement.element.addEventListener('showDropdown', () => {
     if (!state && !loading) void show('', 1).catch(() => {});
   });

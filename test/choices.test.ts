@@ -2,31 +2,12 @@
 // node_modules, driven in Debian's Chromium over a tree of the shipped
 // sources: what a person sees in each drop-down must be the reference's
 // answer for the same query, at the cost in requests the docs promise.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { CHROMIUM, launchChromium } from '../scripts/demo-page.js';
-import { servePreview, waitForServer } from '../scripts/preview.js';
+import type { Locator } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { fold, tierOf } from '../src/client/fold.js';
-import { bucketOf } from '../src/client/paths.js';
-import { freePort, tempDir } from './helpers.js';
-import { shippedReference, writeWidgetSite } from './widget-site.js';
+import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
 
-const OUTPUT = 'test-output';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`test/choices.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-
-/** The wiring waits 250 ms after the last keystroke; leave a loaded machine room beyond that. */
-const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_000 });
-
-interface Item {
-  id: number;
-  text: string;
-  count?: number;
-  children?: { id: number; text: string }[];
-}
+if (!hasChromium) console.warn(`test/choices.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
 
 /** A choice as a person sees it in the open drop-down: its label, and its description (a count) where it has one. */
 interface Row {
@@ -37,14 +18,7 @@ interface Row {
 
 describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/choices.md)', () => {
   const reference = shippedReference();
-  let dir: string;
-  let server: ChildProcess;
-  let url: string;
-  let browser: Browser;
-  let page: Page;
-  let pageErrors: string[];
-  /** Every request the page made under /lookup/, in order, by path and query. */
-  let requests: string[];
+  const site = useWidgetSite('choices');
 
   /** The reference's 200 answer to `query`. */
   function answer<T>(query: string): T {
@@ -63,7 +37,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
   }
 
   /** The Choices.js box wrapping select `id`. */
-  const box = (id: string): Locator => page.locator('.choices', { has: page.locator(`select#${id}`) });
+  const box = (id: string): Locator => site.page.locator('.choices', { has: site.page.locator(`select#${id}`) });
   /** Its drop-down's list, the element that scrolls (choices.choiceList.element). */
   const listbox = (id: string): Locator => box(id).locator('.choices__list--dropdown .choices__list[role=listbox]');
 
@@ -97,7 +71,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
   }
 
   /** The select's own value(s), as a form would send them. */
-  const selectValues = (id: string) => page.locator(`select#${id}`).evaluate((s: HTMLSelectElement) => Array.from(s.selectedOptions).map((o) => o.value));
+  const selectValues = (id: string) => site.page.locator(`select#${id}`).evaluate((s: HTMLSelectElement) => Array.from(s.selectedOptions).map((o) => o.value));
 
   /** Opens `id`, types `term` and clicks the choice of value `value`. */
   async function choose(id: string, term: string, value: string): Promise<void> {
@@ -109,44 +83,9 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
   const isDisabled = (id: string) => box(id).evaluate((el) => el.classList.contains('is-disabled'));
 
   async function goto(query = ''): Promise<void> {
-    await page.goto(`${url}choices/${query}`);
+    await site.page.goto(`${site.url}choices/${query}`);
     await box('county').waitFor(); // the last box the example makes
   }
-
-  beforeAll(async () => {
-    dir = tempDir('reflist-choices-');
-    await writeWidgetSite(dir);
-    const port = await freePort();
-    server = servePreview(dir, port, 'ignore', true);
-    url = `http://127.0.0.1:${port}/`;
-    await waitForServer(url);
-    browser = await launchChromium();
-    mkdirSync(OUTPUT, { recursive: true });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    server?.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 960, height: 720 } });
-    pageErrors = [];
-    requests = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('request', (r) => {
-      const { pathname, search } = new URL(r.url());
-      if (pathname.startsWith('/lookup/')) requests.push(pathname + search);
-    });
-  });
-
-  afterEach(async ({ task }) => {
-    const name = task.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-    await page.screenshot({ path: join(OUTPUT, `choices-${name}.png`) });
-    await page.close();
-    expect(pageErrors, 'errors thrown in the page').toEqual([]);
-  });
 
   test('typing "smi" into the authors shows the reference\'s first page for that term, in its order', async () => {
     await goto('?author=1007,1016');
@@ -172,7 +111,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     const page2 = expectedRows('/author.json?Page=2');
     await open('author');
     await poll(() => rows('author')).toEqual(page1);
-    requests.length = 0;
+    site.requests.length = 0;
     const before = await listbox('author').evaluate((el) => {
       el.scrollTo(0, el.scrollHeight);
       return { scrollTop: el.scrollTop, overflows: el.scrollHeight > el.clientHeight };
@@ -180,11 +119,11 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(before.overflows, 'the list box itself scrolls').toBe(true);
     expect(before.scrollTop).toBeGreaterThan(0);
     await poll(() => rows('author')).toEqual([...page1, ...page2]);
-    console.log(`choices: page 2 cost ${requests.length} request(s): ${requests.join(' ')}`);
-    expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatch(/^\/lookup\/author\//);
+    console.log(`choices: page 2 cost ${site.requests.length} request(s): ${site.requests.join(' ')}`);
+    expect(site.requests).toHaveLength(1);
+    expect(site.requests[0]).toMatch(/^\/lookup\/author\//);
     // Still where the reader left off (the end of page 1), not back at the top.
-    await page.waitForTimeout(100); // a frame or two: Choices.js would reset the scroll in one
+    await site.page.waitForTimeout(100); // a frame or two: Choices.js would reset the scroll in one
     const after = await listbox('author').evaluate((el) => el.scrollTop);
     expect(after).toBeCloseTo(before.scrollTop, -1);
   });
@@ -289,14 +228,14 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await goto();
     await open('author');
     await poll(() => rows('author')).toEqual(expectedRows('/author.json'));
-    requests.length = 0;
+    site.requests.length = 0;
     const term = 'smith j';
     await type('author', term, 60);
     await poll(() => rows('author')).toEqual(expectedRows(`/author.json?Term=${encodeURIComponent(term)}`));
-    await page.waitForTimeout(400); // nothing more follows the last keystroke's answer
-    console.log(`choices: ${requests.length} requests for ${term.length} keystrokes: ${requests.join(' ')}`);
-    expect(requests.length).toBeGreaterThan(0);
-    expect(requests.length).toBeLessThanOrEqual(term.length);
+    await site.page.waitForTimeout(400); // nothing more follows the last keystroke's answer
+    console.log(`choices: ${site.requests.length} requests for ${term.length} keystrokes: ${site.requests.join(' ')}`);
+    expect(site.requests.length).toBeGreaterThan(0);
+    expect(site.requests.length).toBeLessThanOrEqual(term.length);
   });
 
   test('100 author ids in the address show all 100 names in the order given, one request per id bucket at most', async () => {
@@ -304,13 +243,12 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     const all = Array.from({ length: 24 }, (_, i) => answer<{ items: Item[] }>(`/author.json?Page=${i + 1}`).items).flat();
     const chosen = all.filter((_, i) => i % 7 === 3).slice(0, 100).reverse();
     expect(chosen).toHaveLength(100);
-    const { buckets } = JSON.parse(readFileSync(join(dir, 'lookup', 'lookup.json'), 'utf8')).lists.author as { buckets: number };
-    const distinct = new Set(chosen.map((a) => bucketOf(String(a.id), buckets))).size;
+    const distinct = site.buckets('author', chosen.map((a) => a.id));
     await goto(`?author=${chosen.map((a) => a.id).join(',')}`);
     await poll(() => items('author').then((i) => i.length)).toBe(100);
     expect(await items('author')).toEqual(chosen.map((a) => ({ value: String(a.id), label: a.text })));
     expect(await selectValues('author')).toEqual(chosen.map((a) => String(a.id)));
-    const byId = requests.filter((r) => r.startsWith('/lookup/author/id/'));
+    const byId = site.requests.filter((r) => r.startsWith('/lookup/author/id/'));
     console.log(`choices: ${byId.length} requests to author/id/ for 100 ids in ${distinct} distinct buckets`);
     expect(byId.length).toBeGreaterThan(0);
     expect(byId.length).toBeLessThanOrEqual(distinct);

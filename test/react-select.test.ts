@@ -3,42 +3,15 @@
 // a tree of the shipped sources: what a person sees in each drop-down must be
 // the reference's answer for the same query, at the request costs the
 // contract promises.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { CHROMIUM, launchChromium } from '../scripts/demo-page.js';
-import { servePreview, waitForServer } from '../scripts/preview.js';
-import { bucketOf } from '../src/client/paths.js';
-import { freePort, tempDir } from './helpers.js';
+import { describe, expect, test } from 'vitest';
 import { fold } from './reference.js';
-import { shippedReference, writeWidgetSite } from './widget-site.js';
+import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
 
-const OUTPUT = 'test-output';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`test/react-select.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-
-/** AsyncPaginate waits 250 ms after the last keystroke; leave a loaded machine room beyond that. */
-const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_000 });
-
-interface Item {
-  id: number;
-  text: string;
-  count?: number;
-  children?: { id: number; text: string }[];
-}
+if (!hasChromium) console.warn(`test/react-select.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
 
 describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (docs/react-select.md\'s example)', () => {
   const reference = shippedReference();
-  let dir: string;
-  let server: ChildProcess;
-  let url: string;
-  let browser: Browser;
-  let page: Page;
-  let pageErrors: string[];
-  /** Every request the page made under /lookup/, in order. */
-  let requests: string[];
+  const site = useWidgetSite('react-select');
 
   const body = <T>(path: string): T => {
     const answer = reference(path);
@@ -48,12 +21,12 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
   const items = (path: string) => body<{ items: Item[] }>(path).items;
   const author = (id: number | string) => items(`/author.json?Id=${id}`)[0]!;
   /** The requests made since `from` (a length of `requests`) under `/lookup/<under>`. */
-  const since = (from: number, under = '') => requests.slice(from).filter((r) => new URL(r).pathname.startsWith(`/lookup/${under}`));
+  const since = (from: number, under = '') => site.requests.slice(from).filter((r) => r.startsWith(`/lookup/${under}`));
 
   /** Opens the example's page and waits until the form is drawn (saved authors resolved). */
   async function open(query = '?author=1007,1016') {
-    await page.goto(`${url}react-select/${query}`);
-    await page.locator('#author').waitFor();
+    await site.page.goto(`${site.url}react-select/${query}`);
+    await site.page.locator('#author').waitFor();
   }
 
   /**
@@ -61,30 +34,30 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
    * order: group headings and options of the listbox its input names
    * (aria-controls); null while the menu is closed.
    */
-  const menuTexts = (id: string) => page.evaluate((id) => {
+  const menuTexts = (id: string) => site.page.evaluate((id) => {
     const listbox = document.getElementById(document.getElementById(id)!.getAttribute('aria-controls') ?? '');
     if (!listbox) return null;
     return Array.from(listbox.querySelectorAll('[role="option"], [id$="-heading"]')).map((el) => el.textContent);
   }, id);
 
   /** The scrolling element of the open menu: the listbox itself (AsyncPaginate's wrapped MenuList). */
-  const listbox = async (id: string) => page.locator(`[id="${await page.locator(`#${id}`).getAttribute('aria-controls')}"]`);
+  const listbox = async (id: string) => site.page.locator(`[id="${await site.page.locator(`#${id}`).getAttribute('aria-controls')}"]`);
 
   /** The labels a person sees chosen in the select whose input is `id` (its value container, less input and placeholder). */
-  const shown = (id: string) => page.evaluate((id) => {
+  const shown = (id: string) => site.page.evaluate((id) => {
     const input = document.getElementById(id)!;
     const wrapper = input.parentElement!;
     return Array.from(wrapper.parentElement!.children).filter((el) => el !== wrapper && !el.id.endsWith('-placeholder')).map((el) => el.textContent);
   }, id);
 
   /** The values the form posts for `name` (react-select's hidden inputs); empty ones left out. */
-  const posted = (name: string) => page.locator(`input[type="hidden"][name="${name}"]`)
+  const posted = (name: string) => site.page.locator(`input[type="hidden"][name="${name}"]`)
     .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).filter((v) => v !== ''));
 
   /** Clicks into the select `id`, types `term` one key at a time as a person does, and clicks the option `text`. */
   async function choose(id: string, term: string, text: string) {
-    await page.locator(`#${id}`).click();
-    await page.locator(`#${id}`).pressSequentially(term, { delay: 20 });
+    await site.page.locator(`#${id}`).click();
+    await site.page.locator(`#${id}`).pressSequentially(term, { delay: 20 });
     await (await listbox(id)).getByRole('option', { name: text, exact: true }).click();
     await poll(() => shown(id)).toEqual([text]);
   }
@@ -93,46 +66,14 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
   const divisionTexts = (divisions: Item[]) => divisions.flatMap((d) => [
     d.text, d.count === undefined ? d.text : `${d.text} (${d.count})`, ...(d.children ?? []).map((c) => c.text)]);
 
-  beforeAll(async () => {
-    dir = tempDir('reflist-react-select-');
-    await writeWidgetSite(dir);
-    const port = await freePort();
-    server = servePreview(dir, port, 'ignore', true);
-    url = `http://127.0.0.1:${port}/`;
-    await waitForServer(url);
-    browser = await launchChromium();
-    mkdirSync(OUTPUT, { recursive: true });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    server?.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 960, height: 720 } });
-    pageErrors = [];
-    requests = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('request', (request) => requests.push(request.url()));
-  });
-
-  afterEach(async ({ task }) => {
-    const name = task.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-    await page.screenshot({ path: join(OUTPUT, `react-select-${name}.png`) });
-    await page.close();
-    expect(pageErrors, 'errors thrown in the page').toEqual([]);
-  });
-
   test('typing "smi" into authors shows the reference\'s page 1 for that term, in its order', async () => {
     await open();
     const selected = [1007, 1016];
     // react-select hides chosen options from a multi-select's menu.
     const expected = items('/author.json?Term=smi').filter((a) => !selected.includes(a.id)).map((a) => a.text);
     expect(expected.length).toBeGreaterThan(20);
-    await page.locator('#author').click();
-    await page.locator('#author').pressSequentially('smi', { delay: 20 });
+    await site.page.locator('#author').click();
+    await site.page.locator('#author').pressSequentially('smi', { delay: 20 });
     await poll(() => menuTexts('author')).toEqual(expected);
   });
 
@@ -141,11 +82,11 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     const divisions = items('/division.json?Term=ro&System=gbif');
     expect(divisions.length).toBeGreaterThan(1);
     expect(divisions.every((d) => d.count !== undefined && d.children!.length > 0)).toBe(true);
-    await page.locator('#division').click();
-    await page.locator('#division').pressSequentially('ro', { delay: 20 });
+    await site.page.locator('#division').click();
+    await site.page.locator('#division').pressSequentially('ro', { delay: 20 });
     await poll(() => menuTexts('division')).toEqual(divisionTexts(divisions));
     // Headings are what groups them: the division's own heading comes right before it.
-    const headings = await page.locator(`[id="${await page.locator('#division').getAttribute('aria-controls')}"] [id$="-heading"]`).allTextContents();
+    const headings = await site.page.locator(`[id="${await site.page.locator('#division').getAttribute('aria-controls')}"] [id$="-heading"]`).allTextContents();
     expect(headings).toEqual(divisions.map((d) => d.text));
   });
 
@@ -155,14 +96,14 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     const page1 = items('/author.json').filter((a) => !selected.includes(a.id)).map((a) => a.text);
     const page2 = items('/author.json?Page=2').filter((a) => !selected.includes(a.id)).map((a) => a.text);
     expect(page2.length).toBeGreaterThan(20);
-    await page.locator('#author').click();
+    await site.page.locator('#author').click();
     await poll(() => menuTexts('author')).toEqual(page1);
-    const before = requests.length;
+    const before = site.requests.length;
     await (await listbox('author')).evaluate((el) => { el.scrollTop = el.scrollHeight; });
     await poll(() => menuTexts('author')).toEqual([...page1, ...page2]);
-    await page.waitForTimeout(700); // AsyncPaginate checks the scroll every 300 ms: a second load would show by now
+    await site.page.waitForTimeout(700); // AsyncPaginate checks the scroll every 300 ms: a second load would show by now
     const loads = since(before);
-    console.log(`page 2: ${loads.length} request(s): ${loads.map((r) => new URL(r).pathname).join(', ')}`);
+    console.log(`page 2: ${loads.length} request(s): ${loads.join(', ')}`);
     expect(loads).toHaveLength(1);
     expect(await menuTexts('author')).toEqual([...page1, ...page2]);
   });
@@ -173,14 +114,14 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     expect(items('/author.json?Id=1016')).toEqual([]);
     await poll(() => shown('author')).toEqual([author(1007).text]);
     expect(await posted('author')).toEqual(['1007']);
-    expect(await page.getByRole('button', { name: `Remove ${author(1007).text}`, exact: true }).count()).toBe(1);
+    expect(await site.page.getByRole('button', { name: `Remove ${author(1007).text}`, exact: true }).count()).toBe(1);
 
     await open('?author=2894,1007,1016');
     const expected = [author(2894).text, author(1007).text];
     expect(expected[0]).not.toEqual(expected[1]);
     await poll(() => shown('author')).toEqual(expected);
     expect(await posted('author')).toEqual(['2894', '1007']);
-    expect(await page.locator('#author').getAttribute('aria-expanded')).toBe('false');
+    expect(await site.page.locator('#author').getAttribute('aria-expanded')).toBe('false');
   });
 
   test('a division and then one of its categories can each be chosen, with distinct values, the division showing its gbif count', async () => {
@@ -196,19 +137,19 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
 
   test('the cascade United States → California → Los Angeles offers each level under the one above, and changing or clearing the country clears state and county', async () => {
     await open();
-    expect(await page.locator('#state').isDisabled()).toBe(true);
-    expect(await page.locator('#county').isDisabled()).toBe(true);
+    expect(await site.page.locator('#state').isDisabled()).toBe(true);
+    expect(await site.page.locator('#county').isDisabled()).toBe(true);
     await choose('country', 'united st', 'United States');
-    await poll(() => page.locator('#state').isDisabled()).toBe(false);
-    expect(await page.locator('#county').isDisabled()).toBe(true);
+    await poll(() => site.page.locator('#state').isDisabled()).toBe(false);
+    expect(await site.page.locator('#county').isDisabled()).toBe(true);
 
     // The states of the United States filtered by the term, as the service answers them.
-    await page.locator('#state').click();
-    await page.locator('#state').pressSequentially('n', { delay: 20 });
+    await site.page.locator('#state').click();
+    await site.page.locator('#state').pressSequentially('n', { delay: 20 });
     await poll(() => menuTexts('state')).toEqual(items('/country/840/state.json?Term=n').map((s) => s.text));
-    await page.locator('#state').fill('');
+    await site.page.locator('#state').fill('');
     await choose('state', 'calif', 'California');
-    await poll(() => page.locator('#county').isDisabled()).toBe(false);
+    await poll(() => site.page.locator('#county').isDisabled()).toBe(false);
 
     // California's counties (a grid: no Term), filtered by the contract's Term rules: tier 1 (starts with) before tier 2.
     const { rows } = body<{ rows: { FIPS: number; county: string }[] }>('/country/840/state/6/county.json');
@@ -219,10 +160,10 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     const forC = matching('c');
     expect(forC).toContain('Santa Clara'); // a tier 2 match, after every tier 1 one
     expect(forC.indexOf('Santa Clara')).toBeGreaterThan(forC.indexOf('Colusa'));
-    await page.locator('#county').click();
-    await page.locator('#county').pressSequentially('c', { delay: 20 });
+    await site.page.locator('#county').click();
+    await site.page.locator('#county').pressSequentially('c', { delay: 20 });
     await poll(() => menuTexts('county')).toEqual(forC);
-    await page.locator('#county').fill('');
+    await site.page.locator('#county').fill('');
     expect(matching('los')).toEqual(['Los Angeles']);
     await choose('county', 'los', 'Los Angeles');
     expect(await posted('country')).toEqual(['840']);
@@ -235,18 +176,18 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     expect(await shown('county')).toEqual([]);
     expect(await posted('state')).toEqual([]);
     expect(await posted('county')).toEqual([]);
-    expect(await page.locator('#county').isDisabled()).toBe(true);
+    expect(await site.page.locator('#county').isDisabled()).toBe(true);
     await choose('state', 'ont', 'Ontario');
     expect(await posted('state')).toEqual([String(items('/country/124/state.json?Term=ontario')[0]!.id)]);
 
     // Clearing the country (Backspace in its empty input) clears and disables the levels below it.
-    await page.locator('#country').focus();
-    await page.keyboard.press('Backspace');
+    await site.page.locator('#country').focus();
+    await site.page.keyboard.press('Backspace');
     await poll(() => shown('country')).toEqual([]);
     expect(await shown('state')).toEqual([]);
     expect(await posted('state')).toEqual([]);
-    expect(await page.locator('#state').isDisabled()).toBe(true);
-    expect(await page.locator('#county').isDisabled()).toBe(true);
+    expect(await site.page.locator('#state').isDisabled()).toBe(true);
+    expect(await site.page.locator('#county').isDisabled()).toBe(true);
   });
 
   test.each([
@@ -255,18 +196,18 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     ['mamm', 'division', 60, 'AsyncSelect, which asks at every key'],
   ])('typing "%s" into %s one key at a time, %i ms apart, costs at most one request a keystroke (%s)', async (term, id, delay) => {
     await open();
-    await page.locator(`#${id}`).click();
+    await site.page.locator(`#${id}`).click();
     if (id === 'author') await poll(() => menuTexts(id)).not.toBeNull(); // opening the menu loads page 1 first
-    await page.waitForTimeout(500);
-    const before = requests.length;
-    await page.locator(`#${id}`).pressSequentially(term, { delay });
+    await site.page.waitForTimeout(500);
+    const before = site.requests.length;
+    await site.page.locator(`#${id}`).pressSequentially(term, { delay });
     const expected = id === 'author'
       ? items(`/author.json?Term=${encodeURIComponent(term)}`).filter((a) => ![1007, 1016].includes(a.id)).map((a) => a.text)
       : divisionTexts(items(`/division.json?Term=${term}&System=gbif`));
     await poll(() => menuTexts(id)).toEqual(expected);
-    await page.waitForTimeout(500);
+    await site.page.waitForTimeout(500);
     const made = since(before);
-    console.log(`${id} "${term}": ${made.length} request(s) for ${term.length} keys: ${made.map((r) => new URL(r).pathname).join(', ')}`);
+    console.log(`${id} "${term}": ${made.length} request(s) for ${term.length} keys: ${made.join(', ')}`);
     expect(made.length).toBeGreaterThan(0);
     expect(made.length).toBeLessThanOrEqual(term.length);
   });
@@ -276,14 +217,13 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     // 100 ids that exist, in an order that is neither the list's nor the ids'.
     const ids = all.slice(0, 100).map((a) => a.id).sort((a, b) => ((a * 7919) % 1009) - ((b * 7919) % 1009));
     expect(new Set(ids).size).toBe(100);
-    const { buckets } = JSON.parse(readFileSync(join(dir, 'lookup', 'lookup.json'), 'utf8')).lists.author as { buckets: number };
-    const distinct = new Set(ids.map((id) => bucketOf(String(id), buckets))).size;
+    const distinct = site.buckets('author', ids);
     const expected = ids.map((id) => author(id).text);
     await open(`?author=${ids.join(',')}`);
     await poll(() => shown('author')).toEqual(expected);
     expect(await posted('author')).toEqual(ids.map(String));
     const reads = since(0, 'author/id/');
-    console.log(`100 ids: ${reads.length} request(s) for ${distinct} distinct buckets (of ${buckets})`);
+    console.log(`100 ids: ${reads.length} request(s) for ${distinct} distinct buckets`);
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(distinct);
     expect(reads.length).toBeLessThan(100);

@@ -2,42 +2,15 @@
 // (tom-select.complete, virtual_scroll included), in Debian's Chromium, over a
 // tree of the shipped sources: what a person sees in each drop-down must be
 // the reference's answer for the same query.
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { CHROMIUM, launchChromium } from '../scripts/demo-page.js';
-import { servePreview, waitForServer } from '../scripts/preview.js';
+import { describe, expect, test } from 'vitest';
 import { fold, tierOf } from '../src/client/fold.js';
-import { bucketOf } from '../src/client/paths.js';
-import { freePort, tempDir } from './helpers.js';
-import { shippedReference, writeWidgetSite } from './widget-site.js';
+import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
 
-const OUTPUT = 'test-output';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`test/tom-select.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
-
-/** Tom Select waits loadThrottle (300 ms) after a keystroke; leave a loaded machine room beyond that. */
-const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_000 });
-
-interface Item {
-  id: number;
-  text: string;
-  count?: number;
-  children?: { id: number; text: string }[];
-}
+if (!hasChromium) console.warn(`test/tom-select.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
 
 describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => {
   const reference = shippedReference();
-  let dir: string;
-  let server: ChildProcess;
-  let url: string;
-  let browser: Browser;
-  let page: Page;
-  let pageErrors: string[];
-  /** Every request the page made under /lookup/, in order. */
-  let requests: string[];
+  const site = useWidgetSite('tom-select');
 
   /** The reference's body for a service URL. */
   function answer<T = { total: number; items: Item[] }>(path: string): T {
@@ -52,21 +25,21 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     return answer(`/${list}.json?${query}`).items.flatMap((item) => [label(item), ...(item.children ?? []).map((c) => c.text)]);
   }
 
-  const control = (id: string) => page.locator(`#${id}-ts-control`);
-  const options = (id: string) => page.locator(`#${id}-ts-dropdown .option[data-value]:not(.loading-more-results)`);
+  const control = (id: string) => site.page.locator(`#${id}-ts-control`);
+  const options = (id: string) => site.page.locator(`#${id}-ts-dropdown .option[data-value]:not(.loading-more-results)`);
   /** The texts a person sees in the open drop-down of select `id`, in order. */
   const optionTexts = (id: string) => options(id).evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.trim()));
   /** The chosen items shown in the control of select `id`: their values and texts, in order. */
-  const chosen = (id: string) => page.locator(`.ts-wrapper:has(#${id}-ts-control) .ts-control > .item`)
+  const chosen = (id: string) => site.page.locator(`.ts-wrapper:has(#${id}-ts-control) .ts-control > .item`)
     .evaluateAll((els) => els.map((el) => ({ value: el.getAttribute('data-value'), text: (el as HTMLElement).innerText.trim() })));
   /** The values the form would submit for select `id` (an empty single select submits ""; left out here). */
-  const submitted = (id: string) => page.locator(`#${id}`)
+  const submitted = (id: string) => site.page.locator(`#${id}`)
     .evaluate((s: HTMLSelectElement) => Array.from(s.selectedOptions, (o) => o.value).filter((v) => v !== ''));
 
   /** Opens the drop-down of select `id` as a person does, by clicking its control (a click on an open one closes it). */
   async function open(id: string): Promise<void> {
-    const active = page.locator(`.ts-wrapper:has(#${id}-ts-control).dropdown-active`);
-    if (await active.count() === 0) await page.locator(`.ts-wrapper:has(#${id}-ts-control) .ts-control`).click();
+    const active = site.page.locator(`.ts-wrapper:has(#${id}-ts-control).dropdown-active`);
+    if (await active.count() === 0) await site.page.locator(`.ts-wrapper:has(#${id}-ts-control) .ts-control`).click();
     await active.waitFor();
   }
 
@@ -90,44 +63,9 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
 
   /** Opens the example, waiting until each select is a Tom Select. */
   async function visit(query = ''): Promise<void> {
-    await page.goto(`${url}tom-select/${query}`);
+    await site.page.goto(`${site.url}tom-select/${query}`);
     for (const id of ['author', 'division', 'country', 'state', 'county']) await control(id).waitFor({ state: 'attached' });
   }
-
-  beforeAll(async () => {
-    dir = tempDir('reflist-tom-select-');
-    await writeWidgetSite(dir);
-    const port = await freePort();
-    server = servePreview(dir, port, 'ignore', true);
-    url = `http://127.0.0.1:${port}/`;
-    await waitForServer(url);
-    browser = await launchChromium();
-    mkdirSync(OUTPUT, { recursive: true });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    server?.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 960, height: 720 } });
-    pageErrors = [];
-    requests = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname;
-      if (path.startsWith('/lookup/')) requests.push(path);
-    });
-  });
-
-  afterEach(async ({ task }) => {
-    const name = task.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
-    await page.screenshot({ path: join(OUTPUT, `tom-select-${name}.png`) });
-    await page.close();
-    expect(pageErrors, 'errors thrown in the page').toEqual([]);
-  });
 
   test.each([
     ['author', 'smi'],
@@ -169,7 +107,7 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     await visit();
     await open('author');
     // Every list the drop-down shows, with what was typed at the time.
-    await page.locator('#author-ts-dropdown').evaluate((content) => {
+    await site.page.locator('#author-ts-dropdown').evaluate((content) => {
       const shown: { typed: string; texts: string[] }[] = [];
       (window as unknown as { shown: typeof shown }).shown = shown;
       const input = document.querySelector<HTMLInputElement>('#author-ts-control')!;
@@ -178,7 +116,7 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
         texts: Array.from(content.querySelectorAll<HTMLElement>('.option[data-value]:not(.loading-more-results)'), (el) => el.innerText.trim()),
       })).observe(content, { childList: true, subtree: true, characterData: true });
     });
-    const shownFor = (typed: string) => page.evaluate((t) => (window as unknown as { shown: { typed: string; texts: string[] }[] }).shown
+    const shownFor = (typed: string) => site.page.evaluate((t) => (window as unknown as { shown: { typed: string; texts: string[] }[] }).shown
       .filter((s) => s.typed === t).flatMap((s) => s.texts), typed);
 
     await typeInto('author', 'smi');
@@ -200,7 +138,7 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     let searches = 0;
     let release!: () => void;
     const released = new Promise<void>((resolve) => { release = resolve; });
-    await page.route('**/lookup/author/search/**', async (route) => {
+    await site.page.route('**/lookup/author/search/**', async (route) => {
       if (++searches === 1) await released;
       else setTimeout(release, 200);
       await route.continue();
@@ -211,7 +149,7 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     await poll(async () => searches).toBe(1);
     await typeInto('author', 'th j');
     await poll(() => optionTexts('author')).toEqual(narrower);
-    await poll(() => page.locator('.ts-wrapper:has(#author-ts-control).loading').count()).toBe(0);
+    await poll(() => site.page.locator('.ts-wrapper:has(#author-ts-control).loading').count()).toBe(0);
     expect(searches).toBe(2);
     expect(await optionTexts('author')).toEqual(narrower);
   });
@@ -226,7 +164,7 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Term=smi'));
     for (let i = 0; i < 3; i++) await control('author').press('Backspace', { delay: 30 });
     await poll(() => optionTexts('author').then((texts) => texts.slice(0, page1.length))).toEqual(page1);
-    await page.waitForTimeout(800);
+    await site.page.waitForTimeout(800);
     // Page 1, and at most the page after it, in order.
     expect([page1, [...page1, ...page2]].map((texts) => texts.length)).toContain((await optionTexts('author')).length);
     expect([...page1, ...page2].slice(0, (await optionTexts('author')).length)).toEqual(await optionTexts('author'));
@@ -238,12 +176,12 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     await visit();
     await open('author');
     await poll(() => optionTexts('author')).toEqual(page1);
-    expect(await page.locator('#author-ts-dropdown .loading-more-results').count()).toBe(1);
-    const before = requests.length;
-    await page.locator('#author-ts-dropdown').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    expect(await site.page.locator('#author-ts-dropdown .loading-more-results').count()).toBe(1);
+    const before = site.requests.length;
+    await site.page.locator('#author-ts-dropdown').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await poll(() => optionTexts('author')).toEqual([...page1, ...page2]);
-    expect(requests.slice(before)).toHaveLength(1);
-    console.info(`tom-select: page 2 cost ${requests.length - before} request(s): ${requests.slice(before).join(' ')}`);
+    expect(site.requests.slice(before)).toHaveLength(1);
+    console.info(`tom-select: page 2 cost ${site.requests.length - before} request(s): ${site.requests.slice(before).join(' ')}`);
   });
 
   test.each(['1007,1016', '1019,1007'])('the author ids in the address (?author=%s) show as chosen with their labels, an unknown one left out', async (ids) => {
@@ -332,7 +270,7 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
 
     // No country: both levels below are emptied and disabled.
     await open('country');
-    await page.keyboard.press('Backspace');
+    await site.page.keyboard.press('Backspace');
     await poll(() => submitted('country')).toEqual([]);
     await poll(() => submitted('state')).toEqual([]);
     expect(await submitted('county')).toEqual([]);
@@ -348,12 +286,12 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     let release!: () => void;
     const released = new Promise<void>((resolve) => { release = resolve; });
     let held = 0;
-    await page.route('**/lookup/country/840/state.json', async (route) => {
+    await site.page.route('**/lookup/country/840/state.json', async (route) => {
       held++;
       await released;
       await route.continue();
     });
-    await page.route(`**/lookup/country/${canada.id}/state.json`, async (route) => {
+    await site.page.route(`**/lookup/country/${canada.id}/state.json`, async (route) => {
       setTimeout(release, 200);
       await route.continue();
     });
@@ -363,7 +301,7 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     await choose('country', 'canad', texts('/country.json?Term=canad'), canada.text);
     await open('state');
     await poll(() => optionTexts('state')).toEqual(canadianStates);
-    await poll(() => page.locator('.ts-wrapper:has(#state-ts-control).loading').count()).toBe(0);
+    await poll(() => site.page.locator('.ts-wrapper:has(#state-ts-control).loading').count()).toBe(0);
     expect(await optionTexts('state')).toEqual(canadianStates);
   });
 
@@ -373,29 +311,27 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     await visit();
     await open('author');
     await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Page=1'));
-    const before = requests.length;
+    const before = site.requests.length;
     await control('author').pressSequentially(term, { delay });
     await poll(() => optionTexts('author')).toEqual(expectedTexts('author', `Term=${encodeURIComponent(term)}`));
-    const spent = requests.length - before;
+    const spent = site.requests.length - before;
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThanOrEqual(term.length);
-    console.info(`tom-select: typing "${term}" a key every ${delay} ms cost ${spent} request(s) for ${term.length} keys: ${requests.slice(before).join(' ')}`);
+    console.info(`tom-select: typing "${term}" a key every ${delay} ms cost ${spent} request(s) for ${term.length} keys: ${site.requests.slice(before).join(' ')}`);
   });
 
   test('a multi-select restored from 100 author ids shows all 100 labels in the order given, reading each id bucket once', async () => {
-    const manifest = JSON.parse(readFileSync(join(dir, 'lookup', 'lookup.json'), 'utf8')) as { lists: { author: { buckets: number } } };
-    const { buckets } = manifest.lists.author;
     // 100 ids from four pages, in an order of their own (not the list's).
     const items = [1, 2, 3, 4].flatMap((p) => answer(`/author.json?Page=${p}`).items).filter((_, i) => i % 6 !== 5).slice(0, 100);
     expect(items).toHaveLength(100);
     const given = items.map((_, i) => items[(i * 37) % 100]!);
     expect(new Set(given.map((item) => item.id)).size).toBe(100);
-    const distinct = new Set(given.map((item) => bucketOf(String(item.id), buckets))).size;
+    const distinct = site.buckets('author', given.map((item) => item.id));
 
     await visit(`?author=${given.map((item) => item.id).join(',')}`);
     await poll(() => chosen('author')).toEqual(given.map((item) => ({ value: String(item.id), text: item.text })));
     expect(await submitted('author')).toEqual(given.map((item) => String(item.id)));
-    const reads = requests.filter((path) => path.startsWith('/lookup/author/id/'));
+    const reads = site.requests.filter((path) => path.startsWith('/lookup/author/id/'));
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(distinct);
     expect(reads.length).toBeLessThan(100);

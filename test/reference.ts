@@ -81,7 +81,8 @@ function sortedByLabel<T extends { id: number; text: string }>(xs: readonly T[])
 }
 
 /** 1 or 2 when `text` matches folded query `q` (non-empty), else 0. */
-function tierOf(text: string, q: string): 0 | 1 | 2 {
+/** A label's tier for a folded Term: 1 it starts with it, 2 a later word does, 0 no match. */
+export function tierOf(text: string, q: string): 0 | 1 | 2 {
   const f = fold(text);
   if (!(' ' + f).includes(' ' + q)) return 0;
   return f.startsWith(q) ? 1 : 2;

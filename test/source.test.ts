@@ -1,14 +1,15 @@
 // The widget-neutral source (src/client/source.ts): the options of a saved
-// form's values, read by id bucket, each the option an Id lookup makes.
+// form's values, read by id bucket, each the option an Id lookup makes; a
+// cascade's level under the ids chosen above it.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { optionForId } from '../src/client/select2.js';
-import { optionsForValues } from '../src/client/source.js';
+import { childOptions, optionsForValues } from '../src/client/source.js';
 import type { Envelope, Manifest } from '../src/client/types.js';
 import { arbSources, toCsvFiles } from './arbitraries.js';
 import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
-import { referenceRequest } from './reference.js';
+import { fold, referenceRequest, tierOf } from './reference.js';
 
 const root = tempDir();
 let server: Running;
@@ -50,6 +51,54 @@ test('the options of saved values are each the option its Id lookup makes, in th
         }
         expect({ list, values, actual: await optionsForValues(client, list, values, group) }).toEqual({ list, values, actual: expected });
       }
+    }),
+    { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 20) },
+  );
+}, 300_000);
+
+/** A Term for a list: a prefix of a label or of a later word of it, or anything. */
+const arbTerm = (labels: readonly string[]) => fc.oneof(
+  fc.constant(''),
+  ...(labels.length > 0 ? [fc.tuple(fc.constantFrom(...labels), fc.nat(), fc.integer({ min: 1, max: 6 }))
+    .map(([label, at, length]) => { const words = label.split(' '); return words[at % words.length]!.slice(0, length); })] : []),
+  fc.string({ maxLength: 3 }),
+);
+
+const arbCascade = arbSources().chain((src) => {
+  const pick = <T>(xs: readonly T[], missing: T) => (xs.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...xs) }, fc.constant(missing)) : fc.constant(missing));
+  return pick(src.country.map((c) => c.id), 999_999).chain((country) => fc.record({
+    src: fc.constant(src),
+    country: fc.constant(country),
+    state: pick(src.state.filter((s) => s.country_id === country).map((s) => s.id), 999_999),
+    stateTerm: arbTerm(src.state.map((s) => s.text)),
+    countyTerm: arbTerm(src.county.map((c) => c.county)),
+  }));
+});
+
+test('a cascade level is the reference\'s answer under the ids chosen above: a whole list by its Term, a grid\'s rows by the same rule; an unknown parent is an error', async () => {
+  await fc.assert(
+    fc.asyncProperty(arbCascade, async ({ src, country, state, stateTerm, countyTerm }) => {
+      const name = `c${sample++}`;
+      await buildFrom(toCsvFiles(src), join(root, name), 30);
+      const client = await treeClient(join(root, name), { baseUrl: `${server.url}${name}/` });
+      const states = referenceRequest(src, 30, `/country/${country}/state.json?Term=${encodeURIComponent(stateTerm)}`);
+      const stateOptions = childOptions(client, 'state', [String(country)], stateTerm);
+      if (states.status !== 200) await expect(stateOptions).rejects.toThrow(/404/);
+      else {
+        const items = (states.body as Envelope<{ id: number; text: string }>).items;
+        expect(await stateOptions).toEqual(items.map((s) => ({ ...s, id: String(s.id), itemId: s.id, parentIds: [String(country)] })));
+      }
+      const counties = referenceRequest(src, 30, `/country/${country}/state/${state}/county.json`);
+      const countyOptions = childOptions(client, 'county', [String(country), String(state)], countyTerm);
+      if (counties.status !== 200) return void (await expect(countyOptions).rejects.toThrow(/404/));
+      const q = fold(countyTerm);
+      const rows = (counties.body as { rows: { FIPS: number; county: string }[] }).rows
+        .map((row, index) => ({ row, index, tier: q === '' ? 1 : tierOf(row.county, q) }))
+        .filter((r) => r.tier !== 0)
+        .sort((a, b) => a.tier - b.tier || a.index - b.index);
+      expect(await countyOptions).toEqual(rows.map(({ row }) => ({
+        ...row, id: String(row.FIPS), text: row.county, itemId: row.FIPS, parentIds: [String(country), String(state)],
+      })));
     }),
     { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 20) },
   );

@@ -80,7 +80,6 @@ function sortedByLabel<T extends { id: number; text: string }>(xs: readonly T[])
   return [...xs].sort(cmpLabel);
 }
 
-/** 1 or 2 when `text` matches folded query `q` (non-empty), else 0. */
 /** A label's tier for a folded Term: 1 it starts with it, 2 a later word does, 0 no match. */
 export function tierOf(text: string, q: string): 0 | 1 | 2 {
   const f = fold(text);

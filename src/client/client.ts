@@ -120,8 +120,8 @@ interface Tree {
 
 export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
   // A relative URL is the page's, as fetch would read it; elsewhere there is nothing to resolve it against.
-  const page = (globalThis as { location?: { href?: string } }).location?.href;
-  const base = new URL(String(options.baseUrl ?? defaultBaseUrl()), page);
+  const pageUrl = (globalThis as { location?: { href?: string } }).location?.href;
+  const base = new URL(String(options.baseUrl ?? defaultBaseUrl()), pageUrl);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   const baseUrl = base.href;
   const fetchImpl = options.fetch ?? fetchTree;

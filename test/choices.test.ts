@@ -176,6 +176,25 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(await selectValues('division')).toEqual([`c:${child.id}`]);
   });
 
+  test('a single select with nothing chosen sends no value, however often its list loads, and none again once its choice is removed', async () => {
+    await goto();
+    await open('country');
+    await poll(() => rows('country').then((r) => r.length)).toBe(answer<{ items: Item[] }>('/country.json').items.length);
+    expect(await selectValues('country')).toEqual([]);
+    await type('country', 'ca');
+    await poll(() => rows('country').then((r) => r.map((row) => row.label))).toContain('Canada');
+    expect(await selectValues('country')).toEqual([]);
+    await listbox('country').locator('.choices__item--choice[data-value="124"]').click();
+    await poll(() => selectValues('country')).toEqual(['124']);
+    await box('country').locator('.choices__button').click();
+    await poll(() => items('country')).toEqual([]);
+    await open('country');
+    await type('country', 'b');
+    const bs = answer<{ items: Item[] }>('/country.json?Term=b').items.map((c) => String(c.id));
+    await poll(() => rows('country').then((r) => r.map((row) => row.value))).toEqual(bs);
+    expect(await selectValues('country')).toEqual([]);
+  });
+
   test('the cascade United States → California → Los Angeles offers the reference\'s counties of California matching what is typed; changing or clearing the country clears state and county', async () => {
     await goto();
     expect(await isDisabled('state')).toBe(true);

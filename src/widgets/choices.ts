@@ -11,7 +11,7 @@ import {
 
 /** The members of a Choices instance the wiring uses; a real one has them all. */
 export interface ChoicesInstance {
-  passedElement: { element: HTMLElement };
+  passedElement: { element: HTMLSelectElement };
   input: { element: HTMLInputElement };
   choiceList: { element: HTMLElement };
   setChoices(choices: object[], value: string, label: string, replaceChoices: boolean): unknown;
@@ -79,6 +79,10 @@ function wire(
       const { options, more } = await load(term, page);
       if (request !== latest) return;
       choices.setChoices(options.map(toChoice), 'value', 'label', page === 1);
+      // A single select with nothing chosen: the browser selects its first option whenever options are
+      // added, and a form would send that item. Nothing chosen sends nothing.
+      const select = choices.passedElement.element;
+      if (!select.multiple && choices.getValue(true) === undefined) select.selectedIndex = -1;
       // A new term's page 1 starts at the top; a next page leaves the list where it was.
       if (page === 1) choices.choiceList.element.scrollTop = 0;
       state = { term, page, more };

@@ -181,6 +181,13 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await open('country');
     await poll(() => rows('country').then((r) => r.length)).toBe(answer<{ items: Item[] }>('/country.json').items.length);
     expect(await selectValues('country')).toEqual([]);
+    // A required one is missing, as a form's validation should say.
+    expect(await site.page.locator('select#country').evaluate((s: HTMLSelectElement) => {
+      s.required = true;
+      const missing = s.validity.valueMissing;
+      s.required = false;
+      return missing;
+    })).toBe(true);
     await type('country', 'ca');
     await poll(() => rows('country').then((r) => r.map((row) => row.label))).toContain('Canada');
     expect(await selectValues('country')).toEqual([]);

@@ -186,6 +186,15 @@ describe('the npm package', () => {
         if (county.status === 200) console.log(county.body.FIPS + 1, county.body.latitudeCenter, counts);
         return answer.body.items;
       }
+      // No type named: an item's text where the body has items, with and without narrowing on the status first.
+      export async function firstText(base: string): Promise<string | undefined> {
+        const client = createLookupClient({ baseUrl: base });
+        const { status, body } = await client.request('/author.json?Term=smi');
+        const text: string | undefined = 'items' in body ? body.items[0]?.text : undefined;
+        if (status !== 200) return text;
+        const first: string | undefined = 'items' in body ? body.items[0]?.text : undefined;
+        return first;
+      }
     `);
     // The adapters take the client reflist/client makes, and say what their options hold.
     writeFileSync(join(project, 'ts/widgets.ts'), `
@@ -212,11 +221,13 @@ describe('the npm package', () => {
         const total: string = answer.body.total;
         console.log(total);
       }
-      export {};
+      const { body } = await createLookupClient({ baseUrl: 'https://example.org/' }).request('/author.json?Term=smi');
+      export const id: number | undefined = 'items' in body ? body.items[0]?.text : undefined;
     `);
     const bad = run(project, process.execPath, [TSC, '-p', '.']);
     expect(bad.status).not.toBe(0);
     expect(bad.out).toMatch(/ts\/bad\.ts\(5,15\): error TS2322: Type 'number' is not assignable to type 'string'/);
+    expect(bad.out).toMatch(/ts\/bad\.ts\(9,20\): error TS2322: Type 'string \| undefined' is not assignable to type 'number \| undefined'/);
     expect(bad.out).not.toMatch(/good\.ts|node_modules/);
   }, 60_000);
 });

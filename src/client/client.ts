@@ -4,7 +4,7 @@ import { fold, tierOf } from './fold.js';
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
 import { idKey, parseRequest, type Route } from './request.js';
 import { alsoMatches, byTier, rankRecords, toItem } from './search.js';
-import type { Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, Grid, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
+import type { AnyBody, Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
 
 export interface LookupClientOptions {
   /**
@@ -45,9 +45,10 @@ export interface LookupClient {
   /**
    * Any request of a declared list, e.g. `/author.json?Term=smi&Page=2`:
    * narrow on `status === 200` to read the body, whose type a caller who
-   * knows the list may name (`request<Envelope<Item>>(url)`).
+   * knows the list may name (`request<Envelope<Item>>(url)`); else it is
+   * an envelope of `{id, text}` items, a grid or an item (AnyBody).
    */
-  request<Body = Envelope | Grid | Record<string, unknown>>(url: string): Promise<TypedAnswer<Body>>;
+  request<Body = AnyBody>(url: string): Promise<TypedAnswer<Body>>;
   /**
    * Many items of a paged list at once, each as `Id` answers it, with the
    * group's count when `group` is given: a multi-select restored from a saved

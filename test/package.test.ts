@@ -230,4 +230,51 @@ describe('the npm package', () => {
     expect(bad.out).toMatch(/ts\/bad\.ts\(9,20\): error TS2322: Type 'string \| undefined' is not assignable to type 'number \| undefined'/);
     expect(bad.out).not.toMatch(/good\.ts|node_modules/);
   }, 60_000);
+
+  test('npx reflist types writes the lists\' types; with them a strict consumer reads a city\'s population as a number, and a misuse is caught', () => {
+    const dir = join(project, 'typed');
+    writeSources(join(dir, 'lists'), {
+      'reflist.config.json': JSON.stringify({ lists: { city: { fields: { population: 'integer', country: 'string' }, items: true } } }),
+      'city.csv': 'id,text,population,country\n1,Berlin,3878100,DE\n2,Bern,146200,CH\n',
+    });
+    const typed = run(dir, 'npx', ['--no', 'reflist', 'types', '--sources', 'lists']);
+    expect(typed.status, typed.out).toBe(0);
+    expect(typed.out).toContain('wrote reflist-lists.d.ts');
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, types: [] },
+      include: ['*.ts'],
+    }));
+    // The typed client is the one the adapters take.
+    writeFileSync(join(dir, 'good.ts'), `
+      import { createLookupClient } from 'reflist/client';
+      import { loadPage } from 'reflist/react-select';
+      import type { Lists } from './reflist-lists.js';
+      const client = createLookupClient<Lists>({ baseUrl: '/lookup/' });
+      export async function population(): Promise<number> {
+        const { status, body } = await client.request('/city.json?Term=ber');
+        if (status !== 200) throw new Error(body.error);
+        const population: number = body.items[0].population;
+        const city = await client.request('/city/1.json');
+        return city.status === 200 ? city.body.population : population;
+      }
+      export const options = loadPage(client, 'city');
+    `);
+    const good = run(dir, process.execPath, [TSC, '-p', '.']);
+    expect(good.status, good.out).toBe(0);
+    writeFileSync(join(dir, 'bad.ts'), `
+      import { createLookupClient } from 'reflist/client';
+      import type { Lists } from './reflist-lists.js';
+      const client = createLookupClient<Lists>({ baseUrl: '/lookup/' });
+      export async function misread(): Promise<void> {
+        const { status, body } = await client.request('/city.json?Term=ber');
+        if (status === 200) console.log(body.items[0].population.toUpperCase());
+        await client.request('/cities.json');
+      }
+    `);
+    const bad = run(dir, process.execPath, [TSC, '-p', '.']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.out).toMatch(/bad\.ts\(7,66\): error TS2339: Property 'toUpperCase' does not exist on type 'number'/);
+    expect(bad.out).toMatch(/bad\.ts\(8,30\): error TS2345: Argument of type '"\/cities\.json"' is not assignable to parameter of type '"\/cities\.json: no declared list has this path"'/);
+    expect(bad.out).not.toMatch(/good\.ts|reflist-lists|node_modules/);
+  }, 60_000);
 });

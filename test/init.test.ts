@@ -96,7 +96,7 @@ describe('reflist init', () => {
     }
   });
 
-  test("writes a package.json with the build, dev and serve scripts and this reflist's version", async () => {
+  test("writes a package.json with the build, dev, serve and types scripts and this reflist's version", async () => {
     const dir = join(tempDir(), 'Reference Lists');
     expect((await cli(['init', dir])).code).toBe(0);
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -108,6 +108,7 @@ describe('reflist init', () => {
         build: 'reflist build --sources sources --out dist',
         dev: 'reflist dev --sources sources --out dist',
         serve: 'reflist serve --dir dist',
+        types: 'reflist types --sources sources',
       },
       devDependencies: { reflist: `^${OWN.version}` },
     });

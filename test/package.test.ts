@@ -62,7 +62,7 @@ describe('the npm package', () => {
     expect(JSON.parse(readFileSync(join(project, 'public/lookup/author.json'), 'utf8')).total).toBe(4);
   }, 180_000);
 
-  test('npx reflist init, npm install, npm run build: from an empty folder to a built tree', () => {
+  test('npx reflist init, npm install, npm run build: from an empty folder to a built tree, and npm run types to its types', () => {
     const scaffolded = run(project, 'npx', ['--no', 'reflist', 'init', 'lists']);
     expect(scaffolded.status, scaffolded.out).toBe(0);
     const lists = join(project, 'lists');
@@ -73,6 +73,9 @@ describe('the npm package', () => {
     const built = run(lists, 'npm', ['run', 'build']);
     expect(built.status, built.out).toBe(0);
     expect(JSON.parse(readFileSync(join(lists, 'dist/lookup.json'), 'utf8')).lists.species.total).toBeGreaterThan(0);
+    const typed = run(lists, 'npm', ['run', 'types']);
+    expect(typed.status, typed.out).toBe(0);
+    expect(readFileSync(join(lists, 'reflist-lists.d.ts'), 'utf8')).toContain('export type SpeciesItem = {');
   }, 180_000);
 
   test('import from "reflist/client" answers a Term with a System, and "reflist" builds', () => {

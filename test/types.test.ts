@@ -290,11 +290,11 @@ describe('reflist types', () => {
     const out = join(dir, 'types/reflist-lists.d.ts');
     const first = await cli(['types', '--sources', join(dir, 'sources'), '--out', out]);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toBe(`wrote ${out}: the types of 1 lists; import type { Lists } from it for createLookupClient<Lists>()\n`);
+    expect(first.stdout).toBe(`wrote ${out}: the types of 1 list; import type { Lists } from it for createLookupClient<Lists>()\n`);
     expect(readFileSync(out, 'utf8')).toContain('export type CityItem = {\n  id: number;\n  text: string;\n  population: number;\n};');
     const written = statSync(out).mtimeMs;
     const again = await cli(['types', '--sources', join(dir, 'sources'), '--out', out]);
-    expect(again.stdout).toBe(`${out}: unchanged (1 lists)\n`);
+    expect(again.stdout).toBe(`${out}: unchanged (1 list)\n`);
     expect(statSync(out).mtimeMs).toBe(written);
   });
 

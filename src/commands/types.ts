@@ -71,13 +71,16 @@ function describe(d: Declaration, list: ListSpec): string {
   return `${list.name}: ${list.shape} at ${shownPath(d, list, false)}${taken}${items}`;
 }
 
+/** What a key of an item holds: the id by its type, a number field; else a string (the label, a string field). */
+function keyType(list: ListSpec, key: string): 'number' | 'string' {
+  if (key === list.id.key) return list.id.type === 'integer' ? 'number' : 'string';
+  const field = list.fields.find((f) => f.key === key);
+  return field && field.type !== 'string' ? 'number' : 'string';
+}
+
 /** An item's type: its keys in declared order, then the count and the children its answers add. */
 function itemType(d: Declaration, list: ListSpec, names: Map<string, string>): string {
-  const lines = list.keys.map((key) => {
-    const field = list.fields.find((f) => f.key === key);
-    const type = key === list.id.key ? (list.id.type === 'integer' ? 'number' : 'string') : field && field.type !== 'string' ? 'number' : 'string';
-    return `${property(key)}: ${type};`;
-  });
+  const lines = list.keys.map((key) => `${property(key)}: ${keyType(list, key)};`);
   // Only with the group parameter (and not in an item's own file), so optional.
   if (list.params.group !== undefined) lines.push('count?: number;');
   if (list.children) lines.push(`${property(list.children.key)}: ${names.get(list.children.list)}[];`);
@@ -130,12 +133,13 @@ export function types(options: TypesOptions, io: Pick<Io, 'stdout'>): void {
   const loaded = loadDeclaration(options.sources, options.config);
   const from = loaded.config === undefined ? `the lookup service's files in ${options.sources} (no ${CONFIG_FILE})` : configName(loaded.config);
   const text = listTypes(loaded.declaration, from, `./${basename(out).slice(0, -'.d.ts'.length)}.js`);
-  const lists = loaded.declaration.lists.filter((l) => !l.embeddedIn).length;
+  const n = loaded.declaration.lists.filter((l) => !l.embeddedIn).length;
+  const lists = `${n} list${n === 1 ? '' : 's'}`;
   if (existsSync(out) && readFileSync(out, 'utf8') === text) {
-    io.stdout(`${out}: unchanged (${lists} lists)\n`);
+    io.stdout(`${out}: unchanged (${lists})\n`);
     return;
   }
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, text);
-  io.stdout(`wrote ${out}: the types of ${lists} lists; import type { Lists } from it for createLookupClient<Lists>()\n`);
+  io.stdout(`wrote ${out}: the types of ${lists}; import type { Lists } from it for createLookupClient<Lists>()\n`);
 }

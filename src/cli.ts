@@ -9,6 +9,7 @@ import { errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { init, ownVersion } from './commands/init.js';
 import { createProgress, type Io } from './progress.js';
 import { checkTree, createCompatServer, listen } from './commands/serve.js';
+import { types, TYPES_FILE, type TypesOptions } from './commands/types.js';
 
 export type { Io } from './progress.js';
 
@@ -76,7 +77,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .addHelpText('after', `
 Writes sources/reflist.config.json (the lists, docs/lists.md) and sources/*.csv (a few
 example rows of every list), package.json (scripts build, dev,
-serve), .github/workflows/pages.yml, README.md and .gitignore. If any of them exists,
+serve, types), .github/workflows/pages.yml, README.md and .gitignore. If any of them exists,
 it writes nothing and names them. Then: npm install, npm run build.
 `)
     .action((dir: string, opts: { preset: string }) => init(dir, io, opts.preset));
@@ -109,6 +110,28 @@ it writes nothing and names them. Then: npm install, npm run build.
           : `wrote ${report.written} changed files, linked ${report.copied} unchanged, removed ${report.removed} in ${seconds} s (peak memory ${peak})\n`,
       );
     });
+
+  program
+    .command('types')
+    .description("write the declared lists' types, so that reflist/client types each answer by its URL")
+    .option('--sources <dir>', 'folder of the source CSV files and their reflist.config.json', 'sources')
+    .option('--config <file>', 'the config declaring the lists, when not in --sources')
+    .option('--out <file>', 'the .d.ts file to write', TYPES_FILE)
+    .addHelpText('after', `
+Writes, from the config a build reads, each list's item type (its keys in
+order: id a number or a string, label a string, fields by type, count where
+the list has counts, its children) and Lists, each list's shape, paths and
+item. A page or app imports it for the client:
+
+  import { createLookupClient } from 'reflist/client';
+  import type { Lists } from './${TYPES_FILE.replace(/\.d\.ts$/, '.js')}';
+  const client = createLookupClient<Lists>({ baseUrl: '/lookup/' });
+
+Then client.request('/city.json?Term=ber') answers an envelope of CityItem,
+and a path no list has does not compile. Run it again after editing the
+config; with any error in the config, nothing is written.
+`)
+    .action((opts: TypesOptions) => types(opts, io));
 
   program
     .command('serve')

@@ -118,10 +118,10 @@ describe('the shipped sources', () => {
     });
     expect((await client.request('/country/840.json')).body).toEqual({ id: 840, text: 'United States' });
     expect((await client.request('/country/840/state/06.json')).body).toEqual({ id: 6, text: 'California' });
-    const la = await client.request('/country/840/state/6/county/6037.json');
+    const la = await client.request<{ FIPS: number; county: string; latitudeCenter: number; LongitudeCenter: number }>('/country/840/state/6/county/6037.json');
     if (la.status !== 200) throw new Error(la.body.error);
     expect(la.body).toMatchObject({ FIPS: 6037, county: 'Los Angeles' });
-    const county = la.body as { latitudeCenter: number; LongitudeCenter: number };
+    const county = la.body;
     expect(county.latitudeCenter).toBeCloseTo(34.3, 1);
     expect(county.LongitudeCenter).toBeCloseTo(-118.2, 1);
     const states = (await client.request('/country/840/state.json?Term=new')).body as { items: { text: string }[] };

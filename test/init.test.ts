@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { nextCommands, packageName } from '../src/commands/init.js';
 import { PRESETS } from '../src/config/preset.js';
+import type { Envelope } from '../src/client/types.js';
 import { snapshotTree, tempDir, treeClient } from './helpers.js';
 
 async function cli(args: string[]) {
@@ -77,8 +78,9 @@ describe('reflist init', () => {
     expect((await cli(['build', '--quiet', '--sources', join(dir, 'sources'), '--out', join(dir, 'dist')])).code).toBe(0);
     const client = await diskClient(join(dir, 'dist'));
     expect((await client.request('/author.json?System=gbif&Term=muller')).body).toEqual({ total: 1, items: [{ id: 1, text: 'Müller, Anna', count: 12 }] });
-    const division = (await client.request('/division.json?System=col&Id=1')).body as { items: { count: number; children: unknown[] }[] };
-    expect(division.items[0]).toMatchObject({ count: 7, children: [{ id: 1, text: 'Primates' }, { id: 2, text: 'Rodentia' }] });
+    const division = await client.request<Envelope<{ count: number; children: unknown[] }>>('/division.json?System=col&Id=1');
+    if (division.status !== 200) throw new Error(division.body.error);
+    expect(division.body.items[0]).toMatchObject({ count: 7, children: [{ id: 1, text: 'Primates' }, { id: 2, text: 'Rodentia' }] });
     expect((await client.request('/country/840/state/6/county/6037.json')).body).toMatchObject({ county: 'Los Angeles' });
   });
 
@@ -94,7 +96,7 @@ describe('reflist init', () => {
     }
   });
 
-  test("writes a package.json with the build, dev and serve scripts and this reflist's version", async () => {
+  test("writes a package.json with the build, dev, serve and types scripts and this reflist's version", async () => {
     const dir = join(tempDir(), 'Reference Lists');
     expect((await cli(['init', dir])).code).toBe(0);
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -106,6 +108,7 @@ describe('reflist init', () => {
         build: 'reflist build --sources sources --out dist',
         dev: 'reflist dev --sources sources --out dist',
         serve: 'reflist serve --dir dist',
+        types: 'reflist types --sources sources',
       },
       devDependencies: { reflist: `^${OWN.version}` },
     });

@@ -62,7 +62,7 @@ describe('the npm package', () => {
     expect(JSON.parse(readFileSync(join(project, 'public/lookup/author.json'), 'utf8')).total).toBe(4);
   }, 180_000);
 
-  test('npx reflist init, npm install, npm run build: from an empty folder to a built tree', () => {
+  test('npx reflist init, npm install, npm run build: from an empty folder to a built tree, and npm run types to its types', () => {
     const scaffolded = run(project, 'npx', ['--no', 'reflist', 'init', 'lists']);
     expect(scaffolded.status, scaffolded.out).toBe(0);
     const lists = join(project, 'lists');
@@ -73,6 +73,9 @@ describe('the npm package', () => {
     const built = run(lists, 'npm', ['run', 'build']);
     expect(built.status, built.out).toBe(0);
     expect(JSON.parse(readFileSync(join(lists, 'dist/lookup.json'), 'utf8')).lists.species.total).toBeGreaterThan(0);
+    const typed = run(lists, 'npm', ['run', 'types']);
+    expect(typed.status, typed.out).toBe(0);
+    expect(readFileSync(join(lists, 'reflist-lists.d.ts'), 'utf8')).toContain('export type SpeciesItem = {');
   }, 180_000);
 
   test('import from "reflist/client" answers a Term with a System, and "reflist" builds', () => {
@@ -186,6 +189,15 @@ describe('the npm package', () => {
         if (county.status === 200) console.log(county.body.FIPS + 1, county.body.latitudeCenter, counts);
         return answer.body.items;
       }
+      // No type named: an item's text where the body has items, with and without narrowing on the status first.
+      export async function firstText(base: string): Promise<string | undefined> {
+        const client = createLookupClient({ baseUrl: base });
+        const { status, body } = await client.request('/author.json?Term=smi');
+        const text: string | undefined = 'items' in body ? body.items[0]?.text : undefined;
+        if (status !== 200) return text;
+        const first: string | undefined = 'items' in body ? body.items[0]?.text : undefined;
+        return first;
+      }
     `);
     // The adapters take the client reflist/client makes, and say what their options hold.
     writeFileSync(join(project, 'ts/widgets.ts'), `
@@ -212,11 +224,60 @@ describe('the npm package', () => {
         const total: string = answer.body.total;
         console.log(total);
       }
-      export {};
+      const { body } = await createLookupClient({ baseUrl: 'https://example.org/' }).request('/author.json?Term=smi');
+      export const id: number | undefined = 'items' in body ? body.items[0]?.text : undefined;
     `);
     const bad = run(project, process.execPath, [TSC, '-p', '.']);
     expect(bad.status).not.toBe(0);
     expect(bad.out).toMatch(/ts\/bad\.ts\(5,15\): error TS2322: Type 'number' is not assignable to type 'string'/);
+    expect(bad.out).toMatch(/ts\/bad\.ts\(9,20\): error TS2322: Type 'string \| undefined' is not assignable to type 'number \| undefined'/);
     expect(bad.out).not.toMatch(/good\.ts|node_modules/);
+  }, 60_000);
+
+  test('npx reflist types writes the lists\' types; with them a strict consumer reads a city\'s population as a number, and a misuse is caught', () => {
+    const dir = join(project, 'typed');
+    writeSources(join(dir, 'lists'), {
+      'reflist.config.json': JSON.stringify({ lists: { city: { fields: { population: 'integer', country: 'string' }, items: true } } }),
+      'city.csv': 'id,text,population,country\n1,Berlin,3878100,DE\n2,Bern,146200,CH\n',
+    });
+    const typed = run(dir, 'npx', ['--no', 'reflist', 'types', '--sources', 'lists']);
+    expect(typed.status, typed.out).toBe(0);
+    expect(typed.out).toContain('wrote reflist-lists.d.ts');
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, skipLibCheck: false, types: [] },
+      include: ['*.ts'],
+    }));
+    // The typed client is the one the adapters take.
+    writeFileSync(join(dir, 'good.ts'), `
+      import { createLookupClient } from 'reflist/client';
+      import { loadPage } from 'reflist/react-select';
+      import type { Lists } from './reflist-lists.js';
+      const client = createLookupClient<Lists>({ baseUrl: '/lookup/' });
+      export async function population(): Promise<number> {
+        const { status, body } = await client.request('/city.json?Term=ber');
+        if (status !== 200) throw new Error(body.error);
+        const population: number = body.items[0].population;
+        const city = await client.request('/city/1.json');
+        return city.status === 200 ? city.body.population : population;
+      }
+      export const options = loadPage(client, 'city');
+    `);
+    const good = run(dir, process.execPath, [TSC, '-p', '.']);
+    expect(good.status, good.out).toBe(0);
+    writeFileSync(join(dir, 'bad.ts'), `
+      import { createLookupClient } from 'reflist/client';
+      import type { Lists } from './reflist-lists.js';
+      const client = createLookupClient<Lists>({ baseUrl: '/lookup/' });
+      export async function misread(): Promise<void> {
+        const { status, body } = await client.request('/city.json?Term=ber');
+        if (status === 200) console.log(body.items[0].population.toUpperCase());
+        await client.request('/cities.json');
+      }
+    `);
+    const bad = run(dir, process.execPath, [TSC, '-p', '.']);
+    expect(bad.status).not.toBe(0);
+    expect(bad.out).toMatch(/bad\.ts\(7,66\): error TS2339: Property 'toUpperCase' does not exist on type 'number'/);
+    expect(bad.out).toMatch(/bad\.ts\(8,30\): error TS2345: Argument of type '"\/cities\.json"' is not assignable to parameter of type '"\/cities\.json: no declared list has this path"'/);
+    expect(bad.out).not.toMatch(/good\.ts|reflist-lists|node_modules/);
   }, 60_000);
 });

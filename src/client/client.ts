@@ -4,7 +4,8 @@ import { fold, tierOf } from './fold.js';
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
 import { idKey, parseRequest, type Route } from './request.js';
 import { alsoMatches, byTier, rankRecords, toItem } from './search.js';
-import type { Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, Grid, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
+import type { BodyAt, ListTypes, RequestUrl } from './typed.js';
+import type { AnyBody, Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
 
 export interface LookupClientOptions {
   /**
@@ -45,9 +46,10 @@ export interface LookupClient {
   /**
    * Any request of a declared list, e.g. `/author.json?Term=smi&Page=2`:
    * narrow on `status === 200` to read the body, whose type a caller who
-   * knows the list may name (`request<Envelope<Item>>(url)`).
+   * knows the list may name (`request<Envelope<Item>>(url)`); else it is
+   * an envelope of `{id, text}` items, a grid or an item (AnyBody).
    */
-  request<Body = Envelope | Grid | Record<string, unknown>>(url: string): Promise<TypedAnswer<Body>>;
+  request<Body = AnyBody>(url: string): Promise<TypedAnswer<Body>>;
   /**
    * Many items of a paged list at once, each as `Id` answers it, with the
    * group's count when `group` is given: a multi-select restored from a saved
@@ -57,6 +59,19 @@ export interface LookupClient {
   /** The tree's lookup.json (page size, systems, list sizes). */
   manifest(): Promise<Manifest>;
   readonly baseUrl: string;
+}
+
+/**
+ * A client made with a project's lists (`createLookupClient<Lists>()`, Lists
+ * from `reflist types`): a request's answer is typed by its URL's path, a
+ * path no list has does not compile, and `lookup` takes a paged list's name.
+ */
+export interface TypedLookupClient<Lists extends ListTypes<Lists>> extends Pick<LookupClient, 'manifest' | 'baseUrl'> {
+  request<Url extends string>(url: RequestUrl<Lists, Url>): Promise<TypedAnswer<BodyAt<Lists, Url>>>;
+  // The names of the paged lists, written out so that a name of another list is told which names it could be.
+  lookup<Name extends { [N in keyof Lists]: Lists[N]['shape'] extends 'paged' ? N : never }[keyof Lists] & string>(
+    list: Name, ids: readonly (string | number)[], options?: LookupOptions,
+  ): Promise<Lookup<Lists[Name]['item']>>;
 }
 
 const ok = (body: unknown): Answer => ({ status: 200, body });
@@ -118,6 +133,9 @@ interface Tree {
   text: string;
 }
 
+export function createLookupClient(options?: LookupClientOptions): LookupClient;
+/** The same client, its answers typed by a project's lists: `createLookupClient<Lists>({ baseUrl })`. */
+export function createLookupClient<Lists extends ListTypes<Lists>>(options?: LookupClientOptions): TypedLookupClient<Lists>;
 export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
   // A relative URL is the page's, as fetch would read it; elsewhere there is nothing to resolve it against.
   const pageUrl = (globalThis as { location?: { href?: string } }).location?.href;

@@ -1,7 +1,9 @@
 // lookup-client.js: the dependency-free ESM client every tree carries at its root.
 export { createLookupClient } from './client.js';
-export type { Lookup, LookupClient, LookupClientOptions, LookupOptions } from './client.js';
-export type { Answer, ApiList, CountedItem, Envelope, ErrorBody, Grid, Item, Manifest, ParentItem } from './types.js';
+export type { Lookup, LookupClient, LookupClientOptions, LookupOptions, TypedLookupClient } from './client.js';
+export type { Answer, AnyBody, AnyItem, ApiList, CountedItem, Envelope, ErrorBody, Grid, Item, Manifest, ParentItem } from './types.js';
+// What a project's reflist-lists.d.ts (`reflist types`) plugs into.
+export type { BodyAt, ListBody, ListType, ListTypes } from './typed.js';
 export { fold } from './fold.js';
 // For an adapter of one's own (another edge runtime): the same definitions as the tree's own adapters.
 export { answerHttp, HOST_FILES, routeOf, servicePaths, toResponse } from './host.js';

@@ -4,13 +4,18 @@
 // a cascade under the ids chosen above it; the value forms of a list with
 // children, parent and child both selectable. Over client.request
 // and client.lookup only, so it loads wherever the client does.
-import type { LookupClient } from './client.js';
+import type { Lookup, LookupOptions } from './client.js';
 import { fold, tierOf } from './fold.js';
 import { chainOf, idKey } from './request.js';
 import { byTier } from './search.js';
-import type { ApiList, Envelope, Grid, Id } from './types.js';
+import type { ApiList, Envelope, Grid, Id, Manifest } from './types.js';
 
-export type Client = Pick<LookupClient, 'request' | 'manifest' | 'lookup'>;
+/** What the adapters use of a client: any createLookupClient makes, typed by a project's lists or not. */
+export interface Client {
+  request(url: string): Promise<{ status: number; body: unknown }>;
+  lookup(list: string, ids: readonly (string | number)[], options?: LookupOptions): Promise<Lookup<unknown>>;
+  manifest(): Promise<Manifest>;
+}
 
 /** One option of a drop-down, whatever the widget: select2's `select2('data')[0]` is one. */
 export interface LookupOption {
@@ -146,7 +151,7 @@ export async function optionsForValues(
     const ids = parsed.flatMap((p) => (p?.kind === kind ? [p.id] : []));
     if (ids.length === 0) return;
     const { items } = await client.lookup(name, ids, { ...(group === undefined ? {} : { group }), child: kind === 'child' });
-    for (const item of items) {
+    for (const item of items as PageItem[]) {
       const option = !list.children ? plainOption(list, item) : flattenChildren(list, [item]).find((o) => (o.kind === 'child') === (kind === 'child'))!;
       found[kind].set(String(option.itemId), option);
     }

@@ -12,7 +12,13 @@ export interface Item {
   text: string;
 }
 
-export interface Envelope<T = Record<string, unknown>> {
+/**
+ * An item as a client reads it when the caller names no type: the default
+ * keys `{id, text}`, and any other key (a field, a count, children) unknown.
+ */
+export type AnyItem = Item & Record<string, unknown>;
+
+export interface Envelope<T = AnyItem> {
   total: number;
   items: T[];
 }
@@ -139,10 +145,17 @@ export interface ErrorBody {
 }
 
 /**
+ * A 200's body when the caller names no type: a list's envelope, a grid, or
+ * an item's own file. None but the envelope has `items`, so `'items' in body`
+ * narrows to it.
+ */
+export type AnyBody = Envelope | Grid | Item;
+
+/**
  * What `request(url)` answers: the body on 200, `{error}` otherwise (a
  * malformed parameter, an unknown id). A caller that knows the list's shape
  * names the body's type: `request<Envelope<CountedItem>>('/author.json?System=gbif')`.
  */
-export type Answer<Body = Envelope | Grid | Record<string, unknown>> =
+export type Answer<Body = AnyBody> =
   | { status: 200; body: Body }
   | { status: 400 | 404; body: ErrorBody };

@@ -40,6 +40,7 @@ npm install      # once: installs reflist
 npm run build    # sources/ → dist/
 npm run dev      # see the drop-downs change while you edit sources/
 npm run serve    # serves dist/, answering the query URLs (${preset.example})
+npm run types    # reflist-lists.d.ts: the lists' types, for reflist/client in TypeScript
 \`\`\`
 
 ## Deploy
@@ -122,6 +123,7 @@ export function scaffold(name: string, version: string, preset: PresetName = 'ex
       build: 'reflist build --sources sources --out dist',
       dev: 'reflist dev --sources sources --out dist',
       serve: 'reflist serve --dir dist',
+      types: 'reflist types --sources sources',
     },
     devDependencies: { reflist: `^${version}` },
   };

@@ -33,6 +33,12 @@ function findConfig(sources: string, config?: string): string | undefined {
   return existsSync(conventional) ? conventional : undefined;
 }
 
+/** A config's path as messages show it: as the person typed it when below the current folder, else in full. */
+export function configName(config: string): string {
+  const below = relative(process.cwd(), config);
+  return below && !below.startsWith('..') ? below : resolve(config);
+}
+
 /** The line (1-based) of a character offset in a text. */
 const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
 
@@ -82,9 +88,7 @@ export function loadDeclaration(sources: string, configOption?: string): Loaded 
   }
   const config = findConfig(sources, configOption);
   const dir = config === undefined ? sources : dirname(config);
-  // As the person typed it, below the current folder; else in full.
-  const below = config === undefined ? '' : relative(process.cwd(), config);
-  const name = config === undefined ? CONFIG_FILE : below && !below.startsWith('..') ? below : resolve(config);
+  const name = config === undefined ? CONFIG_FILE : configName(config);
   const json = config === undefined ? LOOKUP_SERVICE_CONFIG : readJson(config, name);
   const { declaration, errors } = checkConfig(json, name);
   if (!declaration) throw new ReflistErrors(errors);

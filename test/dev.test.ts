@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scheduleBuilds, VENDOR, vendorSources } from '../src/commands/dev.js';
+import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
 import { tempDir, writeSources } from './helpers.js';
 
@@ -177,6 +178,23 @@ describe('reflist dev', () => {
     const { code, ms } = await dev.stop('SIGINT');
     expect(code).toBe(0);
     expect(ms).toBeLessThan(2_000);
+  });
+});
+
+describe('reflist dev with a source in a folder below the config', () => {
+  test('a save of sub/author.csv is served after one rebuild that names it', async () => {
+    const config = { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, author: { ...LOOKUP_SERVICE_CONFIG.lists.author, source: 'sub/author.csv' } } };
+    const { 'author.csv': author, ...rest } = VALID;
+    const dev = await startDev({ ...rest, 'sub/author.csv': author!, 'reflist.config.json': JSON.stringify(config) });
+    try {
+      expect(await term(dev, 'author', 'smi')).toEqual(['Smith, John']);
+      const before = rebuilds(dev).length;
+      writeSources(dev.sources, { 'sub/author.csv': author!.replace('Smith, John', 'Below, Saved') });
+      await until(async () => (await term(dev, 'author', 'below')).includes('Below, Saved'), () => `the save below${dev.stdout()}${dev.stderr()}`);
+      expect(await rebuildsSince(dev, before)).toEqual([expect.stringMatching(/^rebuilt in \d+\.\d\d s: sub\/author\.csv changed; wrote \d+ files$/)]);
+    } finally {
+      await dev.stop('SIGKILL');
+    }
   });
 });
 

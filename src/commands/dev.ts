@@ -4,7 +4,7 @@
 import { existsSync, watch } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild'; // esbuild itself is imported only when the demo asks for React
 import { build, type BuildReport } from '../build.js';
@@ -223,9 +223,10 @@ function devHandler(out: string, errors: () => string[]): Handler {
 }
 
 /**
- * The files whose change may change the build: the config and the sources it
- * declares, or, while the config cannot be read, every CSV file. An editor's
- * `.#author.csv` lock or a note is none of them.
+ * The files whose change may change the build, by their path below the
+ * config's folder as the config names them (`sub/author.csv`): the config and
+ * the sources it declares, or, while the config cannot be read, every CSV file
+ * the build would warn of. An editor's `.#author.csv` lock or a note is none of them.
  */
 function buildInputs(sources: string, config: string | undefined): (file: string) => boolean {
   const configName = config === undefined ? CONFIG_FILE : basename(config);
@@ -233,13 +234,13 @@ function buildInputs(sources: string, config: string | undefined): (file: string
     const declared = new Set(sourceFiles(loadDeclaration(sources, config).declaration).map((s) => s.file));
     return (file) => file === configName || declared.has(file);
   } catch {
-    return (file) => file === configName || (!file.startsWith('.') && file.endsWith('.csv'));
+    return (file) => file === configName || (file.endsWith('.csv') && !file.split('/').some((part) => part.startsWith('.') || part === 'node_modules'));
   }
 }
 
 /**
  * Builds `sources` into `out`, serves it with the demo, and rebuilds on every
- * change of a source file in `sources`, printing one line a build.
+ * change of the config or a source it declares, printing one line a build.
  */
 export async function startDev(options: DevOptions, io: Io): Promise<{ url: string; close(): Promise<void> }> {
   const { sources, config, out, pageSize } = options;
@@ -269,10 +270,12 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
     }
   };
   const builds = scheduleBuilds(run, DEBOUNCE_MS);
-  // Watched before the first build, so that a save during it is built after it.
-  const watcher = watch(watched, (_event, file) => {
+  // Watched before the first build, so that a save during it is built after it; recursive, as
+  // sources may lie in folders below the config's.
+  const watcher = watch(watched, { recursive: true }, (_event, name) => {
     // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
-    if (file === null || isInput(file)) builds.change(file ?? 'a source');
+    const file = name === null ? 'a source' : name.split(sep).join('/');
+    if (name === null || isInput(file)) builds.change(file);
   });
   watcher.on('error', (err) => io.stderr(`no longer watching ${watched}: ${err.message}\n`));
   try {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scheduleBuilds, VENDOR, vendorSources } from '../src/commands/dev.js';
+import { DEMO_PACKAGES, demoInstall, inRange, scheduleBuilds, VENDOR, vendorSources, vendorWarnings } from '../src/commands/dev.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
 import { tempDir, writeSources } from './helpers.js';
@@ -262,9 +262,9 @@ describe('scheduleBuilds', () => {
 describe('the demo vendor scripts', () => {
   test('come from the installed packages, at the versions pinned for jsDelivr', () => {
     const installed = vendorSources(createRequire(import.meta.url).resolve);
-    for (const [name, [pkg, version]] of VENDOR) {
+    for (const [name, [pkg]] of VENDOR) {
       expect(installed.get(name)).toHaveProperty('root');
-      expect(JSON.parse(readFileSync(`node_modules/${pkg}/package.json`, 'utf8')).version).toBe(version);
+      expect(JSON.parse(readFileSync(`node_modules/${pkg}/package.json`, 'utf8')).version).toBe(DEMO_PACKAGES.get(pkg)![1]);
     }
   });
 
@@ -274,6 +274,26 @@ describe('the demo vendor scripts', () => {
     });
     expect(missing.get('select2.min.js')).toEqual({ redirect: 'https://cdn.jsdelivr.net/npm/select2@4.1.0/dist/js/select2.min.js' });
     expect(missing.get('jquery.min.js')).toEqual({ redirect: 'https://cdn.jsdelivr.net/npm/jquery@3.8.0/dist/jquery.min.js' });
+  });
+
+  test('an installed jQuery 4, which select2 4.1 stops on, is not served: jQuery 3 comes from jsDelivr, with a warning that says what to install', () => {
+    const project = tempDir('reflist-jquery4-');
+    writeSources(join(project, 'node_modules/jquery'), { 'package.json': JSON.stringify({ name: 'jquery', version: '4.0.0' }), 'dist/jquery.min.js': '/* 4 */' });
+    writeSources(join(project, 'node_modules/select2'), { 'package.json': JSON.stringify({ name: 'select2', version: '4.1.0' }), 'dist/js/select2.min.js': '' });
+    const sources = vendorSources(createRequire(join(project, 'package.json')).resolve);
+    expect(sources.get('jquery.min.js')).toEqual({ redirect: 'https://cdn.jsdelivr.net/npm/jquery@3.8.0/dist/jquery.min.js', installed: '4.0.0' });
+    expect(sources.get('select2.min.js')).toEqual({ root: join(project, 'node_modules/select2'), path: 'dist/js/select2.min.js' });
+    expect(vendorWarnings(sources)).toEqual([
+      'the demo works with jquery 3.x, not the installed 4.0.0: it takes jquery 3.8.0 from jsDelivr (npm install --save-dev jquery@3 to serve it offline)',
+    ]);
+  });
+
+  test('the demo page asks for each package at the versions dev serves from an install', () => {
+    const advice = [...readFileSync('demo/demo.js', 'utf8').matchAll(/\b([a-z][\w.-]*)@(\d[\w.]*)/g)].map(([, pkg, range]) => [pkg, range]);
+    expect(advice).toEqual([...DEMO_PACKAGES].map(([pkg, [range]]) => [pkg, range]));
+    for (const [pkg, [range, pinned]] of DEMO_PACKAGES) expect([pkg, inRange(pinned, range)]).toEqual([pkg, true]);
+    expect(demoInstall('jquery', 'select2')).toBe('npm install --save-dev jquery@3 select2@4.1');
+    expect([inRange('3.7.1', '3'), inRange('4.0.0', '3'), inRange('4.1.0-rc.0', '4.1'), inRange('4.0.13', '4.1'), inRange('31.0.0', '3')]).toEqual([true, false, true, false, false]);
   });
 });
 

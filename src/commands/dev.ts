@@ -1,7 +1,7 @@
 // `reflist dev`: builds, serves the tree and the select2 demo on one port,
 // and rebuilds when a source changes. The served tree changes only by a
 // successful build's swap, so after a broken edit the last good tree stays.
-import { existsSync, watch } from 'node:fs';
+import { existsSync, readFileSync, watch } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, sep } from 'node:path';
@@ -34,16 +34,36 @@ const DEMO = fileURLToPath(packageFile('demo/'));
 /** The next save changes every answer: nothing may be cached, by a browser or a page's own select2. */
 const NO_STORE = { 'cache-control': 'no-store' };
 
-/** The demo's scripts: `/demo/vendor/<name>` → package, the version package-lock.json installs, file. */
-export const VENDOR: ReadonlyMap<string, readonly [pkg: string, version: string, path: string]> = new Map([
-  ['jquery.min.js', ['jquery', '3.8.0', 'dist/jquery.min.js']],
-  ['select2.min.js', ['select2', '4.1.0', 'dist/js/select2.min.js']],
-  ['select2.min.css', ['select2', '4.1.0', 'dist/css/select2.min.css']],
-  ['tom-select.complete.min.js', ['tom-select', '2.6.2', 'dist/js/tom-select.complete.min.js']],
-  ['tom-select.min.css', ['tom-select', '2.6.2', 'dist/css/tom-select.min.css']],
-  ['choices.min.js', ['choices.js', '11.2.4', 'public/assets/scripts/choices.min.js']],
-  ['choices.min.css', ['choices.js', '11.2.4', 'public/assets/styles/choices.min.css']],
+/**
+ * The widget packages the demo runs on: the versions it works with, as
+ * `npm install --save-dev jquery@3` names them (select2 4.1 needs jQuery 3;
+ * on jQuery 4 it stops at "isArray is not a function"), and the version
+ * jsDelivr serves where none of them is installed, package-lock.json's.
+ */
+export const DEMO_PACKAGES: ReadonlyMap<string, readonly [range: string, pinned: string]> = new Map([
+  ['jquery', ['3', '3.8.0']],
+  ['select2', ['4.1', '4.1.0']],
+  ['tom-select', ['2', '2.6.2']],
+  ['choices.js', ['11', '11.2.4']],
 ] as const);
+
+/** The demo's scripts: `/demo/vendor/<name>` → package, file. */
+export const VENDOR: ReadonlyMap<string, readonly [pkg: string, path: string]> = new Map([
+  ['jquery.min.js', ['jquery', 'dist/jquery.min.js']],
+  ['select2.min.js', ['select2', 'dist/js/select2.min.js']],
+  ['select2.min.css', ['select2', 'dist/css/select2.min.css']],
+  ['tom-select.complete.min.js', ['tom-select', 'dist/js/tom-select.complete.min.js']],
+  ['tom-select.min.css', ['tom-select', 'dist/css/tom-select.min.css']],
+  ['choices.min.js', ['choices.js', 'public/assets/scripts/choices.min.js']],
+  ['choices.min.css', ['choices.js', 'public/assets/styles/choices.min.css']],
+] as const);
+
+/** The command that installs demo packages at versions it works with: `npm install --save-dev jquery@3 select2@4.1`. */
+export const demoInstall = (...pkgs: string[]): string =>
+  `npm install --save-dev ${pkgs.map((pkg) => `${pkg}@${DEMO_PACKAGES.get(pkg)![0]}`).join(' ')}`;
+
+/** Whether a version is in a range as npm reads `jquery@3`: 3.8.0 is, 4.0.0 is not. */
+export const inRange = (version: string, range: string): boolean => version === range || version.startsWith(`${range}.`);
 
 /** The demo's react-select drop-down: React has no browser build of its own, so the installed packages are bundled. */
 export const REACT_VENDOR = 'react-select.js';
@@ -80,21 +100,37 @@ function packageRoot(resolve: (id: string) => string, pkg: string): string {
   }
 }
 
-export type VendorSource = { root: string; path: string } | { redirect: string };
+/** A demo script: an installed package's file, or jsDelivr's at the pinned version (with the version installed, if the demo does not work with it). */
+export type VendorSource = { root: string; path: string } | { redirect: string; installed?: string };
 
 /**
  * Where each demo script comes from: the installed package (they are this
- * repository's devDependencies), else jsDelivr at the same version, for an
- * installed reflist that has no jQuery or select2 beside it.
+ * repository's devDependencies) at a version the demo works with, else
+ * jsDelivr at the pinned version, for an installed reflist that has no jQuery
+ * or select2 beside it, or a jQuery 4.
  */
 export function vendorSources(resolve: (id: string) => string): Map<string, VendorSource> {
-  return new Map([...VENDOR].map(([name, [pkg, version, path]]): [string, VendorSource] => {
+  return new Map([...VENDOR].map(([name, [pkg, path]]): [string, VendorSource] => {
+    const [range, pinned] = DEMO_PACKAGES.get(pkg)!;
+    const redirect = `https://cdn.jsdelivr.net/npm/${pkg}@${pinned}/${path}`;
+    let root: string;
     try {
-      return [name, { root: packageRoot(resolve, pkg), path }];
+      root = packageRoot(resolve, pkg);
     } catch {
-      return [name, { redirect: `https://cdn.jsdelivr.net/npm/${pkg}@${version}/${path}` }];
+      return [name, { redirect }];
     }
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    return [name, inRange(version, range) ? { root, path } : { redirect, installed: version }];
   }));
+}
+
+/** One line for each demo package installed at a version the demo does not work with. */
+export function vendorWarnings(sources: ReadonlyMap<string, VendorSource>): string[] {
+  const wrong = new Map([...sources].flatMap(([name, source]) => ('installed' in source && source.installed ? [[VENDOR.get(name)![0], source.installed]] : [])));
+  return [...wrong].map(([pkg, version]) => {
+    const [range, pinned] = DEMO_PACKAGES.get(pkg)!;
+    return `the demo works with ${pkg} ${range}.x, not the installed ${version}: it takes ${pkg} ${pinned} from jsDelivr (${demoInstall(pkg)} to serve it offline)`;
+  });
 }
 
 export interface Builds {
@@ -168,13 +204,13 @@ function below(prefix: string, req: IncomingMessage): IncomingMessage {
  * `tree/`). Until a tree exists, the tree's URLs answer 503 with the errors
  * of the build that failed.
  */
-function devHandler(out: string, errors: () => string[]): Handler {
+function devHandler(out: string, errors: () => string[], vendorScripts: ReadonlyMap<string, VendorSource>): Handler {
   const tree = compatHandler({ dir: out, headers: NO_STORE });
   const demo = fileHandler(DEMO, NO_STORE);
   const widgets = fileHandler(fileURLToPath(packageFile('lib/widgets/')), NO_STORE);
   const client = fileHandler(fileURLToPath(packageFile('lib/tree/')), NO_STORE);
   let react: Promise<string | undefined> | undefined; // bundled once, at the first page that asks
-  const vendor = new Map([...vendorSources(createRequire(import.meta.url).resolve)].map(([name, source]) => [
+  const vendor = new Map([...vendorScripts].map(([name, source]) => [
     name,
     'redirect' in source ? source : { path: source.path, files: fileHandler(source.root, NO_STORE) },
   ]));
@@ -285,7 +321,9 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
     throw err;
   }
 
-  const server = createServer(devHandler(out, () => errors));
+  const vendor = vendorSources(createRequire(import.meta.url).resolve);
+  for (const line of vendorWarnings(vendor)) io.stderr(`warning: ${line}\n`);
+  const server = createServer(devHandler(out, () => errors, vendor));
   let port: number;
   try {
     port = await listen(server, options.port, options.host);

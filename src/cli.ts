@@ -76,7 +76,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .addHelpText('after', `
 Writes sources/reflist.config.json (the lists, docs/lists.md) and sources/*.csv (a few
 example rows of every list), package.json (scripts build, dev,
-serve), .github/workflows/pages.yml, README.md and .gitignore. If any of them exists,
+serve), .github/workflows/pages.yml, README.md, .gitignore and vendor/reflist-VERSION.tgz
+(this reflist, which package.json installs). If any of them exists,
 it writes nothing and names them. Then: npm install, npm run build.
 `)
     .action((dir: string, opts: { preset: string }) => init(dir, io, opts.preset));

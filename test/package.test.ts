@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as esbuild } from 'esbuild';
@@ -15,8 +15,8 @@ import { startServe, tempDir, writeSources } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-const run = (cwd: string, command: string, args: string[]) => {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+const run = (cwd: string, command: string, args: string[], env: Record<string, string> = {}) => {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', ...env } });
   return { status: result.status, out: `${result.stdout}${result.stderr}` };
 };
 
@@ -62,18 +62,37 @@ describe('the npm package', () => {
     expect(JSON.parse(readFileSync(join(project, 'public/lookup/author.json'), 'utf8')).total).toBe(4);
   }, 180_000);
 
-  test('npx reflist init, npm install, npm run build: from an empty folder to a built tree', () => {
-    const scaffolded = run(project, 'npx', ['--no', 'reflist', 'init', 'lists']);
-    expect(scaffolded.status, scaffolded.out).toBe(0);
-    const lists = join(project, 'lists');
-    // reflist is not on the registry here: the scaffold's devDependency is satisfied by the tarball.
+  test('init from the tarball as the README says, committed and cloned: the Pages workflow\'s install and build pass in the clean clone, each with an empty npm cache', () => {
     const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
-    const installed = run(lists, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', `../${tarball}`]);
-    expect(installed.status, installed.out).toBe(0);
-    const built = run(lists, 'npm', ['run', 'build']);
-    expect(built.status, built.out).toBe(0);
-    expect(JSON.parse(readFileSync(join(lists, 'dist/lookup.json'), 'utf8')).lists.species.total).toBeGreaterThan(0);
-  }, 180_000);
+    const home = tempDir('reflist-first-deploy-');
+    copyFileSync(join(project, tarball), join(home, tarball));
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const initLine = /^npx .*reflist init my-lists.*$/m.exec(readme)![0];
+    expect(initLine).toContain(`--package ./${tarball} `);
+    const scaffolded = run(home, 'sh', ['-c', initLine], { npm_config_cache: join(home, 'empty-cache') });
+    expect(scaffolded.status, scaffolded.out).toBe(0);
+    expect(scaffolded.out).toContain('next:\n  cd my-lists\n  npm install\n  npm run build\n  npm run dev\n');
+
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Lists', '-c', 'user.email=lists@example.org', ...args], { cwd, encoding: 'utf8' });
+    git(join(home, 'my-lists'), 'init', '-q', '-b', 'main');
+    git(join(home, 'my-lists'), 'add', '.');
+    git(join(home, 'my-lists'), 'commit', '-q', '-m', 'lists');
+    const clone = join(tempDir('reflist-checkout-'), 'my-lists');
+    git(home, 'clone', '-q', join(home, 'my-lists'), clone);
+    // The clone holds only what was committed: no node_modules, no tarball outside the project.
+    expect(readdirSync(clone).sort()).toEqual(['.git', '.github', '.gitignore', 'README.md', 'package.json', 'sources', 'vendor']);
+
+    const workflow = readFileSync(join(clone, '.github/workflows/pages.yml'), 'utf8');
+    const commands = [...workflow.matchAll(/^ +- run: (.+)$/gm)].map((m) => m[1]!);
+    expect(commands).toEqual(['npm install', 'npm run build']);
+    const cache = tempDir('reflist-ci-cache-');
+    for (const command of commands) {
+      const ran = run(clone, 'sh', ['-c', command], { npm_config_cache: cache });
+      expect(ran.status, `${command}\n${ran.out}`).toBe(0);
+    }
+    const uploaded = /upload-pages-artifact@v3\n +with:\n +path: (\S+)\n/.exec(workflow)![1]!;
+    expect(JSON.parse(readFileSync(join(clone, uploaded, 'lookup.json'), 'utf8')).lists.species.total).toBeGreaterThan(0);
+  }, 300_000);
 
   test('import from "reflist/client" answers a Term with a System, and "reflist" builds', () => {
     writeFileSync(join(project, 'use.mjs'), `

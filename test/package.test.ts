@@ -5,11 +5,13 @@
 import { describe, expect, test } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as esbuild } from 'esbuild';
+import { CHROMIUM, DemoPage, launchChromium } from '../scripts/demo-page.js';
 import type { LookupClient } from '../src/client/client.js';
+import { DEMO_PACKAGES, inRange } from '../src/commands/dev.js';
 import { VALID } from './fixtures/valid.js';
 import { startServe, tempDir, writeSources } from './helpers.js';
 
@@ -32,6 +34,8 @@ function freshCopy(): string {
 describe('the npm package', () => {
   const project = tempDir('reflist-consumer-');
   let files: string[] = [];
+  /** The clean clone of an init project, and its npm cache, once the Pages workflow's commands ran there. */
+  let checkout: { clone: string; cache: string } | undefined;
 
   test('npm pack builds the CLI, the API and the client, and packs only what a user runs', () => {
     const copy = freshCopy();
@@ -92,6 +96,49 @@ describe('the npm package', () => {
     }
     const uploaded = /upload-pages-artifact@v3\n +with:\n +path: (\S+)\n/.exec(workflow)![1]!;
     expect(JSON.parse(readFileSync(join(clone, uploaded, 'lookup.json'), 'utf8')).lists.species.total).toBeGreaterThan(0);
+    checkout = { clone, cache };
+  }, 300_000);
+
+  test.skipIf(!existsSync(CHROMIUM))('the demo\'s advice, followed in that project, gives a working demo offline: select2 from the installed jQuery 3 and select2 4.1', async () => {
+    expect(checkout).toBeDefined();
+    const { clone, cache } = checkout!;
+    // The advice a person reads where select2 could not be loaded, from the installed demo.
+    const advice = /npm install --save-dev [^:)]+/.exec(readFileSync(join(clone, 'node_modules/reflist/demo/demo.js'), 'utf8'))![0];
+    expect(advice).toBe('npm install --save-dev jquery@3 select2@4.1');
+    const installed = run(clone, 'sh', ['-c', advice], { npm_config_cache: cache });
+    expect(installed.status, installed.out).toBe(0);
+    const versions = ['jquery', 'select2'].map((pkg) => JSON.parse(readFileSync(join(clone, 'node_modules', pkg, 'package.json'), 'utf8')).version as string);
+    expect(versions.map((v, i) => inRange(v, DEMO_PACKAGES.get(['jquery', 'select2'][i]!)![0]))).toEqual([true, true]);
+
+    const child = spawn(join(clone, 'node_modules/.bin/reflist'), ['dev', '--sources', 'sources', '--out', 'dist', '--port', '0'], { cwd: clone });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
+    const browser = await launchChromium();
+    try {
+      const deadline = Date.now() + 30_000;
+      let url: string | undefined;
+      while (!(url = / at (http:\/\/127\.0\.0\.1:\d+\/) — the demo/.exec(out)?.[1])) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no serving line: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(out).not.toContain('warning');
+      for (const script of ['jquery.min.js', 'select2.min.js']) expect((await fetch(`${url}demo/vendor/${script}`, { redirect: 'manual' })).status).toBe(200);
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.route('https://cdn.jsdelivr.net/**', (route) => route.abort()); // offline: Tom Select and Choices.js are not installed
+      const demo = new DemoPage(page);
+      await demo.goto(`${url}demo/`);
+      await demo.choose('institution', 'mus', 'Museum für Naturkunde (Berlin)');
+      expect(await demo.selection('institution')).toEqual({ value: 'DE-MFN', text: 'Museum für Naturkunde (Berlin)' });
+      expect(await page.locator('.failure').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      child.kill('SIGINT');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
   }, 300_000);
 
   test('import from "reflist/client" answers a Term with a System, and "reflist" builds', () => {

@@ -25,7 +25,7 @@ const run = (cwd: string, command: string, args: string[], env: Record<string, s
 /** The project as a fresh clone after `npm ci` has it: no lib/, no built tree; node_modules linked. */
 function freshCopy(): string {
   const copy = join(tempDir('reflist-pack-'), 'reflist');
-  const skip = new Set(['node_modules', 'lib', '.git', 'dist', 'test-output', '.preview']);
+  const skip = new Set(['node_modules', 'lib', '.git', 'dist', '.reflist', 'test-output', '.preview']);
   cpSync(ROOT, copy, { recursive: true, filter: (src) => !skip.has(src.slice(ROOT.length + 1).split('/')[0]!) && !/\/\.dist\./.test(src) });
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   return copy;

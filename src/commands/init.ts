@@ -115,10 +115,10 @@ jobs:
         uses: actions/deploy-pages@v4
 `;
 
-// dist is a link, not a folder, so the pattern has no trailing slash.
+// dist is a link, not a folder, so the pattern has no trailing slash; .reflist/ is the build's state.
 const GITIGNORE = `node_modules/
 dist
-.dist.*
+.reflist/
 `;
 
 function header(csv: string): string {

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PACKAGES, demoInstall, inRange, scheduleBuilds, VENDOR, vendorSources, vendorWarnings } from '../src/commands/dev.js';
+import { buildInputs } from '../src/commands/watch.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
 import { tempDir, writeSources } from './helpers.js';
@@ -198,6 +199,21 @@ describe('reflist dev with a source in a folder below the config', () => {
   });
 });
 
+describe('reflist dev with a source in a folder that is not there yet', () => {
+  test('the folder and the file, saved later, are built', async () => {
+    const config = { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, descriptor: { source: 'later/on/descriptor.csv' } } };
+    const { 'descriptor.csv': descriptor, ...rest } = VALID;
+    const dev = await startDev({ ...rest, 'reflist.config.json': JSON.stringify(config) });
+    try {
+      expect(await term(dev, 'descriptor', 'sha')).toEqual([]);
+      writeSources(dev.sources, { 'later/on/descriptor.csv': descriptor! });
+      await until(async () => (await term(dev, 'descriptor', 'sha')).includes('Shape'), () => `the new folder's source${dev.stdout()}${dev.stderr()}`);
+    } finally {
+      await dev.stop('SIGKILL');
+    }
+  });
+});
+
 describe('reflist dev when the first build fails', () => {
   test('answers 503 with the errors until a build succeeds, and SIGTERM exits with code 0', async () => {
     const dev = await startDev({ ...VALID, 'author.csv': VALID['author.csv']!.replace('2,"Müller', 'two,"Müller') });
@@ -235,6 +251,25 @@ describe('reflist dev on an output folder that is not a tree', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('is not empty and holds no lookup.json: refusing to replace it');
     expect(readFileSync(join(root, 'site/index.html'), 'utf8')).toBe('<p>mine</p>');
+  });
+});
+
+describe('what reflist dev watches', () => {
+  test('the config\'s folder and the folders on the way to each source, and as inputs only the config, the sources and those folders', () => {
+    const config = { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, author: { ...LOOKUP_SERVICE_CONFIG.lists.author, source: 'sub/deeper/author.csv' } } };
+    const sources = writeSources(tempDir('reflist-watch-'), { ...VALID, 'reflist.config.json': JSON.stringify(config) });
+    const inputs = buildInputs(sources, undefined);
+    expect(inputs.folders).toEqual(['', 'sub', 'sub/deeper']);
+    const paths = ['reflist.config.json', 'sub/deeper/author.csv', 'sub', 'author.csv', 'system.csv', 'node_modules/x/a.csv', '.reflist/dist.a.cache/author.csv', 'sub/notes.csv'];
+    expect(paths.filter(inputs.isInput)).toEqual(['reflist.config.json', 'sub/deeper/author.csv', 'sub', 'system.csv']);
+  });
+
+  test('while the config cannot be read: the config and every CSV the build would warn of, no folder named', () => {
+    const sources = writeSources(tempDir('reflist-watch-'), { 'reflist.config.json': '{ "lists": ' });
+    const inputs = buildInputs(sources, undefined);
+    expect(inputs.folders).toBeUndefined();
+    expect(['reflist.config.json', 'a.csv', 'sub/b.csv', '.#a.csv', 'node_modules/x/a.csv', '.reflist/dist.a.cache/a.csv', 'a.csv~'].filter(inputs.isInput))
+      .toEqual(['reflist.config.json', 'a.csv', 'sub/b.csv']);
   });
 });
 

@@ -1,10 +1,10 @@
 // `reflist dev`: builds, serves the tree and the select2 demo on one port,
 // and rebuilds when a source changes. The served tree changes only by a
 // successful build's swap, so after a broken edit the last good tree stays.
-import { existsSync, readFileSync, watch } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild'; // esbuild itself is imported only when the demo asks for React
 import { build, type BuildReport } from '../build.js';
@@ -13,8 +13,7 @@ import { errorLines, ReflistError, ReflistErrors } from '../errors.js';
 import { packageFile } from '../root.js';
 import { createProgress, type Io } from '../progress.js';
 import { compatHandler, fileHandler, listen, safeFile, sendJson, type Handler } from './serve.js';
-import { sourceFiles } from '../config/declaration.js';
-import { CONFIG_FILE, loadDeclaration } from '../config/load.js';
+import { buildInputs, watchFolders } from './watch.js';
 
 export interface DevOptions {
   sources: string;
@@ -259,22 +258,6 @@ function devHandler(out: string, errors: () => string[], vendorScripts: Readonly
 }
 
 /**
- * The files whose change may change the build, by their path below the
- * config's folder as the config names them (`sub/author.csv`): the config and
- * the sources it declares, or, while the config cannot be read, every CSV file
- * the build would warn of. An editor's `.#author.csv` lock or a note is none of them.
- */
-function buildInputs(sources: string, config: string | undefined): (file: string) => boolean {
-  const configName = config === undefined ? CONFIG_FILE : basename(config);
-  try {
-    const declared = new Set(sourceFiles(loadDeclaration(sources, config).declaration).map((s) => s.file));
-    return (file) => file === configName || declared.has(file);
-  } catch {
-    return (file) => file === configName || (file.endsWith('.csv') && !file.split('/').some((part) => part.startsWith('.') || part === 'node_modules'));
-  }
-}
-
-/**
  * Builds `sources` into `out`, serves it with the demo, and rebuilds on every
  * change of the config or a source it declares, printing one line a build.
  */
@@ -282,12 +265,15 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
   const { sources, config, out, pageSize } = options;
   if (config === undefined && !existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
   // The folder of the config and its sources (a missing --config is the first build's error).
-  const watched = config === undefined ? sources : dirname(config);
-  let isInput = buildInputs(sources, config);
+  const root = config === undefined ? sources : dirname(config);
+  let inputs = buildInputs(sources, config);
+  let folders = [''];
   let errors: string[] = [];
   const run = async (changed: string[]) => {
     const first = changed.length === 0;
-    isInput = buildInputs(sources, config);
+    // Watched before the build reads them, so that a save during it is built after it.
+    inputs = buildInputs(sources, config);
+    watcher.watch((folders = inputs.folders ?? folders));
     try {
       const report = await build({
         sources, config, out, pageSize,
@@ -306,14 +292,10 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
     }
   };
   const builds = scheduleBuilds(run, DEBOUNCE_MS);
-  // Watched before the first build, so that a save during it is built after it; recursive, as
-  // sources may lie in folders below the config's.
-  const watcher = watch(watched, { recursive: true }, (_event, name) => {
+  const watcher = watchFolders(root, (file) => {
     // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
-    const file = name === null ? 'a source' : name.split(sep).join('/');
-    if (name === null || isInput(file)) builds.change(file);
-  });
-  watcher.on('error', (err) => io.stderr(`no longer watching ${watched}: ${err.message}\n`));
+    if (file === null || inputs.isInput(file)) builds.change(file ?? 'a source');
+  }, (folder, err) => io.stderr(`no longer watching ${join(root, folder)}: ${err.message}\n`));
   try {
     await builds.now();
   } catch (err) {

@@ -100,6 +100,8 @@ jobs:
       # commit the one npm install writes, use npm ci here (and cache: npm above).
       - run: npm install
       - run: npm run build
+      # dist is a link to the generation the build swapped in, in .reflist/;
+      # the upload follows it.
       - uses: actions/upload-pages-artifact@v3
         with:
           path: dist

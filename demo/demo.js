@@ -10,7 +10,7 @@ if (!window.jQuery?.fn?.select2) {
   const alert = Object.assign(document.createElement('p'), {
     className: 'failure',
     textContent: 'select2 could not be loaded, so the demo shows no drop-downs. It takes jQuery and select2 from vendor/: '
-      + 'the installed packages (npm install --save-dev jquery select2), else jsDelivr, which needs a connection.',
+      + 'the installed packages (npm install --save-dev jquery@3 select2@4.1: select2 4.1 needs jQuery 3), else jsDelivr, which needs a connection.',
   });
   alert.setAttribute('role', 'alert');
   document.querySelector('#demo').replaceWith(alert);
@@ -97,14 +97,14 @@ if (first) {
   if (window.TomSelect) {
     const select = $('<select>').attr({ id: `tom-select-${first.name}`, name: `tom-select-${first.name}`, placeholder: 'Type to search…' }).appendTo(tomSlot);
     new window.TomSelect(select[0], tomSelectSettings(client, first.name, { group: chosenGroup }));
-  } else missing(tomSlot, 'Tom Select', 'tom-select');
+  } else missing(tomSlot, 'Tom Select', 'tom-select@2');
 
   const { createChoices } = await import('./widgets/choices.js');
   const choicesSlot = widgetSlot('choices', 'Choices.js');
   if (window.Choices) {
     const select = $('<select>').attr({ id: `choices-${first.name}`, name: `choices-${first.name}` }).appendTo(choicesSlot);
     createChoices(window.Choices, select[0], client, first.name, { group: chosenGroup, config: { itemSelectText: '' } });
-  } else missing(choicesSlot, 'Choices.js', 'choices.js');
+  } else missing(choicesSlot, 'Choices.js', 'choices.js@11');
 } else $('#widgets').remove();
 
 const totals = Object.entries(manifest.lists).map(([name, info]) => `${name} ${info.total}`);

@@ -30,7 +30,7 @@ export function assemblePreview(tree: string, out: string): void {
   rmSync(out, { recursive: true, force: true }); // removes the old link, never what it points to
   for (const dir of ['vendor', 'widgets', 'tree']) mkdirSync(join(out, dir), { recursive: true });
   for (const name of DEMO_FILES) copyFileSync(join(ROOT, 'demo', name), join(out, name));
-  for (const [name, [pkg, , path]] of VENDOR) copyFileSync(join(ROOT, 'node_modules', pkg, path), join(out, 'vendor', name));
+  for (const [name, [pkg, path]] of VENDOR) copyFileSync(join(ROOT, 'node_modules', pkg, path), join(out, 'vendor', name));
   writeFileSync(join(out, 'vendor', REACT_VENDOR), buildSync(reactVendorBuild).outputFiles![0]!.contents);
   for (const name of WIDGETS) copyFileSync(join(ROOT, 'lib/widgets', name), join(out, 'widgets', name));
   copyFileSync(join(ROOT, 'lib/tree/lookup-client.js'), join(out, 'tree/lookup-client.js'));

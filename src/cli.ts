@@ -77,7 +77,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .addHelpText('after', `
 Writes sources/reflist.config.json (the lists, docs/lists.md) and sources/*.csv (a few
 example rows of every list), package.json (scripts build, dev,
-serve, types), .github/workflows/pages.yml, README.md and .gitignore. If any of them exists,
+serve, types), .github/workflows/pages.yml, README.md, .gitignore and vendor/reflist-VERSION.tgz
+(this reflist, which package.json installs). If any of them exists,
 it writes nothing and names them. Then: npm install, npm run build.
 `)
     .action((dir: string, opts: { preset: string }) => init(dir, io, opts.preset));
@@ -87,7 +88,7 @@ it writes nothing and names them. Then: npm install, npm run build.
     .description('build the static tree from the source CSVs; on any error nothing is written')
     .option('--sources <dir>', 'folder of the source CSV files and their reflist.config.json', 'sources')
     .option('--config <file>', 'the config declaring the lists, when not in --sources; sources are read relative to it')
-    .option('--out <dir>', 'output folder, replaced whole when the build succeeds', 'dist')
+    .option('--out <dir>', "output folder, replaced whole when the build succeeds: a link into .reflist/, the build's state", 'dist')
     .option('--page-size <n>', `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`, integer('--page-size', 1, 10000))
     .option('--compress', 'also write .gz and .br copies of JSON, JS and HTML files, for hosts that serve them')
     .option('--nginx-upstream <url>', 'nginx.conf hands Term, Id and child requests to `reflist serve` at this origin', origin)

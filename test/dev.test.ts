@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scheduleBuilds, VENDOR, vendorSources } from '../src/commands/dev.js';
+import { DEMO_PACKAGES, demoInstall, inRange, scheduleBuilds, VENDOR, vendorSources, vendorWarnings } from '../src/commands/dev.js';
+import { buildInputs } from '../src/commands/watch.js';
+import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
 import { tempDir, writeSources } from './helpers.js';
 
@@ -180,6 +182,38 @@ describe('reflist dev', () => {
   });
 });
 
+describe('reflist dev with a source in a folder below the config', () => {
+  test('a save of sub/author.csv is served after one rebuild that names it', async () => {
+    const config = { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, author: { ...LOOKUP_SERVICE_CONFIG.lists.author, source: 'sub/author.csv' } } };
+    const { 'author.csv': author, ...rest } = VALID;
+    const dev = await startDev({ ...rest, 'sub/author.csv': author!, 'reflist.config.json': JSON.stringify(config) });
+    try {
+      expect(await term(dev, 'author', 'smi')).toEqual(['Smith, John']);
+      const before = rebuilds(dev).length;
+      writeSources(dev.sources, { 'sub/author.csv': author!.replace('Smith, John', 'Below, Saved') });
+      await until(async () => (await term(dev, 'author', 'below')).includes('Below, Saved'), () => `the save below${dev.stdout()}${dev.stderr()}`);
+      expect(await rebuildsSince(dev, before)).toEqual([expect.stringMatching(/^rebuilt in \d+\.\d\d s: sub\/author\.csv changed; wrote \d+ files$/)]);
+    } finally {
+      await dev.stop('SIGKILL');
+    }
+  });
+});
+
+describe('reflist dev with a source in a folder that is not there yet', () => {
+  test('the folder and the file, saved later, are built', async () => {
+    const config = { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, descriptor: { source: 'later/on/descriptor.csv' } } };
+    const { 'descriptor.csv': descriptor, ...rest } = VALID;
+    const dev = await startDev({ ...rest, 'reflist.config.json': JSON.stringify(config) });
+    try {
+      expect(await term(dev, 'descriptor', 'sha')).toEqual([]);
+      writeSources(dev.sources, { 'later/on/descriptor.csv': descriptor! });
+      await until(async () => (await term(dev, 'descriptor', 'sha')).includes('Shape'), () => `the new folder's source${dev.stdout()}${dev.stderr()}`);
+    } finally {
+      await dev.stop('SIGKILL');
+    }
+  });
+});
+
 describe('reflist dev when the first build fails', () => {
   test('answers 503 with the errors until a build succeeds, and SIGTERM exits with code 0', async () => {
     const dev = await startDev({ ...VALID, 'author.csv': VALID['author.csv']!.replace('2,"Müller', 'two,"Müller') });
@@ -220,6 +254,25 @@ describe('reflist dev on an output folder that is not a tree', () => {
   });
 });
 
+describe('what reflist dev watches', () => {
+  test('the config\'s folder and the folders on the way to each source, and as inputs only the config, the sources and those folders', () => {
+    const config = { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, author: { ...LOOKUP_SERVICE_CONFIG.lists.author, source: 'sub/deeper/author.csv' } } };
+    const sources = writeSources(tempDir('reflist-watch-'), { ...VALID, 'reflist.config.json': JSON.stringify(config) });
+    const inputs = buildInputs(sources, undefined);
+    expect(inputs.folders).toEqual(['', 'sub', 'sub/deeper']);
+    const paths = ['reflist.config.json', 'sub/deeper/author.csv', 'sub', 'author.csv', 'system.csv', 'node_modules/x/a.csv', '.reflist/dist.a.cache/author.csv', 'sub/notes.csv'];
+    expect(paths.filter(inputs.isInput)).toEqual(['reflist.config.json', 'sub/deeper/author.csv', 'sub', 'system.csv']);
+  });
+
+  test('while the config cannot be read: the config and every CSV the build would warn of, no folder named', () => {
+    const sources = writeSources(tempDir('reflist-watch-'), { 'reflist.config.json': '{ "lists": ' });
+    const inputs = buildInputs(sources, undefined);
+    expect(inputs.folders).toBeUndefined();
+    expect(['reflist.config.json', 'a.csv', 'sub/b.csv', '.#a.csv', 'node_modules/x/a.csv', '.reflist/dist.a.cache/a.csv', 'a.csv~'].filter(inputs.isInput))
+      .toEqual(['reflist.config.json', 'a.csv', 'sub/b.csv']);
+  });
+});
+
 describe('scheduleBuilds', () => {
   test('changes during a build make exactly one more build, with every file that changed', async () => {
     const runs: string[][] = [];
@@ -244,9 +297,9 @@ describe('scheduleBuilds', () => {
 describe('the demo vendor scripts', () => {
   test('come from the installed packages, at the versions pinned for jsDelivr', () => {
     const installed = vendorSources(createRequire(import.meta.url).resolve);
-    for (const [name, [pkg, version]] of VENDOR) {
+    for (const [name, [pkg]] of VENDOR) {
       expect(installed.get(name)).toHaveProperty('root');
-      expect(JSON.parse(readFileSync(`node_modules/${pkg}/package.json`, 'utf8')).version).toBe(version);
+      expect(JSON.parse(readFileSync(`node_modules/${pkg}/package.json`, 'utf8')).version).toBe(DEMO_PACKAGES.get(pkg)![1]);
     }
   });
 
@@ -256,6 +309,26 @@ describe('the demo vendor scripts', () => {
     });
     expect(missing.get('select2.min.js')).toEqual({ redirect: 'https://cdn.jsdelivr.net/npm/select2@4.1.0/dist/js/select2.min.js' });
     expect(missing.get('jquery.min.js')).toEqual({ redirect: 'https://cdn.jsdelivr.net/npm/jquery@3.8.0/dist/jquery.min.js' });
+  });
+
+  test('an installed jQuery 4, which select2 4.1 stops on, is not served: jQuery 3 comes from jsDelivr, with a warning that says what to install', () => {
+    const project = tempDir('reflist-jquery4-');
+    writeSources(join(project, 'node_modules/jquery'), { 'package.json': JSON.stringify({ name: 'jquery', version: '4.0.0' }), 'dist/jquery.min.js': '/* 4 */' });
+    writeSources(join(project, 'node_modules/select2'), { 'package.json': JSON.stringify({ name: 'select2', version: '4.1.0' }), 'dist/js/select2.min.js': '' });
+    const sources = vendorSources(createRequire(join(project, 'package.json')).resolve);
+    expect(sources.get('jquery.min.js')).toEqual({ redirect: 'https://cdn.jsdelivr.net/npm/jquery@3.8.0/dist/jquery.min.js', installed: '4.0.0' });
+    expect(sources.get('select2.min.js')).toEqual({ root: join(project, 'node_modules/select2'), path: 'dist/js/select2.min.js' });
+    expect(vendorWarnings(sources)).toEqual([
+      'the demo works with jquery 3.x, not the installed 4.0.0: it takes jquery 3.8.0 from jsDelivr (npm install --save-dev jquery@3 to serve it offline)',
+    ]);
+  });
+
+  test('the demo page asks for each package at the versions dev serves from an install', () => {
+    const advice = [...readFileSync('demo/demo.js', 'utf8').matchAll(/\b([a-z][\w.-]*)@(\d[\w.]*)/g)].map(([, pkg, range]) => [pkg, range]);
+    expect(advice).toEqual([...DEMO_PACKAGES].map(([pkg, [range]]) => [pkg, range]));
+    for (const [pkg, [range, pinned]] of DEMO_PACKAGES) expect([pkg, inRange(pinned, range)]).toEqual([pkg, true]);
+    expect(demoInstall('jquery', 'select2')).toBe('npm install --save-dev jquery@3 select2@4.1');
+    expect([inRange('3.7.1', '3'), inRange('4.0.0', '3'), inRange('4.1.0-rc.0', '4.1'), inRange('4.0.13', '4.1'), inRange('31.0.0', '3')]).toEqual([true, false, true, false, false]);
   });
 });
 

@@ -65,46 +65,46 @@ describe('an incremental build', () => {
     ['in a writer thread', writeTreeThreaded],
   ])('the first rebuild (%s) links every file it keeps from the served tree, and the next links what the spare lags behind on', async (how, write) => {
     const out = join(tempDir(), 'dist');
-    const [a, b] = [join(dirname(out), '.dist.a'), join(dirname(out), '.dist.b')];
+    const [a, b] = [join(dirname(out), '.reflist/dist.a'), join(dirname(out), '.reflist/dist.b')];
     const files = Array.from({ length: 2000 }, (_, i): [string, string] => [`author/page/${i % 50}/${i}.json`, `{"n":${i}}`.repeat(300)]);
     await write(out, files, undefined, { compress: true });
-    expect(readlinkSync(out)).toBe('.dist.a');
+    expect(readlinkSync(out)).toBe('.reflist/dist.a');
     const second = [...files.slice(1), ['author.json', '{}']] as [string, string][];
     const report = await write(out, second, undefined, { compress: true });
     expect(report).toMatchObject({ written: 1, removed: 3 });
-    // A writer thread may have linked some or all of them into .dist.b during the first build.
+    // A writer thread may have linked some or all of them into dist.b during the first build.
     if (how === 'in this thread') expect(report.copied).toBe(3 * 1999);
-    expect(readlinkSync(out)).toBe('.dist.b');
+    expect(readlinkSync(out)).toBe('.reflist/dist.b');
     const tree = snapshotTree(b);
     expect(tree.size).toBe(3 * 1999 + 1); // each page with its .gz and .br
     for (const path of tree.keys()) if (path !== 'author.json') expect(statSync(join(b, path)).ino).toBe(statSync(join(a, path)).ino);
-    // The spare (.dist.a) lags behind by author.json alone; the first file is gone from it.
+    // The spare (dist.a) lags behind by author.json alone; the first file is gone from it.
     const third = second.map(([path, text]): [string, string] => [path, path === files[1]![0] ? `${text} ` : text]);
     expect(await write(out, third, undefined, { compress: true })).toMatchObject({ written: 3, copied: 1, removed: 0 });
-    expect(readlinkSync(out)).toBe('.dist.a');
+    expect(readlinkSync(out)).toBe('.reflist/dist.a');
     expect([...snapshotTree(a).keys()].sort()).toEqual(third.flatMap(([path]) => (path === 'author.json' ? [path] : [path, `${path}.br`, `${path}.gz`])).sort());
   });
 
   test('a first build links what it wrote into the other generation while it can, so the first rebuild finds it there', () => {
     const out = join(tempDir(), 'dist');
-    const [a, b] = [join(dirname(out), '.dist.a'), join(dirname(out), '.dist.b')];
+    const [a, b] = [join(dirname(out), '.reflist/dist.a'), join(dirname(out), '.reflist/dist.b')];
     const files = Array.from({ length: 300 }, (_, i): [string, string] => [`author/page/${i % 7}/${i}.json`, `[${i}]`]);
     const writer = new TreeWriter(out);
     for (const [path, text] of files.slice(0, 200)) writer.add(path, text);
     while (writer.linkAhead()) {}
     for (const [path, text] of files.slice(200)) writer.add(path, text); // not linked: the build ends first
     writer.finish();
-    expect(readlinkSync(out)).toBe('.dist.a');
+    expect(readlinkSync(out)).toBe('.reflist/dist.a');
     const linked = [...snapshotTree(b).keys()];
     expect(linked.sort()).toEqual(files.slice(0, 200).map(([path]) => path).sort());
     for (const path of linked) expect(statSync(join(b, path)).ino).toBe(statSync(join(a, path)).ino);
-    // .dist.b's index says it holds those 200: the first rebuild links only the other 100.
+    // dist.b's index says it holds those 200: the first rebuild links only the other 100.
     expect(writeTree(out, [...files.slice(1), ['author.json', '{}']])).toMatchObject({ written: 1, copied: 100, removed: 1 });
   });
 
   test('linking ahead never writes into a served file: a file taken after its link replaces the link', () => {
     const out = join(tempDir(), 'dist');
-    const [a, b] = [join(dirname(out), '.dist.a'), join(dirname(out), '.dist.b')];
+    const [a, b] = [join(dirname(out), '.reflist/dist.a'), join(dirname(out), '.reflist/dist.b')];
     writeTree(out, [['a.json', '"old"'], ['b.json', '"same"']]);
     const writer = new TreeWriter(out);
     while (writer.linkAhead()) {}
@@ -157,7 +157,7 @@ describe('an incremental build', () => {
     const out = join(tempDir(), 'dist');
     await build({ sources, out, pageSize: 2 });
     const before = snapshotTree(out);
-    const lock = join(dirname(out), '.dist.lock');
+    const lock = join(dirname(out), '.reflist/dist.lock');
     writeFileSync(lock, '');
     await expect(build({ sources, out, pageSize: 3 })).rejects.toThrow(/another build is writing/);
     expect(existsSync(lock)).toBe(true);
@@ -170,7 +170,7 @@ describe('an incremental build', () => {
     await build({ sources, out, pageSize: 2 });
     writeSources(sources, { 'author.csv': 'id,text\nx,Nobody\n' });
     await expect(build({ sources, out, pageSize: 3 })).rejects.toThrow();
-    expect(existsSync(join(dirname(out), '.dist.lock'))).toBe(false);
+    expect(existsSync(join(dirname(out), '.reflist/dist.lock'))).toBe(false);
     writeSources(sources, VALID);
     await expect(build({ sources, out, pageSize: 3 })).resolves.toMatchObject({ unchanged: false });
   });

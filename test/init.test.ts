@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { run } from '../src/cli.js';
 import { nextCommands, packageName } from '../src/commands/init.js';
 import { PRESETS } from '../src/config/preset.js';
@@ -16,11 +17,13 @@ async function cli(args: string[]) {
 }
 
 const SHIPPED = new URL('../sources/', import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OWN = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
+const VENDORED = `vendor/reflist-${OWN.version}.tgz`;
 const scaffold = (preset: keyof typeof PRESETS) => [
   'README.md', 'package.json', '.gitignore', '.github/workflows/pages.yml', 'sources/reflist.config.json',
-  ...PRESETS[preset].sources.map((s) => `sources/${s.file}`),
+  ...PRESETS[preset].sources.map((s) => `sources/${s.file}`), VENDORED,
 ];
 const SCAFFOLD = scaffold('example');
 
@@ -110,8 +113,28 @@ describe('reflist init', () => {
         serve: 'reflist serve --dir dist',
         types: 'reflist types --sources sources',
       },
-      devDependencies: { reflist: `^${OWN.version}` },
+      devDependencies: { reflist: `file:${VENDORED}` },
     });
+  });
+
+  test('writes a README that says where reflist comes from and how the demo runs offline, and links to no registry page', async () => {
+    const dir = join(tempDir(), 'lists');
+    expect((await cli(['init', dir])).code).toBe(0);
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    expect(readme).toContain(`npm install      # once: installs reflist from ${VENDORED}\n`);
+    expect(readme).toContain('`npm install --save-dev jquery@3 select2@4.1`');
+    expect(readme).not.toMatch(/npmjs\.com|https?:\/\/(?!OWNER)/);
+  });
+
+  test('puts the reflist it runs from into vendor/: the files npm pack packs, under package/, byte for byte', async () => {
+    const dir = join(tempDir(), 'lists');
+    expect((await cli(['init', dir])).code).toBe(0);
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as [{ files: { path: string }[] }];
+    const expected = packed[0].files.map((f) => f.path).sort();
+    const unpacked = tempDir();
+    execFileSync('tar', ['-xzf', join(dir, VENDORED), '-C', unpacked]);
+    expect([...snapshotTree(join(unpacked, 'package')).keys()].sort()).toEqual(expected);
+    for (const path of expected) expect(readFileSync(join(unpacked, 'package', path)), path).toEqual(readFileSync(join(ROOT, path)));
   });
 
   test('writes a workflow that builds the tree and hands dist to GitHub Pages', async () => {
@@ -210,6 +233,14 @@ describe('reflist init', () => {
 });
 
 describe('the project', () => {
+  test.each(['README.md', 'docs/lists.md'])('%s starts a project with init from the tarball, then the steps init prints', (doc) => {
+    const text = readFileSync(join(ROOT, doc), 'utf8');
+    const block = /```sh\n(npx --yes --package \.\/reflist-[\d.]+\.tgz reflist init my-lists && cd my-lists\n[\s\S]*?)```/.exec(text)?.[1];
+    expect(block, `${doc}: the init block`).toBeDefined();
+    const commands = block!.trim().split('\n').map((line) => line.replace(/\s+#.*$/, ''));
+    expect(commands.slice(1)).toEqual(nextCommands('my-lists').slice(1));
+  });
+
   test.each([
     ['my-lists', 'my-lists'],
     ['Reference Lists', 'reference-lists'],

@@ -5,25 +5,27 @@
 import { describe, expect, test } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build as esbuild } from 'esbuild';
+import { CHROMIUM, DemoPage, launchChromium } from '../scripts/demo-page.js';
 import type { LookupClient } from '../src/client/client.js';
+import { DEMO_PACKAGES, inRange } from '../src/commands/dev.js';
 import { VALID } from './fixtures/valid.js';
 import { startServe, tempDir, writeSources } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-const run = (cwd: string, command: string, args: string[]) => {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+const run = (cwd: string, command: string, args: string[], env: Record<string, string> = {}) => {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false', ...env } });
   return { status: result.status, out: `${result.stdout}${result.stderr}` };
 };
 
 /** The project as a fresh clone after `npm ci` has it: no lib/, no built tree; node_modules linked. */
 function freshCopy(): string {
   const copy = join(tempDir('reflist-pack-'), 'reflist');
-  const skip = new Set(['node_modules', 'lib', '.git', 'dist', 'test-output', '.preview']);
+  const skip = new Set(['node_modules', 'lib', '.git', 'dist', '.reflist', 'test-output', '.preview']);
   cpSync(ROOT, copy, { recursive: true, filter: (src) => !skip.has(src.slice(ROOT.length + 1).split('/')[0]!) && !/\/\.dist\./.test(src) });
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
   return copy;
@@ -32,6 +34,8 @@ function freshCopy(): string {
 describe('the npm package', () => {
   const project = tempDir('reflist-consumer-');
   let files: string[] = [];
+  /** The clean clone of an init project, and its npm cache, once the Pages workflow's commands ran there. */
+  let checkout: { clone: string; cache: string } | undefined;
 
   test('npm pack builds the CLI, the API and the client, and packs only what a user runs', () => {
     const copy = freshCopy();
@@ -62,21 +66,83 @@ describe('the npm package', () => {
     expect(JSON.parse(readFileSync(join(project, 'public/lookup/author.json'), 'utf8')).total).toBe(4);
   }, 180_000);
 
-  test('npx reflist init, npm install, npm run build: from an empty folder to a built tree, and npm run types to its types', () => {
-    const scaffolded = run(project, 'npx', ['--no', 'reflist', 'init', 'lists']);
-    expect(scaffolded.status, scaffolded.out).toBe(0);
-    const lists = join(project, 'lists');
-    // reflist is not on the registry here: the scaffold's devDependency is satisfied by the tarball.
+  test('init from the tarball as the README says, committed and cloned: the Pages workflow\'s install and build pass in the clean clone, each with an empty npm cache', () => {
     const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'))!;
-    const installed = run(lists, 'npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', `../${tarball}`]);
-    expect(installed.status, installed.out).toBe(0);
-    const built = run(lists, 'npm', ['run', 'build']);
-    expect(built.status, built.out).toBe(0);
-    expect(JSON.parse(readFileSync(join(lists, 'dist/lookup.json'), 'utf8')).lists.species.total).toBeGreaterThan(0);
-    const typed = run(lists, 'npm', ['run', 'types']);
+    const home = tempDir('reflist-first-deploy-');
+    copyFileSync(join(project, tarball), join(home, tarball));
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const initLine = /^npx .*reflist init my-lists.*$/m.exec(readme)![0];
+    expect(initLine).toContain(`--package ./${tarball} `);
+    const scaffolded = run(home, 'sh', ['-c', initLine], { npm_config_cache: join(home, 'empty-cache') });
+    expect(scaffolded.status, scaffolded.out).toBe(0);
+    expect(scaffolded.out).toContain('next:\n  cd my-lists\n  npm install\n  npm run build\n  npm run dev\n');
+
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=Lists', '-c', 'user.email=lists@example.org', ...args], { cwd, encoding: 'utf8' });
+    git(join(home, 'my-lists'), 'init', '-q', '-b', 'main');
+    git(join(home, 'my-lists'), 'add', '.');
+    git(join(home, 'my-lists'), 'commit', '-q', '-m', 'lists');
+    const clone = join(tempDir('reflist-checkout-'), 'my-lists');
+    git(home, 'clone', '-q', join(home, 'my-lists'), clone);
+    // The clone holds only what was committed: no node_modules, no tarball outside the project.
+    expect(readdirSync(clone).sort()).toEqual(['.git', '.github', '.gitignore', 'README.md', 'package.json', 'sources', 'vendor']);
+
+    const workflow = readFileSync(join(clone, '.github/workflows/pages.yml'), 'utf8');
+    const commands = [...workflow.matchAll(/^ +- run: (.+)$/gm)].map((m) => m[1]!);
+    expect(commands).toEqual(['npm install', 'npm run build']);
+    const cache = tempDir('reflist-ci-cache-');
+    for (const command of commands) {
+      const ran = run(clone, 'sh', ['-c', command], { npm_config_cache: cache });
+      expect(ran.status, `${command}\n${ran.out}`).toBe(0);
+    }
+    const uploaded = /upload-pages-artifact@v3\n +with:\n +path: (\S+)\n/.exec(workflow)![1]!;
+    expect(JSON.parse(readFileSync(join(clone, uploaded, 'lookup.json'), 'utf8')).lists.species.total).toBeGreaterThan(0);
+    const typed = run(clone, 'npm', ['run', 'types']);
     expect(typed.status, typed.out).toBe(0);
-    expect(readFileSync(join(lists, 'reflist-lists.d.ts'), 'utf8')).toContain('export type SpeciesItem = {');
-  }, 180_000);
+    expect(readFileSync(join(clone, 'reflist-lists.d.ts'), 'utf8')).toContain('export type SpeciesItem = {');
+    checkout = { clone, cache };
+  }, 300_000);
+
+  test.skipIf(!existsSync(CHROMIUM))('the demo\'s advice, followed in that project, gives a working demo offline: select2 from the installed jQuery 3 and select2 4.1', async () => {
+    expect(checkout).toBeDefined();
+    const { clone, cache } = checkout!;
+    // The advice a person reads where select2 could not be loaded, from the installed demo.
+    const advice = /npm install --save-dev [^:)]+/.exec(readFileSync(join(clone, 'node_modules/reflist/demo/demo.js'), 'utf8'))![0];
+    expect(advice).toBe('npm install --save-dev jquery@3 select2@4.1');
+    const installed = run(clone, 'sh', ['-c', advice], { npm_config_cache: cache });
+    expect(installed.status, installed.out).toBe(0);
+    const versions = ['jquery', 'select2'].map((pkg) => JSON.parse(readFileSync(join(clone, 'node_modules', pkg, 'package.json'), 'utf8')).version as string);
+    expect(versions.map((v, i) => inRange(v, DEMO_PACKAGES.get(['jquery', 'select2'][i]!)![0]))).toEqual([true, true]);
+
+    const child = spawn(join(clone, 'node_modules/.bin/reflist'), ['dev', '--sources', 'sources', '--out', 'dist', '--port', '0'], { cwd: clone });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
+    const browser = await launchChromium();
+    try {
+      const deadline = Date.now() + 30_000;
+      let url: string | undefined;
+      while (!(url = / at (http:\/\/127\.0\.0\.1:\d+\/) — the demo/.exec(out)?.[1])) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no serving line: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(out).not.toContain('warning');
+      for (const script of ['jquery.min.js', 'select2.min.js']) expect((await fetch(`${url}demo/vendor/${script}`, { redirect: 'manual' })).status).toBe(200);
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.route('https://cdn.jsdelivr.net/**', (route) => route.abort()); // offline: Tom Select and Choices.js are not installed
+      const demo = new DemoPage(page);
+      await demo.goto(`${url}demo/`);
+      await demo.choose('institution', 'mus', 'Museum für Naturkunde (Berlin)');
+      expect(await demo.selection('institution')).toEqual({ value: 'DE-MFN', text: 'Museum für Naturkunde (Berlin)' });
+      expect(await page.locator('.failure').count()).toBe(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      child.kill('SIGINT');
+      if (child.exitCode === null) await once(child, 'exit');
+    }
+  }, 300_000);
 
   test('import from "reflist/client" answers a Term with a System, and "reflist" builds', () => {
     writeFileSync(join(project, 'use.mjs'), `

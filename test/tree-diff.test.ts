@@ -23,6 +23,12 @@ describe('the diff between the served tree and the next', () => {
     expect(d).toMatchObject({ unchanged: true, link: [], remove: [], copied: 0 });
   });
 
+  test('a served tree that moves to another generation is swapped in even when nothing changed: every file linked into the empty spare', () => {
+    const served = index({ 'lookup.json': e('m'), 'author/pages/1.json': e('p1') });
+    const d = diff({ served, added: new Map(served), moving: true });
+    expect(d).toMatchObject({ unchanged: false, link: ['lookup.json', 'author/pages/1.json'], remove: [], copied: 2, removed: 0 });
+  });
+
   test('a file the new tree lacks is removed, and the tree is no longer unchanged', () => {
     const served = index({ 'lookup.json': e('m'), 'author/pages/2.json': e('p2') });
     const d = diff({ served, spare: new Map(served), added: index({ 'lookup.json': e('m') }) });

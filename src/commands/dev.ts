@@ -1,7 +1,7 @@
 // `reflist dev`: builds, serves the tree and the select2 demo on one port,
 // and rebuilds when a source changes. The served tree changes only by a
 // successful build's swap, so after a broken edit the last good tree stays.
-import { existsSync, watch } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
@@ -13,8 +13,7 @@ import { errorLines, ReflistError, ReflistErrors } from '../errors.js';
 import { packageFile } from '../root.js';
 import { createProgress, type Io } from '../progress.js';
 import { compatHandler, fileHandler, listen, safeFile, sendJson, type Handler } from './serve.js';
-import { sourceFiles } from '../config/declaration.js';
-import { CONFIG_FILE, loadDeclaration } from '../config/load.js';
+import { buildInputs, watchFolders } from './watch.js';
 
 export interface DevOptions {
   sources: string;
@@ -34,16 +33,36 @@ const DEMO = fileURLToPath(packageFile('demo/'));
 /** The next save changes every answer: nothing may be cached, by a browser or a page's own select2. */
 const NO_STORE = { 'cache-control': 'no-store' };
 
-/** The demo's scripts: `/demo/vendor/<name>` → package, the version package-lock.json installs, file. */
-export const VENDOR: ReadonlyMap<string, readonly [pkg: string, version: string, path: string]> = new Map([
-  ['jquery.min.js', ['jquery', '3.8.0', 'dist/jquery.min.js']],
-  ['select2.min.js', ['select2', '4.1.0', 'dist/js/select2.min.js']],
-  ['select2.min.css', ['select2', '4.1.0', 'dist/css/select2.min.css']],
-  ['tom-select.complete.min.js', ['tom-select', '2.6.2', 'dist/js/tom-select.complete.min.js']],
-  ['tom-select.min.css', ['tom-select', '2.6.2', 'dist/css/tom-select.min.css']],
-  ['choices.min.js', ['choices.js', '11.2.4', 'public/assets/scripts/choices.min.js']],
-  ['choices.min.css', ['choices.js', '11.2.4', 'public/assets/styles/choices.min.css']],
+/**
+ * The widget packages the demo runs on: the versions it works with, as
+ * `npm install --save-dev jquery@3` names them (select2 4.1 needs jQuery 3;
+ * on jQuery 4 it stops at "isArray is not a function"), and the version
+ * jsDelivr serves where none of them is installed, package-lock.json's.
+ */
+export const DEMO_PACKAGES: ReadonlyMap<string, readonly [range: string, pinned: string]> = new Map([
+  ['jquery', ['3', '3.8.0']],
+  ['select2', ['4.1', '4.1.0']],
+  ['tom-select', ['2', '2.6.2']],
+  ['choices.js', ['11', '11.2.4']],
 ] as const);
+
+/** The demo's scripts: `/demo/vendor/<name>` → package, file. */
+export const VENDOR: ReadonlyMap<string, readonly [pkg: string, path: string]> = new Map([
+  ['jquery.min.js', ['jquery', 'dist/jquery.min.js']],
+  ['select2.min.js', ['select2', 'dist/js/select2.min.js']],
+  ['select2.min.css', ['select2', 'dist/css/select2.min.css']],
+  ['tom-select.complete.min.js', ['tom-select', 'dist/js/tom-select.complete.min.js']],
+  ['tom-select.min.css', ['tom-select', 'dist/css/tom-select.min.css']],
+  ['choices.min.js', ['choices.js', 'public/assets/scripts/choices.min.js']],
+  ['choices.min.css', ['choices.js', 'public/assets/styles/choices.min.css']],
+] as const);
+
+/** The command that installs demo packages at versions it works with: `npm install --save-dev jquery@3 select2@4.1`. */
+export const demoInstall = (...pkgs: string[]): string =>
+  `npm install --save-dev ${pkgs.map((pkg) => `${pkg}@${DEMO_PACKAGES.get(pkg)![0]}`).join(' ')}`;
+
+/** Whether a version is in a range as npm reads `jquery@3`: 3.8.0 is, 4.0.0 is not. */
+export const inRange = (version: string, range: string): boolean => version === range || version.startsWith(`${range}.`);
 
 /** The demo's react-select drop-down: React has no browser build of its own, so the installed packages are bundled. */
 export const REACT_VENDOR = 'react-select.js';
@@ -80,21 +99,37 @@ function packageRoot(resolve: (id: string) => string, pkg: string): string {
   }
 }
 
-export type VendorSource = { root: string; path: string } | { redirect: string };
+/** A demo script: an installed package's file, or jsDelivr's at the pinned version (with the version installed, if the demo does not work with it). */
+export type VendorSource = { root: string; path: string } | { redirect: string; installed?: string };
 
 /**
  * Where each demo script comes from: the installed package (they are this
- * repository's devDependencies), else jsDelivr at the same version, for an
- * installed reflist that has no jQuery or select2 beside it.
+ * repository's devDependencies) at a version the demo works with, else
+ * jsDelivr at the pinned version, for an installed reflist that has no jQuery
+ * or select2 beside it, or a jQuery 4.
  */
 export function vendorSources(resolve: (id: string) => string): Map<string, VendorSource> {
-  return new Map([...VENDOR].map(([name, [pkg, version, path]]): [string, VendorSource] => {
+  return new Map([...VENDOR].map(([name, [pkg, path]]): [string, VendorSource] => {
+    const [range, pinned] = DEMO_PACKAGES.get(pkg)!;
+    const redirect = `https://cdn.jsdelivr.net/npm/${pkg}@${pinned}/${path}`;
+    let root: string;
     try {
-      return [name, { root: packageRoot(resolve, pkg), path }];
+      root = packageRoot(resolve, pkg);
     } catch {
-      return [name, { redirect: `https://cdn.jsdelivr.net/npm/${pkg}@${version}/${path}` }];
+      return [name, { redirect }];
     }
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    return [name, inRange(version, range) ? { root, path } : { redirect, installed: version }];
   }));
+}
+
+/** One line for each demo package installed at a version the demo does not work with. */
+export function vendorWarnings(sources: ReadonlyMap<string, VendorSource>): string[] {
+  const wrong = new Map([...sources].flatMap(([name, source]) => ('installed' in source && source.installed ? [[VENDOR.get(name)![0], source.installed]] : [])));
+  return [...wrong].map(([pkg, version]) => {
+    const [range, pinned] = DEMO_PACKAGES.get(pkg)!;
+    return `the demo works with ${pkg} ${range}.x, not the installed ${version}: it takes ${pkg} ${pinned} from jsDelivr (${demoInstall(pkg)} to serve it offline)`;
+  });
 }
 
 export interface Builds {
@@ -168,13 +203,13 @@ function below(prefix: string, req: IncomingMessage): IncomingMessage {
  * `tree/`). Until a tree exists, the tree's URLs answer 503 with the errors
  * of the build that failed.
  */
-function devHandler(out: string, errors: () => string[]): Handler {
+function devHandler(out: string, errors: () => string[], vendorScripts: ReadonlyMap<string, VendorSource>): Handler {
   const tree = compatHandler({ dir: out, headers: NO_STORE });
   const demo = fileHandler(DEMO, NO_STORE);
   const widgets = fileHandler(fileURLToPath(packageFile('lib/widgets/')), NO_STORE);
   const client = fileHandler(fileURLToPath(packageFile('lib/tree/')), NO_STORE);
   let react: Promise<string | undefined> | undefined; // bundled once, at the first page that asks
-  const vendor = new Map([...vendorSources(createRequire(import.meta.url).resolve)].map(([name, source]) => [
+  const vendor = new Map([...vendorScripts].map(([name, source]) => [
     name,
     'redirect' in source ? source : { path: source.path, files: fileHandler(source.root, NO_STORE) },
   ]));
@@ -223,34 +258,22 @@ function devHandler(out: string, errors: () => string[]): Handler {
 }
 
 /**
- * The files whose change may change the build: the config and the sources it
- * declares, or, while the config cannot be read, every CSV file. An editor's
- * `.#author.csv` lock or a note is none of them.
- */
-function buildInputs(sources: string, config: string | undefined): (file: string) => boolean {
-  const configName = config === undefined ? CONFIG_FILE : basename(config);
-  try {
-    const declared = new Set(sourceFiles(loadDeclaration(sources, config).declaration).map((s) => s.file));
-    return (file) => file === configName || declared.has(file);
-  } catch {
-    return (file) => file === configName || (!file.startsWith('.') && file.endsWith('.csv'));
-  }
-}
-
-/**
  * Builds `sources` into `out`, serves it with the demo, and rebuilds on every
- * change of a source file in `sources`, printing one line a build.
+ * change of the config or a source it declares, printing one line a build.
  */
 export async function startDev(options: DevOptions, io: Io): Promise<{ url: string; close(): Promise<void> }> {
   const { sources, config, out, pageSize } = options;
   if (config === undefined && !existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
   // The folder of the config and its sources (a missing --config is the first build's error).
-  const watched = config === undefined ? sources : dirname(config);
-  let isInput = buildInputs(sources, config);
+  const root = config === undefined ? sources : dirname(config);
+  let inputs = buildInputs(sources, config);
+  let folders = [''];
   let errors: string[] = [];
   const run = async (changed: string[]) => {
     const first = changed.length === 0;
-    isInput = buildInputs(sources, config);
+    // Watched before the build reads them, so that a save during it is built after it.
+    inputs = buildInputs(sources, config);
+    watcher.watch((folders = inputs.folders ?? folders));
     try {
       const report = await build({
         sources, config, out, pageSize,
@@ -269,12 +292,10 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
     }
   };
   const builds = scheduleBuilds(run, DEBOUNCE_MS);
-  // Watched before the first build, so that a save during it is built after it.
-  const watcher = watch(watched, (_event, file) => {
+  const watcher = watchFolders(root, (file) => {
     // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
-    if (file === null || isInput(file)) builds.change(file ?? 'a source');
-  });
-  watcher.on('error', (err) => io.stderr(`no longer watching ${watched}: ${err.message}\n`));
+    if (file === null || inputs.isInput(file)) builds.change(file ?? 'a source');
+  }, (folder, err) => io.stderr(`no longer watching ${join(root, folder)}: ${err.message}\n`));
   try {
     await builds.now();
   } catch (err) {
@@ -282,7 +303,9 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
     throw err;
   }
 
-  const server = createServer(devHandler(out, () => errors));
+  const vendor = vendorSources(createRequire(import.meta.url).resolve);
+  for (const line of vendorWarnings(vendor)) io.stderr(`warning: ${line}\n`);
+  const server = createServer(devHandler(out, () => errors, vendor));
   let port: number;
   try {
     port = await listen(server, options.port, options.host);

@@ -1,21 +1,26 @@
 // `reflist init`: a folder for a user's own lists, from which `npm install` and
-// `npm run build` give a tree. scaffold() is the folder's content, pure; init()
-// checks the folder and writes it. The templates are strings in this module so
-// that the bundle (lib/cli.js) carries them and the package ships no extra files.
+// `npm run build` give a tree, in a clean checkout too: the project carries the
+// reflist it installs in vendor/ (tarball.ts). scaffold() is the folder's
+// content, pure; init() checks the folder and writes it. The templates are
+// strings in this module so that the bundle (lib/cli.js) carries them and the
+// package ships no extra files.
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PRESETS, type Preset, type PresetName } from '../config/preset.js';
 import { ReflistError, suggest } from '../errors.js';
 import { packageFile } from '../root.js';
 import type { Io } from '../progress.js';
+import { demoInstall } from './dev.js';
+import { packageFiles, tarball } from './tarball.js';
 
-const README = (name: string, preset: Preset) => `# ${name}
+const README = (name: string, preset: Preset, vendor: string) => `# ${name}
 
-Reference lists for select2 drop-downs. [reflist](https://www.npmjs.com/package/reflist)
-builds the CSV files in \`sources/\` into \`dist/\`: static JSON files that any
-static host can serve and select2 can read, with \`lookup-client.js\` to answer
-searches, pages, ids and counts.
+Reference lists for select2 drop-downs. reflist builds the CSV files in
+\`sources/\` into \`dist/\`: static JSON files that any static host can serve
+and select2 can read, with \`lookup-client.js\` to answer searches, pages, ids
+and counts.
 
 ## The lists
 
@@ -36,12 +41,22 @@ prints each as \`file:line: message\` and changes nothing.
 ## Commands
 
 \`\`\`sh
-npm install      # once: installs reflist
+npm install      # once: installs reflist from ${vendor}
 npm run build    # sources/ → dist/
 npm run dev      # see the drop-downs change while you edit sources/
 npm run serve    # serves dist/, answering the query URLs (${preset.example})
 npm run types    # reflist-lists.d.ts: the lists' types, for reflist/client in TypeScript
 \`\`\`
+
+\`npm run dev\`'s demo takes jQuery and select2 from jsDelivr; to run it
+offline, install them first: \`${demoInstall('jquery', 'select2')}\` (select2
+4.1 needs jQuery 3).
+
+reflist is on no npm registry: \`${vendor}\` is the package \`reflist init\`
+ran from, and \`package.json\` installs it from there, so that a clean
+checkout (the Pages workflow's) installs it too. Commit it. Another version
+is another tarball: put it in \`vendor/\` and
+\`npm install --save-dev ./vendor/reflist-VERSION.tgz\`.
 
 ## Deploy
 
@@ -52,8 +67,8 @@ is then at \`https://OWNER.github.io/REPO/\`.
 
 ## More
 
-reflist's documentation: <https://www.npmjs.com/package/reflist>, also in
-\`node_modules/reflist/README.md\` after \`npm install\`.
+reflist's documentation is in \`node_modules/reflist/README.md\` after
+\`npm install\`.
 `;
 
 const WORKFLOW = `# Builds the tree from sources/ and publishes it with GitHub Pages.
@@ -86,8 +101,8 @@ jobs:
       # commit the one npm install writes, use npm ci here (and cache: npm above).
       - run: npm install
       - run: npm run build
-      # dist is a link to the generation the build swapped in (.dist.a or
-      # .dist.b); the upload follows it.
+      # dist is a link to the generation the build swapped in, in .reflist/;
+      # the upload follows it.
       - uses: actions/upload-pages-artifact@v3
         with:
           path: dist
@@ -103,18 +118,21 @@ jobs:
         uses: actions/deploy-pages@v4
 `;
 
-// dist is a link, not a folder, so the pattern has no trailing slash.
+// dist is a link, not a folder, so the pattern has no trailing slash; .reflist/ is the build's state.
 const GITIGNORE = `node_modules/
 dist
-.dist.*
+.reflist/
 `;
 
 function header(csv: string): string {
   return csv.slice(0, csv.indexOf('\n'));
 }
 
-/** Every file of a new project, by its path inside the project's folder. */
-export function scaffold(name: string, version: string, preset: PresetName = 'example'): Map<string, string> {
+/** Where a new project keeps the reflist it installs. */
+export const vendored = (version: string) => `vendor/reflist-${version}.tgz`;
+
+/** Every file of a new project, by its path inside the project's folder; `packed` is the reflist package it installs. */
+export function scaffold(name: string, version: string, packed: Uint8Array, preset: PresetName = 'example'): Map<string, string | Uint8Array> {
   const pkg = {
     name,
     private: true,
@@ -125,15 +143,16 @@ export function scaffold(name: string, version: string, preset: PresetName = 'ex
       serve: 'reflist serve --dir dist',
       types: 'reflist types --sources sources',
     },
-    devDependencies: { reflist: `^${version}` },
+    devDependencies: { reflist: `file:${vendored(version)}` },
   };
-  return new Map([
-    ['README.md', README(name, PRESETS[preset])],
+  return new Map<string, string | Uint8Array>([
+    ['README.md', README(name, PRESETS[preset], vendored(version))],
     ['package.json', `${JSON.stringify(pkg, null, 2)}\n`],
     ['.gitignore', GITIGNORE],
     ['.github/workflows/pages.yml', WORKFLOW],
     ['sources/reflist.config.json', `${JSON.stringify(PRESETS[preset].config, null, 2)}\n`],
     ...PRESETS[preset].sources.map((s): [string, string] => [`sources/${s.file}`, s.text]),
+    [vendored(version), packed],
   ]);
 }
 
@@ -171,6 +190,16 @@ export function ownVersion(): string {
   return pkg.version;
 }
 
+/** The reflist package this runs from, as a tarball; refused when its lib/ was never built (a clone before `npm run compile`). */
+function ownTarball(): Buffer {
+  const root = fileURLToPath(packageFile(''));
+  const files = packageFiles(root);
+  if (!files.some((f) => f.path === 'lib/cli.js')) {
+    throw new ReflistError('INVALID_OPTION', `init: ${root} has no lib/cli.js to put in the project's vendor/; run npm run compile there first`);
+  }
+  return tarball(files);
+}
+
 /** The kind of entry at path, if any; a dangling link counts as an entry. */
 function entry(path: string): 'folder' | 'other' | undefined {
   try {
@@ -203,7 +232,7 @@ export function init(dir: string, io: Pick<Io, 'stdout'>, preset: string = 'exam
     throw new ReflistError('INVALID_OPTION', `--preset: no preset "${preset}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected ${names.join(', ')}`);
   }
   if (entry(root) === 'other') throw new ReflistError('INVALID_OPTION', `init: ${dir} is a file, not a folder`);
-  const files = scaffold(packageName(basename(root)), ownVersion(), preset as PresetName);
+  const files = scaffold(packageName(basename(root)), ownVersion(), ownTarball(), preset as PresetName);
   const existing = inTheWay(root, [...files.keys()]);
   if (existing.length > 0) {
     const n = existing.length;

@@ -78,10 +78,11 @@ function csvFiles(dir: string): string[] {
 }
 
 /**
- * The declaration a build of `sources` (with `--config`, if given) uses, its
- * sources' folder, and its warnings; every error in the config at once.
+ * The declaration a build of `sources` (with `--config`, if given) uses and
+ * the folder its sources are relative to, with every error in the config at
+ * once; the sources are not read.
  */
-export function loadDeclaration(sources: string, configOption?: string): Loaded {
+export function readDeclaration(sources: string, configOption?: string): { declaration: Declaration; dir: string; config?: string; name: string } {
   if (configOption === undefined) {
     if (!existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
     if (!statSync(sources).isDirectory()) throw new ReflistError('INVALID_OPTION', `--sources: ${sources} is a file; expected the folder of your source CSV files and ${CONFIG_FILE}`);
@@ -92,6 +93,16 @@ export function loadDeclaration(sources: string, configOption?: string): Loaded 
   const json = config === undefined ? LOOKUP_SERVICE_CONFIG : readJson(config, name);
   const { declaration, errors } = checkConfig(json, name);
   if (!declaration) throw new ReflistErrors(errors);
+  return { declaration, dir, ...(config === undefined ? {} : { config }), name };
+}
+
+/**
+ * The declaration a build of `sources` (with `--config`, if given) uses, its
+ * sources' folder, and its warnings; every error in the config at once, then
+ * every column a source lacks.
+ */
+export function loadDeclaration(sources: string, configOption?: string): Loaded {
+  const { declaration, dir, config, name } = readDeclaration(sources, configOption);
   const files = sourceFiles(declaration);
   const present = files.filter((s) => existsSync(join(dir, s.file)));
   if (present.length === 0) {

@@ -1,5 +1,5 @@
 // The build cache: what a build leaves beside the generation it writes
-// (`.dist.a.cache/`), so that the next build can keep the sections whose
+// (`.reflist/dist.a.cache/`), so that the next build can keep the sections whose
 // sources did not change and update a list from its previous state instead
 // of sorting and indexing it again. Written by the writer before the
 // generation is served, read here; any doubt (another version, other

@@ -33,6 +33,8 @@ export interface TreeDiffInput {
   added: Index;
   /** Sections kept from the served tree, each with the files its update drops. */
   keeps: ReadonlyMap<Section, ReadonlySet<string>>;
+  /** The served tree moves to another generation (generations.ts): the spare is swapped in even when nothing changed. */
+  moving?: boolean;
 }
 
 export interface TreeDiff {
@@ -54,7 +56,7 @@ export interface TreeDiff {
   unchanged: boolean;
 }
 
-export function diffTree({ served, spare, stale, added, keeps }: TreeDiffInput): TreeDiff {
+export function diffTree({ served, spare, stale, added, keeps, moving = false }: TreeDiffInput): TreeDiff {
   const next: Index = new Map(added);
   let kept = 0;
   let removed = 0;
@@ -71,7 +73,7 @@ export function diffTree({ served, spare, stale, added, keeps }: TreeDiffInput):
   }
   let bytes = 0;
   for (const entry of next.values()) bytes += entryBytes(entry);
-  const unchanged = served !== undefined && written === 0 && removed === 0;
+  const unchanged = served !== undefined && written === 0 && removed === 0 && !moving;
   const link: string[] = [];
   let copied = 0;
   for (const path of served && !unchanged ? stale : []) {

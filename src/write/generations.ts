@@ -1,27 +1,60 @@
 // The output folder's generations: the folder is a symlink to one of two
-// generations beside it (`dist -> .dist.a`, with `.dist.b` the spare). A build
-// brings the spare up to date, then swaps the link with one rename, so a
-// reader never sees half a tree and a failed build leaves the served one
-// exactly as it was. Each generation has an index of its files' hashes
-// (diff.ts) and a build cache (cache.ts) beside it. One build at a time
-// holds the folder's lock. File system only: what to write is decided elsewhere.
+// generations in the build's state folder (`dist -> .reflist/dist.a`, with
+// `.reflist/dist.b` the spare). A build brings the spare up to date, then swaps
+// the link with one rename, so a reader never sees half a tree and a failed
+// build leaves the served one exactly as it was. Each generation has an index
+// of its files' hashes (diff.ts) and a build cache (cache.ts) beside it. One
+// build at a time holds the output's lock. The state lies outside the folder
+// that holds the output, so that publishing that folder (`public/` after
+// `--out public/lookup`) ships the tree alone (docs/incremental.md). File
+// system only: what to write is decided elsewhere.
 import {
-  closeSync, existsSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync,
+  closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync,
   symlinkSync, unlinkSync, writeFileSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ReflistError } from '../errors.js';
 import { MANIFEST } from '../client/paths.js';
 import type { Index } from './diff.js';
 
 export interface Generations {
   out: string;
+  /** The folder of the generations, their indexes and caches, and the lock. */
+  state: string;
   /** The generation the output link points to, if any. */
   active?: string;
   spare: string;
   /** The generation that is not the spare. */
   twin: string;
+  /** The output is a plain folder an older build left: it becomes the first generation. */
+  plain?: boolean;
+  /**
+   * The served generation lies beside the output, where builds before the
+   * state folder kept it (`.dist.a`): the spare is swapped in even when
+   * nothing changed, and the older generations are removed after.
+   */
+  moving?: boolean;
 }
+
+/** The state folder's name. */
+export const STATE = '.reflist';
+
+/**
+ * Where a new output's state goes: `.reflist/` of the folder the build runs
+ * in, below it as the output's folder is below it (`public/lookup` →
+ * `.reflist/public/`), or, for an output outside that folder, `.reflist/`
+ * beside the output.
+ */
+export function stateFolder(out: string, cwd: string): string {
+  const folder = dirname(resolve(cwd, out));
+  const below = relative(cwd, folder);
+  const inside = below === '' || (below !== '..' && !below.startsWith(`..${sep}`) && !isAbsolute(below));
+  return inside ? join(cwd, STATE, below) : join(folder, STATE);
+}
+
+const pair = (state: string, name: string): [string, string] => [join(state, `${name}.a`), join(state, `${name}.b`)];
+/** The generations of the layout before the state folder: beside the output, hidden. */
+const olderPair = (out: string): [string, string] => pair(dirname(out), `.${basename(out)}`);
 
 const indexFile = (generation: string) => `${generation}.index`;
 /** A generation's build cache (see cache.ts): written before the generation is served, read by the next build. */
@@ -64,29 +97,47 @@ export function servedGeneration(outDir: string): string | undefined {
 }
 
 /**
- * Finds the generations of an output folder, turning a plain folder left by
- * an older build into the first generation, and refusing to touch anything
- * that is not a reflist tree (`--out .` must not wipe a project).
+ * Finds the generations of an output folder, writing nothing, and refuses
+ * anything that is not a reflist tree (`--out .` must not wipe a project). A
+ * link into a state folder keeps its state wherever the build runs from.
  */
-export function openGenerations(outDir: string): Generations {
+export function findGenerations(outDir: string): Generations {
   const out = resolve(outDir);
-  const generation = (g: 'a' | 'b') => join(dirname(out), `.${basename(out)}.${g}`);
-  const [a, b] = [generation('a'), generation('b')];
+  const name = basename(out);
   const stat = existsSync(out) || isLink(out) ? lstatSync(out) : undefined;
-  if (!stat) return { out, spare: a, twin: b };
-  if (stat.isSymbolicLink()) {
+  if (stat?.isSymbolicLink()) {
     const target = resolve(dirname(out), readlinkSync(out));
-    if (target === a || target === b) return { out, active: target, spare: target === a ? b : a, twin: target };
+    const state = dirname(target);
+    const [a, b] = pair(state, name);
+    if ((target === a || target === b) && state.split(sep).includes(STATE)) return { out, state, active: target, spare: target === a ? b : a, twin: target };
+    if (olderPair(out).includes(target)) {
+      const [spare, twin] = pair(stateFolder(out, process.cwd()), name);
+      return { out, state: dirname(spare), active: target, spare, twin, moving: true };
+    }
     throw new ReflistError('UNSAFE_OUTPUT', `${out} is a link to ${target}, not to a reflist generation: refusing to replace it`);
   }
+  const state = stateFolder(out, process.cwd());
+  const [a, b] = pair(state, name);
+  if (!stat) return { out, state, spare: a, twin: b };
   const entries = stat.isDirectory() ? readdirSync(out) : ['(a file)'];
   if (entries.length > 0 && !entries.includes(MANIFEST)) {
     throw new ReflistError('UNSAFE_OUTPUT', `${out} is not empty and holds no ${MANIFEST}: refusing to replace it`);
   }
-  clearGeneration(a);
-  renameSync(out, a);
-  swapLink(out, a);
-  return { out, active: a, spare: b, twin: a };
+  return { out, state, spare: a, twin: b, plain: true };
+}
+
+/** Makes a plain output folder from an older build the first generation; under the lock. */
+export function adoptPlainFolder(g: Generations): Generations {
+  if (!g.plain) return g;
+  clearGeneration(g.spare);
+  renameSync(g.out, g.spare);
+  swapLink(g.out, g.spare);
+  return { out: g.out, state: g.state, active: g.spare, spare: g.twin, twin: g.spare };
+}
+
+/** Removes the generations, indexes and caches builds before the state folder kept beside the output. */
+export function removeOlderLayout(out: string): void {
+  for (const generation of olderPair(out)) remove(generation), remove(indexFile(generation)), remove(cacheDir(generation));
 }
 
 /** Removes a file or a folder with everything in it, if it is there. */
@@ -100,18 +151,21 @@ function isLink(path: string): boolean {
   }
 }
 
-/** Points `out` at `generation` with one rename, so there is no moment without a tree. */
+/**
+ * Points `out` at `generation` with one rename, so there is no moment without
+ * a tree; relative, so the project can move.
+ */
 export function swapLink(out: string, generation: string): void {
   const link = `${out}.link-${process.pid}`;
   remove(link);
-  symlinkSync(basename(generation), link);
+  symlinkSync(relative(dirname(out), generation), link);
   renameSync(link, out);
 }
 
 /** One build at a time per output folder: two would write the same spare generation. Returns the unlock. */
-export function lock(outDir: string): () => void {
-  const out = resolve(outDir);
-  const file = join(dirname(out), `.${basename(out)}.lock`);
+export function lock({ out, state }: Generations): () => void {
+  mkdirSync(state, { recursive: true });
+  const file = join(state, `${basename(out)}.lock`);
   let fd: number;
   try {
     fd = openSync(file, 'wx');

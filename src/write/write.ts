@@ -18,8 +18,8 @@ import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSyn
 import { dirname, join, resolve } from 'node:path';
 import { ReflistError } from '../errors.js';
 import {
-  cacheDir, clearGeneration, lock, markChanging, openGenerations, readIndex, remove, removeFile, swapLink, writeIndex,
-  type Generations,
+  adoptPlainFolder, cacheDir, clearGeneration, findGenerations, lock, markChanging, readIndex, remove, removeFile, removeOlderLayout,
+  swapLink, writeIndex, type Generations,
 } from './generations.js';
 import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
 import type { Output, Section } from '../tree-files.js';
@@ -38,7 +38,7 @@ export interface WriteReport {
   kept: number;
   /** Files of the served tree that the new one no longer has. */
   removed: number;
-  /** True when the new tree equals the served one: nothing was written or swapped. */
+  /** True when the new tree equals the served one: nothing was written or swapped (false when a served tree in the older layout moved into `.reflist/`). */
   unchanged: boolean;
 }
 
@@ -126,9 +126,13 @@ export class TreeWriter {
   constructor(outDir: string, options: WriteOptions = {}) {
     this.compress = options.compress ?? false;
     mkdirSync(dirname(resolve(outDir)), { recursive: true });
-    this.unlock = lock(outDir);
+    const found = findGenerations(outDir);
+    this.unlock = lock(found);
     try {
-      this.generations = openGenerations(outDir);
+      // Found again under the lock: a build that held it may have swapped the link meanwhile.
+      const locked = findGenerations(outDir);
+      if (locked.state !== found.state) throw new ReflistError('UNSAFE_OUTPUT', `another build is writing ${found.out} (it moved its state to ${locked.state})`);
+      this.generations = adoptPlainFolder(locked);
     } catch (err) {
       this.unlock();
       throw err;
@@ -220,9 +224,9 @@ export class TreeWriter {
   finish(): WriteReport {
     this.closed = true; // nothing is linked ahead once the spare may be served
     try {
-      const { out, active, twin } = this.generations;
+      const { out, active, twin, moving } = this.generations;
       const { spare, served, mirror } = this;
-      const diff = diffTree({ served, spare: spare.index, stale: this.stale, added: this.added, keeps: this.keeps });
+      const diff = diffTree({ served, spare: spare.index, stale: this.stale, added: this.added, keeps: this.keeps, moving });
       const { files, bytes, kept, removed, copied, unchanged } = diff;
       const report: WriteReport = { files, bytes, written: this.written, copied, kept, removed, unchanged };
       if (diff.unchanged) {
@@ -235,6 +239,7 @@ export class TreeWriter {
       writeIndex(spare.root, diff.next);
       if (mirror && mirror.linked > 0) writeIndex(twin, new Map(mirror.paths.slice(0, mirror.linked).map((path) => [path, diff.next.get(path)!])));
       swapLink(out, spare.root);
+      if (moving) removeOlderLayout(out);
       return report;
     } finally {
       this.unlock();

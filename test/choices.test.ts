@@ -158,6 +158,23 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await poll(() => rows('author')).toEqual(whole);
   });
 
+  test('Escape after typing "ar" into the divisions empties the box, and opening it again shows the whole list\'s page 1 under the empty box', async () => {
+    const prefixes = { parent: 'd', child: 'c' };
+    const page1 = expectedRows('/division.json?System=gbif', prefixes);
+    const ar = expectedRows('/division.json?Term=ar&System=gbif', prefixes);
+    expect(ar).not.toEqual(page1);
+    await goto();
+    await open('division');
+    await poll(() => rows('division')).toEqual(page1);
+    await type('division', 'ar');
+    await poll(() => rows('division')).toEqual(ar);
+    await box('division').locator('input.choices__input--cloned').press('Escape');
+    await box('division').locator('.choices__list--dropdown.is-active').waitFor({ state: 'detached' });
+    await open('division');
+    expect(await box('division').locator('input.choices__input--cloned').inputValue()).toBe('');
+    await poll(() => rows('division')).toEqual(page1);
+  });
+
   test('a division and then one of its categories can each be chosen, with distinct values, the division showing its GBIF count', async () => {
     await goto();
     const aves = answer<{ items: Item[] }>('/division.json?Id=2&System=gbif').items[0]!;

@@ -51,22 +51,22 @@ export function docBlock(widget: Widget, name: string): Block {
   return block;
 }
 
-/** Runs a shell block of a docs page in `cwd`, line by line as a reader types them; rejects with its output. */
-function runBlock(block: Block, cwd: string): Promise<void> {
+/** Runs commands in `cwd` as a reader types them, one line after the other, up to one that fails; rejects with their output. */
+function sh(commands: string, cwd: string): Promise<void> {
   // npm as a reader's, from the cache where it can, without the audit and funding notes.
   const env = { ...process.env, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-  const child = spawn('sh', ['-e', '-c', block.code], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('sh', ['-e', '-c', commands], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (chunk) => { out += chunk; });
   child.stderr.on('data', (chunk) => { out += chunk; });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`"${block.name}" (${block.code.trim()}) exited with ${code}:\n${out}`))));
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${commands.trim()}: exited with ${code}\n${out}`))));
   });
 }
 
 /**
- * Follows a docs page's example in the empty folder `dir`, as the page tells
+ * Follows a docs page's example in the empty (or new) folder `dir`, as the page tells
  * a reader: reflist's tarball and the shipped `sources/` copied in, then each
  * block in the page's order, a file written where its name says, a command
  * run, all but the last (serving). Resolves to the folder the last one
@@ -74,13 +74,14 @@ function runBlock(block: Block, cwd: string): Promise<void> {
  * compiled (the tests' setup does it): the tarball packs it as it is.
  */
 export async function writeWidgetSite(dir: string, widget: Widget): Promise<string> {
-  await runBlock({ lang: 'sh', name: 'npm pack', code: `npm pack --ignore-scripts --silent --pack-destination '${dir}'\n` }, ROOT);
+  mkdirSync(dir, { recursive: true });
+  await sh(`npm pack --ignore-scripts --silent --pack-destination '${dir}'`, ROOT);
   cpSync(join(ROOT, 'sources'), join(dir, 'sources'), { recursive: true });
   const blocks = docExample(widget);
   const serve = blocks.at(-1);
   if (serve?.name !== 'serve') throw new Error(`docs/${widget}.md: "## Example" must end with the block that serves the site (\`\`\`sh serve)`);
   for (const block of blocks.slice(0, -1)) {
-    if (block.lang === 'sh') await runBlock(block, dir);
+    if (block.lang === 'sh') await sh(block.code, dir);
     else {
       mkdirSync(dirname(join(dir, block.name)), { recursive: true });
       writeFileSync(join(dir, block.name), block.code);

@@ -240,7 +240,7 @@ export function cascade<T extends TomSelectInstance>(
   const chosen = (tom: T) => String(tom.getValue() ?? '');
   lists.forEach((name, level) => {
     const shown = new Shown();
-    // A load begins: the answers to the loads before it (under other values above) are late from then on.
+    // Each load's ticket: an answer to any but the latest (asked under other values above) is late.
     let asked = 0;
     const load: Load<TomSelectInstance> = function (query, callback) {
       const ticket = ++asked;

@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
   const isDisabled = (id: string) => box(id).evaluate((el) => el.classList.contains('is-disabled'));
 
   async function goto(query = ''): Promise<void> {
-    await site.page.goto(`${site.url}choices/${query}`);
+    await site.page.goto(`${site.url}${query}`);
     await box('county').waitFor(); // the last box the example makes
   }
 
@@ -156,6 +156,23 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     const whole = expectedRows('/author.json').filter((r) => r.value !== white[0]!.value);
     await open('author');
     await poll(() => rows('author')).toEqual(whole);
+  });
+
+  test('Escape after typing "ar" into the divisions empties the box, and opening it again shows the whole list\'s page 1 under the empty box', async () => {
+    const prefixes = { parent: 'd', child: 'c' };
+    const page1 = expectedRows('/division.json?System=gbif', prefixes);
+    const ar = expectedRows('/division.json?Term=ar&System=gbif', prefixes);
+    expect(ar).not.toEqual(page1);
+    await goto();
+    await open('division');
+    await poll(() => rows('division')).toEqual(page1);
+    await type('division', 'ar');
+    await poll(() => rows('division')).toEqual(ar);
+    await box('division').locator('input.choices__input--cloned').press('Escape');
+    await box('division').locator('.choices__list--dropdown.is-active').waitFor({ state: 'detached' });
+    await open('division');
+    expect(await box('division').locator('input.choices__input--cloned').inputValue()).toBe('');
+    await poll(() => rows('division')).toEqual(page1);
   });
 
   test('a division and then one of its categories can each be chosen, with distinct values, the division showing its GBIF count', async () => {

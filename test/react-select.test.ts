@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
 
   /** Opens the example's page and waits until the form is drawn (saved authors resolved). */
   async function open(query = '?author=1007,1016') {
-    await site.page.goto(`${site.url}react-select/${query}`);
+    await site.page.goto(`${site.url}${query}`);
     await site.page.locator('#author').waitFor();
   }
 

@@ -29,6 +29,13 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
   const options = (id: string) => site.page.locator(`#${id}-ts-dropdown .option[data-value]:not(.loading-more-results)`);
   /** The texts a person sees in the open drop-down of select `id`, in order. */
   const optionTexts = (id: string) => options(id).evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.trim()));
+  /** The values of the options shown in the open drop-down of select `id`, in order. */
+  const optionValues = (id: string) => options(id).evaluateAll((els) => els.map((el) => el.getAttribute('data-value')));
+  /** Waits until select `id` has no load under way, and past the time a late one would take to show. */
+  async function settled(id: string): Promise<void> {
+    await poll(() => site.page.locator(`.ts-wrapper:has(#${id}-ts-control).loading`).count()).toBe(0);
+    await site.page.waitForTimeout(800);
+  }
   /** The chosen items shown in the control of select `id`: their values and texts, in order. */
   const chosen = (id: string) => site.page.locator(`.ts-wrapper:has(#${id}-ts-control) .ts-control > .item`)
     .evaluateAll((els) => els.map((el) => ({ value: el.getAttribute('data-value'), text: (el as HTMLElement).innerText.trim() })));
@@ -63,7 +70,7 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
 
   /** Opens the example, waiting until each select is a Tom Select. */
   async function visit(query = ''): Promise<void> {
-    await site.page.goto(`${site.url}tom-select/${query}`);
+    await site.page.goto(`${site.url}${query}`);
     for (const id of ['author', 'division', 'country', 'state', 'county']) await control(id).waitFor({ state: 'attached' });
   }
 
@@ -154,21 +161,90 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     expect(await optionTexts('author')).toEqual(narrower);
   });
 
-  test('erasing the term shows the whole list from its page 1 again', async () => {
+  test('erasing the term shows the whole list\'s page 1 again, and no page after it until the list is scrolled', async () => {
     const page1 = expectedTexts('author', 'Page=1');
-    const page2 = expectedTexts('author', 'Page=2');
     await visit();
     await open('author');
     await poll(() => optionTexts('author')).toEqual(page1);
     await typeInto('author', 'smi');
     await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Term=smi'));
     for (let i = 0; i < 3; i++) await control('author').press('Backspace', { delay: 30 });
-    await poll(() => optionTexts('author').then((texts) => texts.slice(0, page1.length))).toEqual(page1);
-    await site.page.waitForTimeout(800);
-    // Page 1, and at most the page after it, in order.
-    const shown = await optionTexts('author');
-    expect([page1.length, page1.length + page2.length]).toContain(shown.length);
-    expect(shown).toEqual([...page1, ...page2].slice(0, shown.length));
+    await poll(() => optionTexts('author')).toEqual(page1);
+    await settled('author');
+    expect(await optionTexts('author')).toEqual(page1);
+  });
+
+  /** Erases what the author box holds, one key at a time. */
+  async function erase(): Promise<void> {
+    const typed = await control('author').inputValue();
+    for (let i = 0; i < typed.length; i++) await control('author').press('Backspace', { delay: 30 });
+  }
+
+  test.each([
+    ['erasing it', false, erase],
+    ['erasing it after its page 2 was scrolled to', true, erase],
+    ['closing the list (Escape) and opening it again', false, async () => {
+      await control('author').press('Escape');
+      await open('author');
+    }],
+  ])('a term typed again after %s shows its page 1, not its page 2 or nothing', async (_, scrolled, away) => {
+    const page1 = expectedTexts('author', 'Term=garcia');
+    const page2 = expectedTexts('author', 'Term=garcia&Page=2');
+    expect(page2.length).toBeGreaterThan(0);
+    await visit();
+    await open('author');
+    await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Page=1'));
+    await typeInto('author', 'garcia');
+    await poll(() => optionTexts('author')).toEqual(page1);
+    if (scrolled) {
+      await site.page.locator('#author-ts-dropdown').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await poll(() => optionTexts('author')).toEqual([...page1, ...page2]);
+    }
+    await away();
+    await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Page=1'));
+    await typeInto('author', 'garcia');
+    await poll(() => optionTexts('author')).toEqual(page1);
+    await settled('author');
+    expect(await optionTexts('author')).toEqual(page1);
+  });
+
+  test('after choosing an author found by a term, searching the same term again shows its page 1, less the one chosen', async () => {
+    const [first, ...rest] = answer('/author.json?Term=garcia').items;
+    await visit();
+    await open('author');
+    await typeInto('author', 'garcia');
+    await poll(() => optionValues('author')).toEqual([first!.id, ...rest.map((a) => a.id)].map(String));
+    await options('author').first().click();
+    await poll(() => chosen('author')).toEqual([{ value: String(first!.id), text: first!.text }]);
+    await control('author').press('Escape');
+    await open('author');
+    await typeInto('author', 'garcia');
+    await poll(() => optionValues('author')).toEqual(rest.map((a) => String(a.id)));
+    await settled('author');
+    expect(await optionValues('author')).toEqual(rest.map((a) => String(a.id)));
+  });
+
+  test('a first key typed before the opening page has arrived (within 300 ms of focus): closed and opened again, the list shows the whole list\'s page 1 at no request, not "No results found"', async () => {
+    const page1 = expectedTexts('author', 'Page=1');
+    // The opening page is held until the first key is down, as a quick typist's key beats it.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    await site.page.route('**/lookup/author/page/1.json', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await visit();
+    await control('author').focus();
+    await control('author').press('g');
+    release();
+    await poll(() => optionTexts('author')).toEqual(expectedTexts('author', 'Term=g'));
+    await settled('author');
+    await control('author').press('Escape');
+    const before = site.requests.length;
+    await open('author');
+    await poll(() => optionTexts('author')).toEqual(page1);
+    expect(await site.page.locator('#author-ts-dropdown .no-results').count()).toBe(0);
+    expect(site.requests.slice(before)).toEqual([]);
   });
 
   test('scrolling the open list of authors to its end loads page 2 below page 1 with exactly one request', async () => {

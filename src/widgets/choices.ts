@@ -70,10 +70,13 @@ function wire(
   choices: ChoicesInstance, load: (term: string, page: number) => Promise<{ options: LookupOption[]; more: boolean }>, delay = 250,
 ): { reset(): void } {
   let latest = 0;
+  /** The term of the latest request. */
+  let asked: string | undefined;
   let state: { term: string; page: number; more: boolean } | undefined;
   let loading = false;
   const show = async (term: string, page: number) => {
     const request = ++latest;
+    asked = term;
     loading = true;
     try {
       const { options, more } = await load(term, page);
@@ -95,10 +98,13 @@ function wire(
     clearTimeout(timer);
     timer = setTimeout(() => void show(choices.input.element.value, 1).catch(() => {}), delay);
   });
-  // Choosing empties what was typed with no input event: the list is the whole list's again, not the last term's.
-  choices.passedElement.element.addEventListener('addItem', () => setTimeout(() => {
-    if (state && state.term !== '' && choices.input.element.value === '') void show('', 1).catch(() => {});
-  }));
+  // Choosing, Escape and closing empty what was typed with no input event (and with Choices.js's own
+  // filter off, no search event): the list is the whole list's again, not the last term's.
+  const emptied = () => setTimeout(() => {
+    if (asked !== undefined && asked !== '' && choices.input.element.value === '') void show('', 1).catch(() => {});
+  });
+  choices.passedElement.element.addEventListener('addItem', emptied);
+  choices.passedElement.element.addEventListener('hideDropdown', emptied);
   choices.passedElement.element.addEventListener('showDropdown', () => {
     if (!state && !loading) void show('', 1).catch(() => {});
   });
@@ -107,7 +113,12 @@ function wire(
   });
   return {
     /** Forgets what was loaded, so that the next opening asks again (a cascade's parent changed). */
-    reset: () => void ((state = undefined), (latest += 1), (loading = false)),
+    reset() {
+      state = undefined;
+      asked = undefined;
+      latest += 1;
+      loading = false;
+    },
   };
 }
 

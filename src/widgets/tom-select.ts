@@ -8,11 +8,12 @@ import {
   type Client, type GroupOption, type LookupOption,
 } from '../client/source.js';
 
-/** The members of a TomSelect instance the wiring calls; a real one has them all. */
+/** The members of a TomSelect instance the wiring uses; a real one has them all. */
 export interface TomSelectInstance {
   options: Record<string, unknown>;
-  getUrl(query: string): unknown;
-  setNextUrl(query: string, next: unknown): void;
+  /** What the box holds (Tom Select's last input value). */
+  lastValue: string;
+  control_input: HTMLInputElement;
   updateOption(value: string, data: object): void;
   addOptions(data: object[]): void;
   getValue(): string | string[];
@@ -20,12 +21,22 @@ export interface TomSelectInstance {
   clear(silent?: boolean): void;
   clearOptions(filter?: (option: unknown, value: string) => boolean): void;
   load(query: string): void;
-  on(event: 'change', handler: (value: string) => void): void;
+  refreshOptions(triggerDropdown?: boolean): void;
+  on(event: 'change' | 'type', handler: (value: string) => void): void;
+  on(event: 'dropdown_close', handler: () => void): void;
   disable(): void;
   enable(): void;
 }
 
-type Load = (this: TomSelectInstance, query: string, callback: (options?: object[]) => void) => void;
+/** What virtual_scroll adds to an instance, which `tomSelectSettings` loads. */
+interface VirtualScroll {
+  setNextUrl(query: string, next: unknown): void;
+  clearPagination(): void;
+}
+
+type Paged = TomSelectInstance & VirtualScroll;
+type Load<T> = (this: T, query: string, callback: (options?: object[]) => void) => void;
+type Score<T> = (this: T, typed: string) => (option: { id: unknown }) => number;
 
 export interface TomSelectSourceOptions {
   /** The group (System) whose counts the options carry, where the list has counts; a function is asked at every request. */
@@ -40,46 +51,45 @@ export const render = {
 };
 
 /**
- * Tom Select keeps the options it holds and filters them by its own search of
- * `searchField`, so it would hide what the tree matched by another word or a
- * folded accent, and show a kept option that does not match. Here an option
- * shows only if it was loaded for the query typed, in the order loaded:
- * `score` says which, `$order` says where. An answer for a query typed over
- * since it was asked for changes nothing, whenever it arrives.
+ * What a drop-down shows. Tom Select keeps the options it holds and filters
+ * them by its own search of `searchField`, so it would hide what the tree
+ * matched by another word or a folded accent, and show a kept option that
+ * does not match. Here an option shows only if it was loaded for the query
+ * typed, in the order loaded: `score` says which, `$order` says where.
  */
-function loadedFor() {
-  let query: string | undefined;
-  let values = new Set<string>();
-  let order = 0;
-  let asked = 0;
-  return {
-    score: (typed: string) => (option: { id: unknown }) => (typed === query && values.has(String(option.id)) ? 1 : 0),
-    /** A load begins: answers to the loads before it are late from now on. Its ticket, for `late` and `add`. */
-    ask: (): number => ++asked,
-    late: (ticket: number): boolean => ticket !== asked,
-    /**
-     * The options of the answer to load `ticket`, for `typed`, for Tom Select's load callback: on page
-     * 1 they replace the last query's. A late answer gives back the options held now instead: the
-     * callback must be called (Tom Select counts its loads), and virtual_scroll empties the options
-     * at each first page.
-     */
-    add(tom: TomSelectInstance, ticket: number, typed: string, first: boolean, options: readonly LookupOption[]): object[] {
-      if (ticket !== asked) return Object.values(tom.options).filter((o) => values.has(String((o as { id: unknown }).id))) as object[];
-      if (first || typed !== query) values = new Set();
-      query = typed;
-      const ordered = options.map((o) => ({ ...o, $order: ++order }));
-      for (const option of ordered) {
-        values.add(option.id);
-        // Tom Select keeps an option it already holds as it was: give it its place in this answer.
-        if (option.id in tom.options) tom.updateOption(option.id, option);
-      }
-      return ordered;
-    },
-  };
+class Shown {
+  query: string | undefined;
+  private values = new Set<string>();
+  private order = 0;
+
+  score(typed: string) {
+    return (option: { id: unknown }) => (typed === this.query && this.values.has(String(option.id)) ? 1 : 0);
+  }
+
+  /**
+   * The options for Tom Select's load callback when an answer is dropped: those showing now. The callback
+   * must be called (Tom Select counts its loads), and virtual_scroll empties the options at each first page.
+   */
+  held(tom: TomSelectInstance): object[] {
+    return Object.values(tom.options).filter((o) => this.values.has(String((o as { id: unknown }).id))) as object[];
+  }
+
+  /** Shows `options` for `typed`: a first page in place of what showed, a next page after it. Returns them for Tom Select. */
+  show(tom: TomSelectInstance, typed: string, first: boolean, options: readonly LookupOption[]): object[] {
+    if (first || typed !== this.query) this.values = new Set();
+    this.query = typed;
+    const ordered = options.map((o) => ({ ...o, $order: ++this.order }));
+    for (const option of ordered) {
+      this.values.add(option.id);
+      // Tom Select keeps an option it already holds as it was: give it its place in this answer.
+      if (option.id in tom.options) tom.updateOption(option.id, option);
+    }
+    return ordered;
+  }
 }
 
 /** What every list's settings share: the option's keys, the tree's matching, the load. */
-function settingsWith(load: Load, score: (query: string) => (option: { id: unknown }) => number) {
+function settingsWith<T extends TomSelectInstance>(load: Load<T>, score: Score<T>) {
   return {
     valueField: 'id',
     labelField: 'text',
@@ -96,25 +106,103 @@ function settingsWith(load: Load, score: (query: string) => (option: { id: unkno
   };
 }
 
+/** A paged drop-down: what it shows, the page that follows it, and the whole list's page 1 to show again. */
+interface Paging {
+  shown: Shown;
+  /** The next page of the query shown; false after its last. */
+  next: number | false;
+  /** Something was typed since a load last chose its page: the next load is a new search. */
+  typed: boolean;
+  /** Page 1 of the whole list, from its last answer. */
+  home?: { options: LookupOption[]; more: boolean };
+}
+
+/**
+ * The page a load asks for. Tom Select calls load for what was typed, and
+ * virtual_scroll for the next page when the list is scrolled to its end,
+ * with the same query: only the latter continues what shows. A term typed
+ * again, whatever was loaded for it before, starts at its page 1.
+ */
+function pageToLoad(paging: Paging, query: string): number {
+  return !paging.typed && query === paging.shown.query && paging.next !== false ? paging.next : 1;
+}
+
+/** Whether an answer may show: it is for what the box holds, and a next page follows what shows. */
+function isCurrent(tom: TomSelectInstance, paging: Paging, query: string, page: number): boolean {
+  return query === tom.lastValue && (page === 1 || (query === paging.shown.query && page === paging.next));
+}
+
+/**
+ * Sets what follows the query shown. virtual_scroll keeps a next page for
+ * every query it saw and hands it back when that query is typed again, and
+ * refuses to load one whose pages it ran out of: it keeps only the one shown.
+ */
+function setNext(tom: Paged, paging: Paging, query: string, next: number | false): void {
+  paging.next = next;
+  tom.clearPagination();
+  tom.setNextUrl(query, next);
+}
+
+/**
+ * Shows the whole list's page 1 again, when the box is emptied (erased, or
+ * closed: Tom Select empties the box, and virtual_scroll puts back the
+ * options of the first answer it got, which need not be that page). Without
+ * an answer yet, the next load of the empty query is let through.
+ */
+function showHome(tom: Paged, paging: Paging): void {
+  const home = paging.home;
+  tom.addOptions(paging.shown.show(tom, '', true, home?.options ?? []));
+  if (home) setNext(tom, paging, '', home.more && 2);
+  else tom.clearPagination();
+}
+
+/** Paging state for each TomSelect made with one settings object, set up the first time Tom Select asks. */
+function pagingOf(pagings: WeakMap<TomSelectInstance, Paging>, tom: Paged): Paging {
+  let paging = pagings.get(tom);
+  if (paging) return paging;
+  const created: Paging = { shown: new Shown(), next: false, typed: false };
+  pagings.set(tom, created);
+  // virtual_scroll restores its own options on these first; then the whole list's page 1 shows.
+  tom.on('type', (typed) => {
+    if (typed !== '') return;
+    showHome(tom, created);
+    tom.refreshOptions(false);
+  });
+  tom.on('dropdown_close', () => showHome(tom, created));
+  tom.control_input.addEventListener('input', () => {
+    created.typed = true;
+  });
+  return created;
+}
+
 /**
  * `new TomSelect(select, tomSelectSettings(client, 'author'))`: page 1 of
  * `list` for what is typed, in the service's order, and the next page when
  * the list is scrolled to its end, one request each (the virtual_scroll
  * plugin, in tom-select.complete or imported from its plugins). Tom Select
- * waits `loadThrottle` (300 ms) after a keystroke before it asks.
+ * waits `loadThrottle` (300 ms) after a keystroke before it asks. An answer
+ * for what the box no longer holds changes nothing, whenever it arrives.
  */
 export function tomSelectSettings(client: Client, list: string, options: TomSelectSourceOptions = {}) {
-  const loaded = loadedFor();
-  const load: Load = function (query, callback) {
-    const page = this.getUrl(query) as number;
-    const ticket = loaded.ask();
+  const pagings = new WeakMap<TomSelectInstance, Paging>();
+  // The settings hold virtual_scroll among their plugins.
+  const load: Load<Paged> = function (query, callback) {
+    const paging = pagingOf(pagings, this);
+    const page = pageToLoad(paging, query);
+    paging.typed = false;
     optionsPage(client, list, query, page, groupOf(options.group)).then(({ options: found, more }) => {
-      if (!loaded.late(ticket)) this.setNextUrl(query, more ? page + 1 : false);
-      callback(loaded.add(this, ticket, query, page === 1, found));
+      if (query === '' && page === 1) paging.home = { options: found, more };
+      if (!isCurrent(this, paging, query, page)) return callback(paging.shown.held(this));
+      const shown = paging.shown.show(this, query, page === 1, found);
+      setNext(this, paging, query, more && page + 1);
+      callback(shown);
     }, () => callback());
   };
+  const score: Score<Paged> = function (typed) {
+    return pagingOf(pagings, this).shown.score(typed);
+  };
   return {
-    ...settingsWith(load, loaded.score),
+    ...settingsWith(load, score),
     plugins: ['virtual_scroll'],
     firstUrl: () => 1,
   };
@@ -151,14 +239,17 @@ export function cascade<T extends TomSelectInstance>(
   const toms: T[] = [];
   const chosen = (tom: T) => String(tom.getValue() ?? '');
   lists.forEach((name, level) => {
-    const loaded = loadedFor();
-    const load: Load = function (query, callback) {
-      const ticket = loaded.ask();
+    const shown = new Shown();
+    // Each load's ticket: an answer to any but the latest (asked under other values above) is late.
+    let asked = 0;
+    const load: Load<TomSelectInstance> = function (query, callback) {
+      const ticket = ++asked;
       const ids = toms.slice(0, level).map(chosen);
       if (ids.includes('')) return callback([]);
-      childOptions(client, name, ids, query).then((found) => callback(loaded.add(this, ticket, query, true, found)), () => callback());
+      childOptions(client, name, ids, query).then(
+        (found) => callback(ticket === asked ? shown.show(this, query, true, found) : shown.held(this)), () => callback());
     };
-    toms.push(new TomSelect(elements[level]!, { ...settings, ...settingsWith(load, loaded.score) }));
+    toms.push(new TomSelect(elements[level]!, { ...settings, ...settingsWith(load, (typed) => shown.score(typed)) }));
   });
   for (const [level, below] of toms.entries()) {
     if (level === 0) continue;

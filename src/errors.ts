@@ -33,9 +33,17 @@ export class ReflistError extends Error {
 
   /** `file:line: message`, the form every source error is printed in. */
   override toString(): string {
-    if (this.file === undefined) return this.message;
-    return `${this.file}${this.line === undefined ? '' : `:${this.line}`}: ${this.message}`;
+    if (this.file === undefined) return visible(this.message);
+    return visible(`${this.file}${this.line === undefined ? '' : `:${this.line}`}: ${this.message}`);
   }
+}
+
+/** Characters a terminal shows as nothing, or as a plain space: controls, format characters (a BOM, a zero-width space), other spaces. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu;
+
+/** A text with each invisible character written as its code point, `<U+FEFF>`, so that a message shows what is there. */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
 }
 
 /** Several errors at once: a build reports all that it found, not just the first. */

@@ -128,6 +128,7 @@ describe('a build reads the config beside its sources', () => {
     ['a string id with characters that cannot be a path', { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, descriptor: { id: { type: 'string', chars: 'a-z:' } } } },
       'reflist.config.json: lists.descriptor.id.chars: ":" cannot be in a path on every host'],
     ['a file that is no JSON', '{"lists": {"author": {},}}' as unknown as object, 'reflist.config.json:1: not JSON'],
+    ['a file that is no JSON for an invisible character', '\u200B{"lists": {}}' as unknown as object, 'reflist.config.json: not JSON: Unexpected token \'<U+200B>\', "<U+200B>{"lists": {}}" is not valid JSON'],
   ];
 
   function withParent(list: string, parent: string) {
@@ -143,6 +144,16 @@ describe('a build reads the config beside its sources', () => {
     expect(code).toBe(1);
     expect(stderr).toContain(error);
     expect(snapshotTree(out)).toEqual(before);
+  });
+
+  test('a config saved with a BOM builds as it does without one', async () => {
+    const sources = writeSources(tempDir(), { ...VALID, 'reflist.config.json': '\uFEFF' + JSON.stringify(LOOKUP_SERVICE_CONFIG) });
+    const dist = join(tempDir(), 'dist');
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', dist]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const strip = (tree: Map<string, string>) => new Map([...tree].filter(([path]) => !path.includes('.reflist')));
+    expect(strip(snapshotTree(dist))).toEqual(strip(snapshotTree(out)));
   });
 
   test('a column a relation names is the source\'s error, on its header line', async () => {

@@ -36,9 +36,9 @@ function findConfig(sources: string, config?: string): string | undefined {
 /** The line (1-based) of a character offset in a text. */
 const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
 
-/** A config file's JSON, or a located error. */
+/** A config file's JSON, or a located error. A BOM is fine: editors on Windows write one. */
 function readJson(path: string, name: string): unknown {
-  const text = readFileSync(path, 'utf8');
+  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {

@@ -67,7 +67,11 @@ export function errorLines(err: ReflistError | ReflistErrors): string[] {
   return lines;
 }
 
-/** Damerau-free edit distance, for "did you mean" suggestions. */
+/**
+ * The candidate a word most likely meant: the closest by edit distance, else
+ * one that starts or ends the other once case and `_ - ` are ignored
+ * (`country` for `country_code`: a column named by its first word).
+ */
 export function suggest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
@@ -75,7 +79,25 @@ export function suggest(word: string, candidates: readonly string[]): string | u
     const d = distance(word.toLowerCase(), c.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
-  return best;
+  return best ?? affixOf(word, candidates);
+}
+
+/** " (did you mean "x"?)" when a candidate is close, else nothing. */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const hint = suggest(word, candidates);
+  return hint ? ` (did you mean ${JSON.stringify(hint)}?)` : '';
+}
+
+const bare = (s: string) => s.toLowerCase().replace(/[_\-\s]/g, '');
+
+/** The longest candidate that starts or ends the word, or that the word starts or ends, of 3 letters or more. */
+function affixOf(word: string, candidates: readonly string[]): string | undefined {
+  const w = bare(word);
+  const fits = candidates.filter((c) => {
+    const [short, long] = bare(c).length < w.length ? [bare(c), w] : [w, bare(c)];
+    return short.length >= 3 && (long.startsWith(short) || long.endsWith(short));
+  });
+  return fits.sort((a, b) => bare(b).length - bare(a).length)[0];
 }
 
 function distance(a: string, b: string): number {

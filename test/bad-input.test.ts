@@ -20,7 +20,7 @@ const CASES: [string, string, string | Buffer, string][] = [
   ['a field with a stray quote', 'author.csv', 'id,text\n1,ok\n2,"a"b\n', 'author.csv:3: Invalid Closing Quote'],
   ['a row with too many fields', 'author.csv', 'id,text\n1,a,b\n', 'author.csv:2: expected 2 fields, got 3'],
   ['invalid UTF-8', 'descriptor.csv', Buffer.concat([Buffer.from('id,text\n1,ok\n2,'), Buffer.from([0xff, 0xfe]), Buffer.from('\n')]), 'descriptor.csv:3: invalid UTF-8'],
-  ['a missing column', 'state.csv', 'id,text\n6,California\n', 'state.csv:1: missing column "country_id"'],
+  ['a missing column, named with the columns the header has', 'state.csv', 'id,text\n6,California\n', 'state.csv:1: missing column "country_id"; its header has "id", "text"'],
   ['an unknown column', 'division.csv', 'id,txt\n1,Zoology\n', 'division.csv:1: unknown column "txt" (did you mean "text"?)'],
   ['an error after blank lines and quoted newlines', 'author.csv', 'id,text\r\n\r\n1,"Smith,\r\nJohn"\r\n\r\n2,"  "\r\n', 'author.csv:6: text: empty text'],
   ['an empty text', 'author.csv', 'id,text\n1,Smith\n2,"  "\n', 'author.csv:3: text: empty text'],

@@ -167,6 +167,23 @@ describe('a build reads the config beside its sources', () => {
     expect(stderr).toContain('species.csv:1: no column "genus_id" (declared by lists.species.parent)');
   });
 
+  test.each([
+    ['country_code', '(did you mean "country"?)'],
+    ['nation', '; its header has "id", "name", "country"'],
+  ])('a parent column %s the header lacks is named with the closest of its columns, or with all of them when none is close', async (column, hint) => {
+    const sources = writeSources(tempDir(), {
+      'reflist.config.json': JSON.stringify({ lists: {
+        country: { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' },
+        countryCity: { source: 'city.csv', path: 'city', parent: { list: 'country', column }, label: 'name', shape: 'whole' },
+      } }),
+      'country.csv': 'code,name\nAT,Austria\nDE,Germany\n',
+      'city.csv': 'id,name,country\n1,Vienna,AT\n2,Berlin,DE\n',
+    });
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`city.csv:1: no column "${column}" (declared by lists.countryCity.parent)${hint.startsWith(';') ? '' : ' '}${hint}\n`);
+  });
+
   test('a CSV file no list declares is named in a warning, never silently ignored', async () => {
     const sources = writeSources(tempDir(), { ...VALID, 'institutions.csv': 'id,name\nUS-1,MIT\n' });
     const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);

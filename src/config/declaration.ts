@@ -1,9 +1,9 @@
 // What a project declares in reflist.config.json (docs/lists.md): its lists,
 // where each is read from and what its answers look like. `checkConfig` turns
 // the file's JSON into a Declaration, every default filled in, or into every
-// error it finds, each located by its JSON path. Pure: load.ts reads the file
-// and the sources' headers.
-import { ReflistError, suggest } from '../errors.js';
+// error it finds, each located by its JSON path. Pure: load.ts reads the file,
+// and columns.ts checks the sources' headers.
+import { didYouMean, ReflistError, suggest } from '../errors.js';
 
 export type IdType = 'integer' | 'string';
 export type FieldType = 'integer' | 'number' | 'string';
@@ -138,11 +138,6 @@ class Errors {
       this.add(`${path}.${key}`, `unknown key${hint ? ` (did you mean ${quote(hint)}?)` : `; expected one of ${known.join(', ')}`}`);
     }
   }
-}
-
-function didYouMean(word: string, candidates: readonly string[]): string {
-  const hint = suggest(word, candidates);
-  return hint ? ` (did you mean ${quote(hint)}?)` : '';
 }
 
 /** The characters a `[…]` body admits, each once: `A-Z0-9_-` → A…Z, 0…9, _, -. */
@@ -337,7 +332,7 @@ function readParams(e: Errors, path: string, v: Json, list: Omit<ListSpec, 'para
 /**
  * The Declaration a config's JSON says, or every error in it. `file` is the
  * config's name in messages. Columns are checked against the sources by
- * checkColumns, once their headers are read.
+ * columns.ts, once their headers are read.
  */
 export function checkConfig(json: Json, file: string): { declaration?: Declaration; errors: ReflistError[] } {
   const e = new Errors(file);
@@ -544,40 +539,6 @@ export function ancestors(list: ListSpec, byName: ReadonlyMap<string, ListSpec>)
 /** The path pattern of a list's file, without `.json`: `country/{country}/state`. */
 function listPath(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): string {
   return [...ancestors(list, byName).map((a) => `${a.path}/{${a.name}}`), list.path].join('/');
-}
-
-/**
- * Checks that every column a declaration names is in its source's header
- * (matched case-insensitively, as the sources' columns always were). A missing
- * column is the source's error when the config names it as a relation, and the
- * config's when a template or field does.
- */
-export function checkColumns(d: Declaration, configFile: string, headers: ReadonlyMap<string, string[]>): ReflistError[] {
-  const errors: ReflistError[] = [];
-  const has = (header: string[], column: string) => header.some((h) => h.toLowerCase() === column.toLowerCase());
-  const configError = (path: string, message: string) => errors.push(new ReflistError('INVALID_CONFIG', `${path}: ${message}`, { file: configFile }));
-  const sourceError = (file: string, message: string) => errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }));
-  for (const list of d.lists) {
-    const header = headers.get(list.source.file);
-    if (!header) continue;
-    const at = `lists.${list.name}`;
-    const missing = (column: string) => !has(header, column);
-    const hint = (column: string) => didYouMean(column, header);
-    list.parent?.columns.filter(missing).forEach((c) => sourceError(list.source.file, `no column ${quote(c)} (declared by ${at}.parent)${hint(c)}`));
-    if (missing(list.id.column)) sourceError(list.source.file, `no column ${quote(list.id.column)} (declared by ${at}.id)${hint(list.id.column)}`);
-    for (const c of list.label.columns.filter(missing)) configError(`${at}.label`, `the template names column ${quote(c)}, which ${list.source.file} does not have${hint(c)}`);
-    for (const f of list.fields.filter((f) => missing(f.column))) configError(`${at}.fields.${f.key}`, `no column ${quote(f.column)} in ${list.source.file}${hint(f.column)}`);
-    if (list.counts) {
-      const h = headers.get(list.counts.source.file);
-      for (const c of h ? [list.counts.group, list.counts.id, list.counts.count].filter((c) => !has(h, c)) : []) {
-        sourceError(list.counts.source.file, `no column ${quote(c)} (declared by ${at}.counts)${didYouMean(c, h!)}`);
-      }
-    }
-  }
-  const g = d.groups;
-  const h = g && headers.get(g.source.file);
-  for (const c of h ? [g!.id, g!.label].filter((c) => !has(h, c)) : []) sourceError(g!.source.file, `no column ${quote(c)} (declared by groups)${didYouMean(c, h!)}`);
-  return errors;
 }
 
 /** Every source file a declaration reads, each once, in declared order. */

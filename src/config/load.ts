@@ -6,7 +6,8 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { ReflistError, ReflistErrors } from '../errors.js';
-import { checkColumns, checkConfig, sourceFiles, type Declaration, type SourceSpec } from './declaration.js';
+import { checkColumns } from './columns.js';
+import { checkConfig, sourceFiles, type Declaration, type SourceSpec } from './declaration.js';
 import { isLookupService, LOOKUP_SERVICE_CONFIG } from './preset.js';
 
 export const CONFIG_FILE = 'reflist.config.json';

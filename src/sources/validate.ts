@@ -1,5 +1,6 @@
 // Stage 2, validate: raw tables → typed rows → the model, for the lists a
 // declaration names (docs/lists.md), collecting every error with its file and line.
+import { headerHas } from '../config/columns.js';
 import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
 import { ReflistError, suggest } from '../errors.js';
@@ -95,11 +96,13 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
   const missing = names.filter((c) => !positions.has(c));
   if (missing.length > 0) {
     // A column the source does not declare is read past, unless it looks like a missing one misspelt.
+    let misspelt = false;
     for (const h of unknown) {
       const hint = suggest(h, missing);
       if (hint) errors.push(new ReflistError('UNKNOWN_COLUMN', `unknown column "${h}" (did you mean "${hint}"?)`, { file, line: 1 }));
+      misspelt ||= hint !== undefined;
     }
-    const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}`;
+    const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}${misspelt ? '' : headerHas(table.header)}`;
     errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }));
     return [];
   }

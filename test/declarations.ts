@@ -18,6 +18,8 @@ type G = fc.GeneratorValue;
 const pick = <T>(g: G, xs: readonly T[]): T => g(() => fc.constantFrom(...xs));
 const int = (g: G, min: number, max: number): number => g(fc.integer, { min, max });
 const chance = (g: G, p: number): boolean => int(g, 0, 99) < p * 100;
+/** A cell that is read without the white space around it (an id, a reference, a count, a number), now and then written with some. */
+const spaced = (g: G, cell: string): string => (chance(g, 0.1) ? pick(g, [` ${cell}`, `${cell} `, `  ${cell}\u00A0`]) : cell);
 
 // ---------------------------------------------------------------- texts and ids
 
@@ -79,8 +81,8 @@ type Kind = 'top' | 'nested' | 'embedded';
 
 const FIELDS = [
   { key: 'city', column: 'city', config: 'string' as unknown, cell: (g: G, used: string[]) => text(g, used) },
-  { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => String(int(g, 0, 9_999_999)) },
-  { key: 'lat', column: 'lat', config: { type: 'number', min: -90, max: 90 }, cell: (g: G) => pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999']) },
+  { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => spaced(g, String(int(g, 0, 9_999_999))) },
+  { key: 'lat', column: 'lat', config: { type: 'number', min: -90, max: 90 }, cell: (g: G) => spaced(g, pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999'])) },
   // Alternative names: often another item's label, so a Term matches one item's label and another's field.
   { key: 'alt', column: 'alt_names', config: { column: 'alt_names', type: 'string' }, cell: (g: G, used: string[]) => (chance(g, 0.2) ? '' : text(g, used)) },
 ];
@@ -132,7 +134,7 @@ class Builder {
     const planned: Planned = { name, items: [], globalIds, depth: parent ? parent.depth + 1 : 0 };
     const rows: Record<string, string>[] = [];
     const used: string[] = [];
-    const padded = (id: Id): string => (typeof id === 'number' && chance(g, 0.15) ? '00' + id : String(id));
+    const padded = (id: Id): string => spaced(g, typeof id === 'number' && chance(g, 0.15) ? '00' + id : String(id));
     const under = parent ? parent.items : [{ id: 0, chain: [] }];
     for (const p of under) {
       const taken = new Set<Id>();
@@ -186,11 +188,11 @@ class Builder {
     const g = this.g;
     if (!this.config['groups']) {
       this.groupIds = g(() => fc.subarray(['gbif', 'col-2', 'Herb_1', 'x', 'B9', 'obis']));
-      const rows = this.groupIds.map((id) => ({ id, text: text(g, []) }));
+      const rows = this.groupIds.map((id) => ({ id: spaced(g, id), text: text(g, []) }));
       this.config['groups'] = { source: this.source('groups.csv', ['id', 'text'], rows) ?? 'groups.csv', param: pick(g, ['System', 'Collection', 'Set']) };
     }
     const [group, id, count] = pick(g, [['group', 'id', 'count'], ['grp', 'item', 'n']]);
-    const rows = this.groupIds.flatMap((gid) => planned.items.filter(() => chance(g, 0.4)).map((it) => ({ [group]: gid, [id]: String(it.id), [count]: String(int(g, 0, 500)) })));
+    const rows = this.groupIds.flatMap((gid) => planned.items.filter(() => chance(g, 0.4)).map((it) => ({ [group]: spaced(g, gid), [id]: spaced(g, String(it.id)), [count]: spaced(g, String(int(g, 0, 500))) })));
     const source = this.source(`${name}_count.csv`, [group, id, count], rows);
     c['counts'] = group === 'group' && source === undefined ? `${name}_count.csv` : { source: source ?? `${name}_count.csv`, group, id, count };
   }
@@ -288,7 +290,7 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
   const byName = new Map(d.lists.map((l) => [l.name, l]));
   const all = declaredItems(d, declared.files);
   const gr = d.groups;
-  const groupIds = gr ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id)) : [];
+  const groupIds = gr ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id).trim()) : [];
   return fc.limitShrink(fc.gen(), 200).map((g) => {
     const route = pick(g, routes);
     const { list } = route;

@@ -56,10 +56,16 @@ function bounded(n: number, field: FieldSpec): number | { error: string } {
   return { error: min !== undefined ? `below ${min}` : `above ${max}` };
 }
 
-function parseValue(kind: Kind, value: string): Value | { error: string } {
+/**
+ * A cell's value by its column's kind. Texts (labels, string fields) are kept
+ * as written; every other cell is read without the white space around it,
+ * which no id, reference, count or number can hold (docs/lists.md, "Cells").
+ */
+function parseValue(kind: Kind, cell: string): Value | { error: string } {
+  if (kind.is === 'text') return cell.trim() === '' ? { error: 'empty text' } : cell;
+  if (kind.is === 'field' && kind.field.type === 'string') return cell;
+  const value = cell.trim();
   switch (kind.is) {
-    case 'text':
-      return value.trim() === '' ? { error: 'empty text' } : value;
     case 'group':
       return stringIdPattern(DEFAULT_ID_CHARS).test(value) ? value : { error: `expected 1 to 64 of ${shownChars(DEFAULT_ID_CHARS)}` };
     case 'count':
@@ -71,8 +77,7 @@ function parseValue(kind: Kind, value: string): Value | { error: string } {
     }
     case 'field': {
       const { type } = kind.field;
-      if (type === 'string') return value;
-      const n = (type === 'integer' ? /^[+-]?\d+$/ : DECIMAL).test(value.trim()) ? Number(value) : NaN;
+      const n = (type === 'integer' ? /^[+-]?\d+$/ : DECIMAL).test(value) ? Number(value) : NaN;
       if (Number.isNaN(n)) return { error: type === 'integer' ? 'expected an integer' : 'expected a decimal number' };
       if (type === 'integer' && !Number.isSafeInteger(n)) return { error: `too large (at most ±${MAX_ID})` };
       return bounded(n, kind.field);

@@ -36,7 +36,7 @@ const CASES: [string, string, string | Buffer, string][] = [
   ['a latitude outside ±90', 'county.csv', 'country_id,state_id,FIPS,county,latitudeCenter,LongitudeCenter\n840,6,6037,LA,90.5,-118\n', 'county.csv:2: latitudeCenter: outside ±90, got "90.5"'],
   ['a longitude outside ±180', 'county.csv', 'country_id,state_id,FIPS,county,latitudeCenter,LongitudeCenter\n840,6,6037,LA,34,-181\n', 'county.csv:2: LongitudeCenter: outside ±180, got "-181"'],
   ['a bad system id', 'system.csv', 'id,text\ngbif,GBIF\ncol,CoL\nno/slash,X\n', 'system.csv:4: id: expected 1 to 64 of A-Z a-z 0-9 _ -, got "no/slash"'],
-  ['system ids equal but for case', 'system.csv', 'id,text\ngbif,GBIF\ncol,CoL\nGBIF,Other\n', 'system.csv:4: duplicate system id "GBIF" (it differs only by case'],
+  ['system ids equal but for case', 'system.csv', 'id,text\ngbif,GBIF\ncol,CoL\nGBIF,Other\n', 'system.csv:4: system id "GBIF" differs only by case from system id "gbif" on line 2: a case-insensitive host'],
   ['a count that is not an integer', 'author_count.csv', 'system,id,count\ngbif,1,many\n', 'author_count.csv:2: count: expected a non-negative integer, got "many"'],
 ];
 

@@ -138,17 +138,39 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
   return rows;
 }
 
-/** Keeps the first row of each key; later ones are duplicate-key errors. */
-function unique<K>(rows: Row[], file: string, key: (row: Row) => K, describe: (row: Row) => string, errors: ReflistError[]): Map<K, Row> {
+/** Keeps the first row of each key; each later one is an error, which `clash` words. */
+function unique<K>(rows: Row[], file: string, key: (row: Row) => K, clash: (row: Row, first: Row) => string, errors: ReflistError[]): Map<K, Row> {
   const seen = new Map<K, Row>();
   for (const row of rows) {
     const k = key(row);
     const first = seen.get(k);
-    if (first) errors.push(new ReflistError('DUPLICATE_KEY', `duplicate ${describe(row)} (first on line ${first.line})`, { file, line: row.line }));
+    if (first) errors.push(new ReflistError('DUPLICATE_KEY', clash(row, first), { file, line: row.line }));
     else seen.set(k, row);
   }
   return seen;
 }
+
+const duplicate = (what: (row: Row) => string) => (row: Row, first: Row) => `duplicate ${what(row)} (first on line ${first.line})`;
+
+/**
+ * The rows whose ids (values[at]) are unique within their parent (the
+ * `scope` of a row), ignoring case when `caseless`: string ids that differ
+ * only by case name one file on a case-insensitive host, which would serve
+ * one's file for the other's.
+ */
+function uniqueIds(
+  rows: Row[], file: string, at: number, caseless: boolean, what: (row: Row) => string, errors: ReflistError[], scope?: (row: Row) => string,
+): Map<unknown, Row> {
+  const id = caseless ? (r: Row) => (r.values[at] as string).toLowerCase() : (r: Row) => r.values[at];
+  const key = scope ? (r: Row) => `${scope(r)}/${id(r)}` : id;
+  const clash = (r: Row, first: Row) => r.values[at] === first.values[at]
+    ? `duplicate ${what(r)} (first on line ${first.line})`
+    : `${what(r)} differs only by case from ${what(first)} on line ${first.line}: a case-insensitive host (macOS, Windows, some S3 front ends) serves one's file for the other's; rename one`;
+  return unique(rows, file, key, clash, errors);
+}
+
+/** Whether a list's ids are compared ignoring case: string ids are path segments. */
+const caseless = (list: ListSpec) => list.id.type === 'string';
 
 /** Source tables by file name. */
 export type Tables = Map<string, RawTable>;
@@ -243,12 +265,9 @@ export function validateGroups(check: Checker): Groups {
   const file = groups.source.file;
   const word = groupWord(groups);
   const rows = check.rows(file, [{ name: groups.id, kind: { is: 'group' } }, { name: groups.label, kind: { is: 'text' } }]);
-  const byId = unique(rows, file, (r) => r.values[0] as string, (r) => `${word} id "${r.values[0]}"`, check.errors);
-  const folded = unique([...byId.values()], file, (r) => (r.values[0] as string).toLowerCase(),
-    (r) => `${word} id "${r.values[0]}" (it differs only by case from another, which collides on case-insensitive hosts)`,
-    check.errors);
-  const ids = [...folded.values()].map((r) => r.values[0] as string).sort();
-  return { ids, list: ids.map((id) => ({ id, text: folded.get(id.toLowerCase())!.values[1] as string })) };
+  const byId = uniqueIds(rows, file, 0, true, (r) => `${word} id "${r.values[0]}"`, check.errors);
+  const ids = [...byId.values()].map((r) => r.values[0] as string).sort();
+  return { ids, list: ids.map((id) => ({ id, text: byId.get(id.toLowerCase())!.values[1] as string })) };
 }
 
 const idKey = (id: Value) => String(id);
@@ -257,19 +276,20 @@ const idKey = (id: Value) => String(id);
 export function validateList(check: Checker, list: ListSpec, groups: Groups): Entry[] {
   const file = list.source.file;
   const read = listColumns(list, []);
-  const rows = unique(check.rows(file, read.columns), file, (r) => r.values[read.id], (r) => `${list.id.column} ${r.values[read.id]}`, check.errors);
+  const rows = uniqueIds(check.rows(file, read.columns), file, read.id, caseless(list), (r) => `${list.id.column} ${r.values[read.id]}`, check.errors);
   const items = new Map<Id, Entry>();
-  for (const [k, r] of rows) {
+  for (const r of rows.values()) {
+    const id = r.values[read.id] as Id;
     const fields = read.fields(r);
     const text = read.label(r);
     // The folded label made here, not added later: an object given a property after it is made keeps it apart, in a store of its own.
-    items.set(k as Id, { id: k as Id, text, key: fold(text), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
+    items.set(id, { id, text, key: fold(text), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
   }
   if (list.children) {
     const child = check.list(list.children.list);
     const c = listColumns(child, [list]);
     const childFile = child.source.file;
-    const children = unique(check.rows(childFile, c.columns), childFile, (r) => r.values[c.id], (r) => `${child.id.column} ${r.values[c.id]}`, check.errors);
+    const children = uniqueIds(check.rows(childFile, c.columns), childFile, c.id, caseless(child), (r) => `${child.id.column} ${r.values[c.id]}`, check.errors);
     for (const r of children.values()) {
       const parent = items.get(r.values[0] as Id);
       if (!parent) check.missing(childFile, r.line, `${child.parent!.columns[0]} ${r.values[0]}`);
@@ -287,7 +307,7 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
       { name: counts.group, kind: { is: 'group' } }, { name: counts.id, kind: { is: 'id', list } }, { name: counts.count, kind: { is: 'count' } },
     ];
     const counted = unique(check.rows(countsFile, columns), countsFile, (r) => `${r.values[0]}/${r.values[1]}`,
-      (r) => `count of ${word} "${r.values[0]}" for ${counts.id} ${r.values[1]}`, check.errors);
+      duplicate((r) => `count of ${word} "${r.values[0]}" for ${counts.id} ${r.values[1]}`), check.errors);
     for (const r of counted.values()) {
       const [group, id, count] = r.values as [string, Id, number];
       const g = groupIndex.get(group);
@@ -329,7 +349,7 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
   const rootRead = listColumns(root, []);
   const rootFile = root.source.file;
   const roots: Node[] = [];
-  const rootRows = unique(check.rows(rootFile, rootRead.columns), rootFile, (r) => r.values[rootRead.id], (r) => `${root.id.column} ${r.values[rootRead.id]}`, check.errors);
+  const rootRows = uniqueIds(check.rows(rootFile, rootRead.columns), rootFile, rootRead.id, caseless(root), (r) => `${root.id.column} ${r.values[rootRead.id]}`, check.errors);
   for (const r of rootRows.values()) {
     const node = nodeOf(r, rootRead);
     roots.push(node);
@@ -364,8 +384,7 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
       rows.push({ r, chain });
     }
     const chainOf = new Map(rows.map((x) => [x.r, x.chain]));
-    const kept = unique(rows.map((x) => x.r), file, (r) => `${chainOf.get(r)}/${idKey(r.values[c.id]!)}`,
-      (r) => describe(chainOf.get(r)!, r.values[c.id]!), check.errors);
+    const kept = uniqueIds(rows.map((x) => x.r), file, c.id, caseless(list), (r) => describe(chainOf.get(r)!, r.values[c.id]!), check.errors, (r) => chainOf.get(r)!);
     for (const r of kept.values()) {
       const chain = chainOf.get(r)!;
       const node = nodeOf(r, c);

@@ -4,6 +4,7 @@
 export type ErrorCode =
   | 'CSV_MALFORMED'
   | 'INVALID_UTF8'
+  | 'MISSING_SOURCE'
   | 'MISSING_COLUMN'
   | 'UNKNOWN_COLUMN'
   | 'INVALID_VALUE'

@@ -9,7 +9,7 @@ import { declaredItems, itemsUnder, readRows, type DeclaredItem, type Id } from 
 export interface Declared {
   /** The JSON a user would write in reflist.config.json. */
   config: Record<string, unknown>;
-  /** The sources, by file name; an absent file is an empty list. */
+  /** The sources, by file name; an absent file (of a list or groups declared optional) is an empty list. */
   files: Record<string, string>;
   pageSize: number;
 }
@@ -153,7 +153,9 @@ class Builder {
       }
     }
     const source = this.source(`${name}.csv`, [idColumn, ...labelColumns, ...fields.map((f) => f.column), ...parentColumns], rows);
-    if (source !== undefined) c['source'] = source;
+    if (source.config !== undefined) c['source'] = source.config;
+    // A list whose source (or counts' source) is absent must say it may be; one whose sources are there may say so too.
+    if (source.absent || chance(g, 0.1)) c['optional'] = true;
     if (counts) this.counts(name, c, planned);
     if (kind === 'top' && shape === 'paged' && chance(g, 0.4)) {
       const child = this.list('embedded', planned);
@@ -189,20 +191,23 @@ class Builder {
     if (!this.config['groups']) {
       this.groupIds = g(() => fc.subarray(['gbif', 'col-2', 'Herb_1', 'x', 'B9', 'obis']));
       const rows = this.groupIds.map((id) => ({ id: spaced(g, id), text: text(g, []) }));
-      this.config['groups'] = { source: this.source('groups.csv', ['id', 'text'], rows) ?? 'groups.csv', param: pick(g, ['System', 'Collection', 'Set']) };
+      const source = this.source('groups.csv', ['id', 'text'], rows);
+      this.config['groups'] = { source: source.config ?? 'groups.csv', param: pick(g, ['System', 'Collection', 'Set']), ...(source.absent ? { optional: true } : {}) };
     }
     const [group, id, count] = pick(g, [['group', 'id', 'count'], ['grp', 'item', 'n']]);
     const rows = this.groupIds.flatMap((gid) => planned.items.filter(() => chance(g, 0.4)).map((it) => ({ [group]: spaced(g, gid), [id]: spaced(g, String(it.id)), [count]: spaced(g, String(int(g, 0, 500))) })));
     const source = this.source(`${name}_count.csv`, [group, id, count], rows);
-    c['counts'] = group === 'group' && source === undefined ? `${name}_count.csv` : { source: source ?? `${name}_count.csv`, group, id, count };
+    c['counts'] = group === 'group' && source.config === undefined ? `${name}_count.csv` : { source: source.config ?? `${name}_count.csv`, group, id, count };
+    if (source.absent) c['optional'] = true;
   }
 
-  /** Writes a source (or, when it has no rows, sometimes leaves it absent) and says how the config names it. */
-  source(file: string, header: string[], rows: Record<string, string>[]): unknown {
+  /** Writes a source (or, when it has no rows, sometimes leaves it absent) and says how the config names it and whether it is absent. */
+  source(file: string, header: string[], rows: Record<string, string>[]): { config: unknown; absent: boolean } {
     const g = this.g;
     const delimiter = pick(g, [',', ',', ';', '\t']);
     const named = delimiter === ',' && chance(g, 0.8) ? file : `${chance(g, 0.3) ? 'data/' : ''}${file}`;
-    if (rows.length > 0 || chance(g, 0.5)) {
+    const absent = rows.length === 0 && chance(g, 0.5);
+    if (!absent) {
       const columns = chance(g, 0.3) ? g(() => fc.shuffledSubarray(header, { minLength: header.length, maxLength: header.length })) : header;
       const cased = pick(g, [(s: string) => s, (s: string) => s.toUpperCase(), (s: string) => s.toLowerCase()]);
       const quoteAll = chance(g, 0.2);
@@ -211,7 +216,7 @@ class Builder {
       const lines = [columns.map((h) => quote(cased(h))), ...rows.map((r) => columns.map((h) => quote(r[h]!)))].map((cells) => cells.join(delimiter));
       this.files[named] = (chance(g, 0.2) ? '\uFEFF' : '') + lines.join(eol) + (chance(g, 0.8) ? eol : '');
     }
-    return named === file && delimiter === ',' ? undefined : delimiter === ',' ? named : { file: named, delimiter };
+    return { config: named === file && delimiter === ',' ? undefined : delimiter === ',' ? named : { file: named, delimiter }, absent };
   }
 }
 

@@ -93,6 +93,8 @@ export interface ListSpec {
   search: false | { fields: number[] };
   counts?: CountsSpec;
   params: ParamSpec;
+  /** Its sources (its own, its counts') may be absent: each is then read as an empty file (docs/lists.md). */
+  optional: boolean;
 }
 
 export interface GroupsSpec {
@@ -101,6 +103,8 @@ export interface GroupsSpec {
   label: string;
   /** The query parameter that picks a group, e.g. System. */
   param: string;
+  /** The groups' source may be absent: there are then none. */
+  optional: boolean;
 }
 
 export interface Declaration {
@@ -366,13 +370,14 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
 function readGroups(e: Errors, v: Json): GroupsSpec | undefined {
   if (v === undefined) return undefined;
   if (!isObject(v)) return e.add('groups', 'expected {"source", "param", "id", "label"}'), undefined;
-  e.keys('groups', v, ['source', 'param', 'id', 'label']);
+  e.keys('groups', v, ['source', 'param', 'id', 'label', 'optional']);
   const source = readSource(e, 'groups.source', v['source'], 'group.csv');
   const param = v['param'] === undefined ? undefined : readName(e, 'groups.param', v['param'], 'a parameter name');
   if (v['param'] === undefined) e.add('groups.param', 'expected the query parameter that picks a group, e.g. "System"');
   const id = v['id'] === undefined ? 'id' : readColumn(e, 'groups.id', v['id']);
   const label = v['label'] === undefined ? 'text' : readColumn(e, 'groups.label', v['label']);
-  return source && param && id && label ? { source, param, id, label } : undefined;
+  const optional = readBoolean(e, 'groups.optional', v['optional']);
+  return source && param && id && label ? { source, param, id, label, optional } : undefined;
 }
 
 /**
@@ -391,7 +396,14 @@ function readSearchFields(e: Errors, path: string, columns: string[], fields: Fi
   return out;
 }
 
-const LIST_KEYS = ['path', 'source', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'counts', 'params'] as const;
+const LIST_KEYS = ['path', 'source', 'optional', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'counts', 'params'] as const;
+
+/** A flag: true or false, false when not given. */
+function readBoolean(e: Errors, path: string, v: Json): boolean {
+  if (v === undefined || typeof v === 'boolean') return v ?? false;
+  e.add(path, `expected true or false, got ${JSON.stringify(v)}`);
+  return false;
+}
 
 function readList(e: Errors, path: string, name: string, v: Json, groups: GroupsSpec | undefined): ListSpec | undefined {
   if (!isObject(v)) return e.add(path, 'expected an object, e.g. {"source": "institution.csv", "label": "name"}'), undefined;
@@ -431,8 +443,8 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
       if (list && key) children = { list, key };
     }
   }
-  const items = v['items'] ?? false;
-  if (typeof items !== 'boolean') e.add(`${path}.items`, `expected true or false, got ${JSON.stringify(items)}`);
+  const items = readBoolean(e, `${path}.items`, v['items']);
+  const optional = readBoolean(e, `${path}.optional`, v['optional']);
   let search: ListSpec['search'] = shape === 'grid' ? false : { fields: [] };
   const s = v['search'];
   if (s !== undefined) {
@@ -474,7 +486,7 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
     if (ownKeys.indexOf(key) !== ownKeys.lastIndexOf(key)) e.add(path, `two of its keys are ${quote(key)}`);
     if (reserved.includes(key)) e.add(path, `${quote(key)} is a key reflist writes itself (${key === 'count' ? 'the count of a group' : 'the children'})`);
   }
-  const spec: Omit<ListSpec, 'params'> = { name, path: segment, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}), shape: shape as Shape, items: items as boolean, search, ...(counts ? { counts } : {}) };
+  const spec: Omit<ListSpec, 'params'> = { name, path: segment, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}), shape: shape as Shape, items, search, ...(counts ? { counts } : {}), optional };
   if (spec.counts && spec.shape !== 'paged') e.add(`${path}.counts`, 'only paged lists have counts');
   if (spec.children && spec.shape !== 'paged') e.add(`${path}.children`, 'only paged lists embed children');
   return { ...spec, params: readParams(e, `${path}.params`, v['params'], spec, groups) };

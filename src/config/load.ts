@@ -5,7 +5,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { ReflistError, ReflistErrors } from '../errors.js';
+import { didYouMean, ReflistError, ReflistErrors } from '../errors.js';
 import { checkColumns } from './columns.js';
 import { checkConfig, sourceFiles, type Declaration, type SourceSpec } from './declaration.js';
 import { isLookupService, LOOKUP_SERVICE_CONFIG } from './preset.js';
@@ -18,7 +18,7 @@ export interface Loaded {
   dir: string;
   /** The config file read, or undefined for the lookup-service preset found by its file names. */
   config?: string;
-  /** The declared sources that are not there: each is an empty list. */
+  /** The declared sources that are not there and may be absent ("optional"): each is an empty list. */
   absent: string[];
   /** One line for each CSV file in `dir` that no list declares. */
   warnings: string[];
@@ -72,6 +72,50 @@ function csvFiles(dir: string): string[] {
     .sort();
 }
 
+/** A source file a declaration reads: where it is first declared, and the lists (or groups) that read it. */
+interface Declared {
+  file: string;
+  key: string;
+  readers: string[];
+  /** Every reader may go without it. */
+  optional: boolean;
+}
+
+/** Each source file a declaration reads, once, in the order of sourceFiles. */
+function declaredSources(d: Declaration): Declared[] {
+  const byFile = new Map<string, Declared>();
+  const add = (file: string, key: string, reader: string, optional: boolean) => {
+    const seen = byFile.get(file);
+    if (!seen) return void byFile.set(file, { file, key, readers: [reader], optional });
+    seen.optional &&= optional;
+    if (!seen.readers.includes(reader)) seen.readers.push(reader);
+  };
+  if (d.groups) add(d.groups.source.file, 'groups.source', 'groups', d.groups.optional);
+  for (const list of d.lists) {
+    const at = `lists.${list.name}`;
+    add(list.source.file, `${at}.source`, at, list.optional);
+    if (list.counts) add(list.counts.source.file, `${at}.counts.source`, at, list.optional);
+  }
+  return [...byFile.values()];
+}
+
+/** CSV files named in a message at most. */
+const SHOWN = 12;
+
+/**
+ * A declared source that is not there: the CSV file the name most likely
+ * meant, else the CSV files no list reads, and how to build without it.
+ */
+function missingSource(source: Declared, dir: string, config: string, csvs: string[], declared: ReadonlySet<string>): ReflistError {
+  const unread = csvs.filter((f) => !declared.has(f));
+  const close = didYouMean(source.file, csvs);
+  const others = close || unread.length === 0 ? '' : `; CSV files no list reads: ${unread.slice(0, SHOWN).join(', ')}${unread.length > SHOWN ? ', …' : ''}`;
+  const readers = source.readers.join(' and ');
+  return new ReflistError('MISSING_SOURCE',
+    `${source.key}: no file ${source.file} in ${dir}${close}${others}; if it may be absent, declare "optional": true in ${readers}: an absent source is then an empty list`,
+    { file: config });
+}
+
 /**
  * The declaration a build of `sources` (with `--config`, if given) uses, its
  * sources' folder, and its warnings; every error in the config at once.
@@ -91,22 +135,22 @@ export function loadDeclaration(sources: string, configOption?: string): Loaded 
   if (!declaration) throw new ReflistErrors(errors);
   const files = sourceFiles(declaration);
   const present = files.filter((s) => existsSync(join(dir, s.file)));
+  const csvs = csvFiles(dir);
+  const declared = new Set(files.map((s) => s.file));
   if (present.length === 0) {
     const expected = files.map((s) => s.file).join(', ');
     throw new ReflistError('INVALID_OPTION', config === undefined
       ? `--sources: ${sources} holds no ${CONFIG_FILE} and none of the lookup service's files (${expected}); write a config (reflist init), or name one with --config`
       : `${name}: none of its sources is in ${dir} (${expected})`);
   }
+  const absent = declaredSources(declaration).filter((s) => !present.some((p) => p.file === s.file));
+  const missing = absent.filter((s) => !s.optional).map((s) => missingSource(s, dir, name, csvs, declared));
   // The lookup service's sources have their columns checked as they are read (validate.ts), each header whole.
-  if (!isLookupService(declaration)) {
-    const headers = new Map(present.map((s) => [s.file, readHeader(join(dir, s.file), s)]));
-    const columnErrors = checkColumns(declaration, name, headers);
-    if (columnErrors.length > 0) throw new ReflistErrors(columnErrors);
-  }
-  const declared = new Set(files.map((s) => s.file));
-  const warnings = csvFiles(dir)
+  const headers = new Map(isLookupService(declaration) ? [] : present.map((s) => [s.file, readHeader(join(dir, s.file), s)]));
+  const found = [...missing, ...checkColumns(declaration, name, headers)];
+  if (found.length > 0) throw new ReflistErrors(found);
+  const warnings = csvs
     .filter((file) => !declared.has(file))
     .map((file) => `${join(dir, file)}: no list declares it, so it is not built (declare it in ${config === undefined ? `${join(dir, CONFIG_FILE)}` : name})`);
-  const absent = files.filter((s) => !present.includes(s)).map((s) => s.file);
-  return { declaration, dir, ...(config === undefined ? {} : { config }), absent, warnings };
+  return { declaration, dir, ...(config === undefined ? {} : { config }), absent: absent.map((s) => s.file), warnings };
 }

@@ -74,6 +74,7 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
   const loaded = loadDeclaration(buildOptions.sources, buildOptions.config);
   const options = { ...buildOptions, sources: loaded.dir, pageSize: buildOptions.pageSize ?? loaded.declaration.pageSize ?? DEFAULT_PAGE_SIZE };
   const log = options.log ?? (() => {});
+  for (const line of loaded.notices) log(line);
   for (const line of loaded.warnings) (options.warn ?? log)(line);
   const progress = options.progress ?? createProgress(undefined);
   // Opened first, so the writer thread starts while the sources are read; it
@@ -88,7 +89,6 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
     const changes = findChanges(options.sources, declaration, served);
     // A build that will change the tree lets the writer link the files the spare lags behind on, meanwhile.
     if (changes.changed.size > 0) tree.linkAhead();
-    for (const file of loaded.absent) log(`${file}: absent, built as an empty list`);
     const { groups, trees, lists, items, sources } = checkChanges(options.sources, declaration, changes);
     const roots = sectionsOf(declaration).map((s) => s.root);
     const plan = planBuild(roots, trees, lists, servedForPlan(declaration, served, lists));

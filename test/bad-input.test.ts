@@ -112,7 +112,8 @@ describe('a broken source fails the build and writes nothing', () => {
     const fresh = join(tempDir(), 'dist');
     const { code, stdout } = await cli(['build', '--sources', sources, '--out', fresh]);
     expect(code).toBe(0);
-    expect(stdout).toContain('descriptor.csv: absent, built as an empty list');
+    expect(stdout).toContain(`no reflist.config.json in ${sources}: built as the lookup-service preset, from `);
+    expect(stdout).toContain('; absent, so empty: descriptor.csv\n');
   });
 
   test('a folder that is not a reflist tree is never replaced', async () => {

@@ -109,6 +109,43 @@ describe('a config declares the lists', () => {
   });
 });
 
+describe('a folder without a config', () => {
+  test('of the lookup service\'s files alone is read as that preset, and the build says so in one line', async () => {
+    const { 'descriptor.csv': _d, 'county.csv': _c, ...rest } = VALID;
+    const sources = writeSources(tempDir(), rest);
+    const { code, stdout } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    expect(code).toBe(0);
+    const [first, second] = stdout.split('\n');
+    expect(first).toBe(`no reflist.config.json in ${sources}: built as the lookup-service preset, from `
+      + 'system.csv, author.csv, author_count.csv, division.csv, division_count.csv, category.csv, country.csv, state.csv; absent, so empty: descriptor.csv, county.csv');
+    expect(second).toMatch(/^rows: /);
+    const whole = writeSources(tempDir(), VALID);
+    expect((await cli(['build', '--sources', whole, '--out', join(tempDir(), 'dist')])).stdout)
+      .toMatch(new RegExp(`^no reflist\\.config\\.json in ${whole}: built as the lookup-service preset, from all 10 of its files\nrows: `));
+  });
+
+  test.each([
+    ['reflist.json', '{"lists": {"country": {}}}'],
+    ['lists.json', '\uFEFF{"lists": {}}'],
+    ['reflist.config.json.bak.json', 'not even JSON'],
+  ])('that holds %s, which looks like one, is refused with --config to name it', async (file, text) => {
+    const sources = writeSources(tempDir(), { 'country.csv': 'id,text\n40,Austria\n', 'package.json': '{"name": "mine"}', [file]: text });
+    const dist = join(tempDir(), 'dist');
+    const { code, stdout, stderr } = await cli(['build', '--sources', sources, '--out', dist]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toBe(`--sources: ${sources} holds no reflist.config.json, but ${file} looks like one: name it with --config ${join(sources, file)}, or rename it reflist.config.json\n`);
+    expect(() => snapshotTree(dist)).toThrow();
+  });
+
+  test('that holds CSV files the lookup service does not name is refused, not read as that preset', async () => {
+    const sources = writeSources(tempDir(), { 'country.csv': 'id,text\n40,Austria\n', 'city.csv': 'id,name,country\n1,Vienna,40\n', 'data/airport.csv': 'iata,name\nVIE,Wien\n' });
+    const { code, stdout, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toBe(`--sources: ${sources} holds no reflist.config.json, and city.csv, data/airport.csv are none of the lookup service's files, so it is not read as that preset: `
+      + `declare your lists in ${join(sources, 'reflist.config.json')} (reflist init writes an example), or move them out to build the folder as the lookup service\n`);
+  });
+});
+
 describe('a declared source that is not there', () => {
   const country = { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' };
   const COUNTRIES = 'code,name\nAT,Austria\nDE,Germany\n';
@@ -248,7 +285,7 @@ describe('a build reads the config beside its sources', () => {
   });
 
   test('a CSV file no list declares is named in a warning, never silently ignored', async () => {
-    const sources = writeSources(tempDir(), { ...VALID, 'institutions.csv': 'id,name\nUS-1,MIT\n' });
+    const sources = writeSources(tempDir(), { ...VALID, 'reflist.config.json': JSON.stringify(LOOKUP_SERVICE_CONFIG), 'institutions.csv': 'id,name\nUS-1,MIT\n' });
     const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
     expect(code).toBe(0);
     expect(stderr).toBe(`warning: ${join(sources, 'institutions.csv')}: no list declares it, so it is not built (declare it in ${join(sources, 'reflist.config.json')})\n`);

@@ -154,7 +154,7 @@ it writes nothing and names them. Then: npm install, npm run build.
       io.stderr(`build failed with ${err.errors.length} error${err.errors.length > 1 ? 's' : ''}; nothing was written\n`);
       exit = 1;
     } else if (err instanceof ReflistError) {
-      io.stderr(`${err}\n`);
+      for (const line of errorLines(err)) io.stderr(`${line}\n`);
       exit = 1;
     } else throw err;
   }

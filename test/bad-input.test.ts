@@ -124,3 +124,52 @@ describe('a broken source fails the build and writes nothing', () => {
     expect(snapshotTree(precious).size).toBe(1);
   });
 });
+
+describe('a source that fails one way throughout gets one hint that names the fix', () => {
+  /** A build's stderr lines, of a folder with these files. */
+  async function failing(files: Record<string, string | Buffer>): Promise<string[]> {
+    const { code, stderr } = await cli(['build', '--sources', writeSources(tempDir(), files), '--out', join(tempDir(), 'dist')]);
+    expect(code).toBe(1);
+    return stderr.trimEnd().split('\n');
+  }
+
+  test('a file separated by semicolons, read with commas: the delimiter to declare', async () => {
+    const lines = await failing({
+      'reflist.config.json': JSON.stringify({ lists: { city: { label: 'name', fields: { country: 'string' } } } }),
+      'city.csv': 'id;name;country\n1;Wien;AT\n2;Berlin;DE\n',
+    });
+    expect(lines).toContain('city.csv:1: no column "id" (declared by lists.city.id); its header has "id;name;country"');
+    expect(lines.filter((l) => l.startsWith('hint: '))).toEqual(['hint: city.csv is separated by ";": declare "source": {"file": "city.csv", "delimiter": ";"}']);
+    expect(lines.at(-1)).toBe('build failed with 3 errors; nothing was written');
+    // The lookup service's files, read without a config, get it too; a tab is named as such.
+    const tabs = await failing({ ...VALID, 'author.csv': 'id\ttext\n1\tSmith\n' });
+    expect(tabs[0]).toBe('author.csv:1: missing columns "id", "text"; its header has "id\\ttext"');
+    expect(tabs.filter((l) => l.startsWith('hint: '))).toEqual(['hint: author.csv is separated by tabs: declare "source": {"file": "author.csv", "delimiter": "\\t"}']);
+  });
+
+  test('codes in an integer id column: the id type to declare, once, after every error', async () => {
+    const codes = Array.from({ length: 150 }, (_, i) => `${String.fromCharCode(65 + (i % 26), 65 + Math.floor(i / 26), 75)},Airport ${i}`);
+    const lines = await failing({ 'reflist.config.json': JSON.stringify({ lists: { airport: { id: 'iata' } } }), 'airport.csv': `iata,text\n${codes.join('\n')}\n` });
+    expect(lines.slice(0, 2)).toEqual(['airport.csv:2: iata: expected a non-negative integer, got "AAK"', 'airport.csv:3: iata: expected a non-negative integer, got "BAK"']);
+    expect(lines.slice(-3)).toEqual([
+      '… and 50 more errors',
+      'hint: lists.airport has integer ids, but most of airport.csv\'s "iata" cells are codes ("AAK", "BAK", "CAK", …): declare "id": {"column": "iata", "type": "string"} in lists.airport',
+      'build failed with 150 errors; nothing was written',
+    ]);
+    // One code among integers is a typo, not a type: no hint.
+    expect((await failing({ ...VALID, 'author.csv': 'id,text\n1,A\n2,B\nX3,C\n' })).some((l) => l.startsWith('hint: '))).toBe(false);
+  });
+
+  test('a file in Windows-1252: one error on its first line, and the encoding it looks like', async () => {
+    const names = ['Zürich', 'München', 'Malmö', 'São Paulo'];
+    const rows = Array.from({ length: 418 }, (_, i) => `${i + 1},${names[i % names.length]}`);
+    const lines = await failing({ ...VALID, 'descriptor.csv': Buffer.from(`id,text\n${rows.join('\n')}\n`, 'latin1') });
+    expect(lines).toEqual([
+      'descriptor.csv:2: invalid UTF-8 (and on 417 more lines: 3, 4, 5, 6, 7, …)',
+      'hint: descriptor.csv looks like Windows-1252 or Latin-1 (line 2 would read "1,Zürich"): save it as UTF-8',
+      'build failed with 1 error; nothing was written',
+    ]);
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('id,text\n1,Zürich\n', 'utf16le')]);
+    expect(await failing({ ...VALID, 'descriptor.csv': utf16 })).toContain('hint: descriptor.csv looks like UTF-16 (it starts with UTF-16\'s byte order mark): save it as UTF-8');
+  });
+});

@@ -2,6 +2,7 @@
 // in its source's header, matched case-insensitively, as the sources' columns
 // always were. Pure: load.ts reads the headers.
 import { didYouMean, ReflistError } from '../errors.js';
+import { delimiterHint } from '../sources/hints.js';
 import type { Declaration } from './declaration.js';
 
 const quote = (s: string) => JSON.stringify(s);
@@ -27,18 +28,29 @@ export const columnHint = (column: string, header: readonly string[]): string =>
 export function checkColumns(d: Declaration, configFile: string, headers: ReadonlyMap<string, string[]>): ReflistError[] {
   const errors: ReflistError[] = [];
   const has = (header: string[], column: string) => header.some((h) => h.toLowerCase() === column.toLowerCase());
-  const configError = (path: string, message: string) => errors.push(new ReflistError('INVALID_CONFIG', `${path}: ${message}`, { file: configFile }));
-  const sourceError = (file: string, message: string) => errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }));
+  // A file whose header lacks columns may be split by another delimiter than the declared one: each of its errors carries the fix.
+  const wanted = new Map<string, string[]>();
+  const want = (file: string, columns: string[]) => wanted.set(file, [...(wanted.get(file) ?? []), ...columns]);
+  const hintOf = (file: string) => delimiterHint(file, headers.get(file) ?? [], wanted.get(file) ?? []);
+  const configError = (path: string, file: string, message: string) =>
+    errors.push(new ReflistError('INVALID_CONFIG', `${path}: ${message}`, { file: configFile }, hintOf(file)));
+  const sourceError = (file: string, message: string) => errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }, hintOf(file)));
   for (const list of d.lists) {
-    const header = headers.get(list.source.file);
+    want(list.source.file, [...(list.parent?.columns ?? []), list.id.column, ...list.label.columns, ...list.fields.map((f) => f.column)]);
+    if (list.counts) want(list.counts.source.file, [list.counts.group, list.counts.id, list.counts.count]);
+  }
+  if (d.groups) want(d.groups.source.file, [d.groups.id, d.groups.label]);
+  for (const list of d.lists) {
+    const file = list.source.file;
+    const header = headers.get(file);
     if (!header) continue;
     const at = `lists.${list.name}`;
     const missing = (column: string) => !has(header, column);
     const hint = (column: string) => columnHint(column, header);
-    list.parent?.columns.filter(missing).forEach((c) => sourceError(list.source.file, `no column ${quote(c)} (declared by ${at}.parent)${hint(c)}`));
-    if (missing(list.id.column)) sourceError(list.source.file, `no column ${quote(list.id.column)} (declared by ${at}.id)${hint(list.id.column)}`);
-    for (const c of list.label.columns.filter(missing)) configError(`${at}.label`, `the template names column ${quote(c)}, which ${list.source.file} does not have${hint(c)}`);
-    for (const f of list.fields.filter((f) => missing(f.column))) configError(`${at}.fields.${f.key}`, `no column ${quote(f.column)} in ${list.source.file}${hint(f.column)}`);
+    list.parent?.columns.filter(missing).forEach((c) => sourceError(file, `no column ${quote(c)} (declared by ${at}.parent)${hint(c)}`));
+    if (missing(list.id.column)) sourceError(file, `no column ${quote(list.id.column)} (declared by ${at}.id)${hint(list.id.column)}`);
+    for (const c of list.label.columns.filter(missing)) configError(`${at}.label`, file, `the template names column ${quote(c)}, which ${file} does not have${hint(c)}`);
+    for (const f of list.fields.filter((f) => missing(f.column))) configError(`${at}.fields.${f.key}`, file, `no column ${quote(f.column)} in ${file}${hint(f.column)}`);
     if (list.counts) {
       const h = headers.get(list.counts.source.file);
       for (const c of h ? [list.counts.group, list.counts.id, list.counts.count].filter((c) => !has(h, c)) : []) {

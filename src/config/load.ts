@@ -4,7 +4,7 @@
 // Checks that its sources are there and their headers, and names every CSV no
 // list declares.
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { didYouMean, ReflistError, ReflistErrors } from '../errors.js';
 import { checkColumns } from './columns.js';
@@ -111,7 +111,9 @@ const SHOWN = 12;
  */
 function missingSource(source: Declared, dir: string, config: string, csvs: string[], declared: ReadonlySet<string>): ReflistError {
   const unread = csvs.filter((f) => !declared.has(f));
-  const close = didYouMean(source.file, csvs);
+  // A file moved into a folder below keeps its name.
+  const moved = csvs.find((f) => basename(f) === basename(source.file));
+  const close = moved ? ` (did you mean ${JSON.stringify(moved)}?)` : didYouMean(source.file, csvs);
   const others = close || unread.length === 0 ? '' : `; CSV files no list reads: ${unread.slice(0, SHOWN).join(', ')}${unread.length > SHOWN ? ', …' : ''}`;
   const readers = source.readers.join(' and ');
   return new ReflistError('MISSING_SOURCE',

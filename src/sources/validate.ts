@@ -4,6 +4,7 @@ import { headerHas } from '../config/columns.js';
 import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
 import { ReflistError, suggest } from '../errors.js';
+import { CodesInIntegerIds, delimiterHint } from './hints.js';
 import { fold } from '../client/fold.js';
 import { labelled, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
 import type { RawTable } from './read.js';
@@ -108,9 +109,10 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
       misspelt ||= hint !== undefined;
     }
     const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}${misspelt ? '' : headerHas(table.header)}`;
-    errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }));
+    errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }, delimiterHint(file, table.header, names)));
     return [];
   }
+  const codes = new CodesInIntegerIds(file, errors);
   const at = names.map((c) => positions.get(c)!);
   const rows: Row[] = [];
   for (const [i, cells] of table.rows.entries()) {
@@ -126,6 +128,7 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
       const value = parseValue(column.kind, raw);
       if (typeof value === 'object') {
         const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+        if (column.kind.is === 'id') codes.failed(c, column.name, column.kind.list, raw);
         errors.push(new ReflistError('INVALID_VALUE', `${column.name}: ${value.error}, got "${shown}"`, { file, line }));
         // A row with a bad key is dropped; one with a bad label or field keeps
         // its key, so rows that refer to it do not report it as unknown too.
@@ -135,6 +138,7 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
     }
     if (good) rows.push({ line, values });
   }
+  codes.hint(table.rows.length);
   return rows;
 }
 

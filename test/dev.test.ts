@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scheduleBuilds, VENDOR, vendorSources } from '../src/commands/dev.js';
+import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
 import { tempDir, writeSources } from './helpers.js';
 
@@ -101,7 +102,8 @@ async function rebuildsSince(dev: Dev, before: number): Promise<string[]> {
 describe('reflist dev', () => {
   let dev: Dev;
   beforeAll(async () => {
-    dev = await startDev(VALID);
+    // With its config: a folder without one that holds a CSV of notes would not be read as the lookup service.
+    dev = await startDev({ ...VALID, 'reflist.config.json': JSON.stringify(LOOKUP_SERVICE_CONFIG) });
   });
   afterAll(async () => {
     await dev?.stop('SIGKILL');

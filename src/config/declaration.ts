@@ -93,7 +93,7 @@ export interface ListSpec {
   search: false | { fields: number[] };
   counts?: CountsSpec;
   params: ParamSpec;
-  /** Its sources (its own, its counts') may be absent: each is then read as an empty file (docs/lists.md). */
+  /** Its sources (its own, its counts') may be absent: each is then an empty list (docs/lists.md). */
   optional: boolean;
 }
 

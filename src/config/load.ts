@@ -104,6 +104,7 @@ function declaredSources(d: Declaration): Declared[] {
 
 /** CSV files named in a message at most. */
 const SHOWN = 12;
+const names = (files: string[]) => files.slice(0, SHOWN).join(', ') + (files.length > SHOWN ? ', …' : '');
 
 /**
  * A declared source that is not there: the CSV file the name most likely
@@ -114,7 +115,7 @@ function missingSource(source: Declared, dir: string, config: string, csvs: stri
   // A file moved into a folder below keeps its name.
   const moved = csvs.find((f) => basename(f) === basename(source.file));
   const close = moved ? ` (did you mean ${JSON.stringify(moved)}?)` : didYouMean(source.file, csvs);
-  const others = close || unread.length === 0 ? '' : `; CSV files no list reads: ${unread.slice(0, SHOWN).join(', ')}${unread.length > SHOWN ? ', …' : ''}`;
+  const others = close || unread.length === 0 ? '' : `; CSV files no list reads: ${names(unread)}`;
   const readers = source.readers.join(' and ');
   return new ReflistError('MISSING_SOURCE',
     `${source.key}: no file ${source.file} in ${dir}${close}${others}; if it may be absent, declare "optional": true in ${readers}: an absent source is then an empty list`,
@@ -137,8 +138,6 @@ function looksLikeConfig(dir: string, file: string): boolean {
     return false;
   }
 }
-
-const names = (files: string[]) => files.slice(0, SHOWN).join(', ') + (files.length > SHOWN ? ', …' : '');
 
 /**
  * A folder without a config is read as the lookup-service preset only when

@@ -168,7 +168,7 @@ function uniqueIds(
   const id = caseless ? (r: Row) => (r.values[at] as string).toLowerCase() : (r: Row) => r.values[at];
   const key = scope ? (r: Row) => `${scope(r)}/${id(r)}` : id;
   const clash = (r: Row, first: Row) => r.values[at] === first.values[at]
-    ? `duplicate ${what(r)} (first on line ${first.line})`
+    ? duplicate(what)(r, first)
     : `${what(r)} differs only by case from ${what(first)} on line ${first.line}: a case-insensitive host (macOS, Windows, some S3 front ends) serves one's file for the other's; rename one`;
   return unique(rows, file, key, clash, errors);
 }

@@ -136,13 +136,15 @@ class Builder {
     const used: string[] = [];
     const padded = (id: Id): string => spaced(g, typeof id === 'number' && chance(g, 0.15) ? '00' + id : String(id));
     const under = parent ? parent.items : [{ id: 0, chain: [] }];
+    // Under two parents, ids may repeat, or differ only by case: they are in two folders.
+    const recased = (id: Id): Id => (typeof id === 'string' && ids.chars === 'A-Za-z0-9_-' && chance(g, 0.3) ? swapCase(id) : id);
     for (const p of under) {
-      const taken = new Set<Id>();
+      const taken = new Set<string>();
       const n = !parent ? (chance(g, 0.3) ? int(g, 0, 40) : pick(g, [0, 1, 2, 3, 5, 8])) : int(g, 0, 3);
       for (let i = 0; i < n; i++) {
-        let id = !globalIds && ids.issued.length > 0 && chance(g, 0.4) ? pick(g, ids.issued) : freshId(g, ids);
-        if (taken.has(id)) id = freshId(g, ids);
-        taken.add(id);
+        let id = !globalIds && ids.issued.length > 0 && chance(g, 0.4) ? recased(pick(g, ids.issued)) : freshId(g, ids);
+        if (taken.has(String(id).toLowerCase())) id = freshId(g, ids);
+        taken.add(String(id).toLowerCase());
         const chain = parent ? [...p.chain, p.id] : [];
         planned.items.push({ id, chain });
         const row: Record<string, string> = { [idColumn]: padded(id) };

@@ -75,9 +75,11 @@ export function encodingHint(file: string, line: number, bytes: Uint8Array): str
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     return `${file} looks like UTF-16 (it starts with UTF-16's byte order mark): save it as UTF-8`;
   }
+  // A line that holds UTF-8 past ASCII too is UTF-8 with a stray byte, not another encoding.
+  const utf8 = [...new TextDecoder().decode(bytes)].some((c) => c.charCodeAt(0) > 0x7f && c !== '\uFFFD');
   const text = new TextDecoder('windows-1252').decode(bytes).replace(/\r?\n$/, '');
   const beyond = [...text].filter((c) => c.charCodeAt(0) > 0x7f);
-  if (beyond.length > 0 && beyond.every((c) => LATIN.test(c))) {
+  if (!utf8 && beyond.length > 0 && beyond.every((c) => LATIN.test(c))) {
     const shown = text.length > SAMPLE ? `${text.slice(0, SAMPLE)}…` : text;
     return `${file} looks like Windows-1252 or Latin-1 (line ${line} would read ${quote(shown)}): save it as UTF-8`;
   }

@@ -170,7 +170,7 @@ describe('a source that fails one way throughout gets one hint that names the fi
       'build failed with 1 error; nothing was written',
     ]);
     // A stray byte in a line of UTF-8 is no other encoding.
-    const stray = Buffer.concat([Buffer.from('id,text\n1,Zürich '), Buffer.from([0xff]), Buffer.from('\n')]);
+    const stray = Buffer.concat([Buffer.from('id,text\n1,Malmö '), Buffer.from([0xff]), Buffer.from('\n')]);
     expect(await failing({ ...VALID, 'descriptor.csv': stray })).toEqual(['descriptor.csv:2: invalid UTF-8', 'hint: save descriptor.csv as UTF-8', 'build failed with 1 error; nothing was written']);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('id,text\n1,Zürich\n', 'utf16le')]);
     expect(await failing({ ...VALID, 'descriptor.csv': utf16 })).toContain('hint: descriptor.csv looks like UTF-16 (it starts with UTF-16\'s byte order mark): save it as UTF-8');

@@ -163,7 +163,7 @@ describe('a source that fails one way throughout gets one hint that names the fi
   test('a file in Windows-1252: one error on its first line, and the encoding it looks like', async () => {
     const names = ['Zürich', 'München', 'Malmö', 'São Paulo'];
     const rows = Array.from({ length: 418 }, (_, i) => `${i + 1},${names[i % names.length]}`);
-    const lines = await failing({ ...VALID, 'descriptor.csv': Buffer.from(`id,text\n${rows.join('\n')}\n`, 'latin1') });
+    const lines = await failing({ ...VALID, 'descriptor.csv': Buffer.from(`id,text\r\n${rows.join('\r\n')}\r\n`, 'latin1') });
     expect(lines).toEqual([
       'descriptor.csv:2: invalid UTF-8 (and on 417 more lines: 3, 4, 5, 6, 7, …)',
       'hint: descriptor.csv looks like Windows-1252 or Latin-1 (line 2 would read "1,Zürich"): save it as UTF-8',

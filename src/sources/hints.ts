@@ -69,15 +69,16 @@ const SAMPLE = 60;
 
 /**
  * A file that is not UTF-8: what it most likely is, judged from the bytes of
- * one of its invalid lines (`line`), and how to fix it.
+ * one of its invalid lines (`line`, without its LF), and how to fix it.
  */
 export function encodingHint(file: string, line: number, bytes: Uint8Array): string {
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+  if (line === 1 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
     return `${file} looks like UTF-16 (it starts with UTF-16's byte order mark): save it as UTF-8`;
   }
   // A line that holds UTF-8 past ASCII too is UTF-8 with a stray byte, not another encoding.
   const utf8 = [...new TextDecoder().decode(bytes)].some((c) => c.charCodeAt(0) > 0x7f && c !== '\uFFFD');
-  const text = new TextDecoder('windows-1252').decode(bytes).replace(/\r?\n$/, '');
+  // The line without its CR, in a file of CRLF line ends.
+  const text = new TextDecoder('windows-1252').decode(bytes).replace(/\r$/, '');
   const beyond = [...text].filter((c) => c.charCodeAt(0) > 0x7f);
   if (!utf8 && beyond.length > 0 && beyond.every((c) => LATIN.test(c))) {
     const shown = text.length > SAMPLE ? `${text.slice(0, SAMPLE)}…` : text;

@@ -74,6 +74,7 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
   const loaded = loadDeclaration(buildOptions.sources, buildOptions.config);
   const options = { ...buildOptions, sources: loaded.dir, pageSize: buildOptions.pageSize ?? loaded.declaration.pageSize ?? DEFAULT_PAGE_SIZE };
   const log = options.log ?? (() => {});
+  for (const line of loaded.notices) log(line);
   for (const line of loaded.warnings) (options.warn ?? log)(line);
   const progress = options.progress ?? createProgress(undefined);
   // Opened first, so the writer thread starts while the sources are read; it
@@ -88,7 +89,6 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
     const changes = findChanges(options.sources, declaration, served);
     // A build that will change the tree lets the writer link the files the spare lags behind on, meanwhile.
     if (changes.changed.size > 0) tree.linkAhead();
-    for (const file of loaded.absent) log(`${file}: absent, built as an empty list`);
     const { groups, trees, lists, items, sources } = checkChanges(options.sources, declaration, changes);
     const roots = sectionsOf(declaration).map((s) => s.root);
     const plan = planBuild(roots, trees, lists, servedForPlan(declaration, served, lists));
@@ -116,7 +116,11 @@ function rowNames(declaration: Declaration): string[] {
   return [...declaration.lists.map((l) => l.name), ...(declaration.groups ? [declaration.groups.param.toLowerCase()] : [])];
 }
 
-/** Rows of every list made again: a tree section's lists, a paged list's items and children, the groups. */
+/**
+ * Rows of every list made again: a tree section's lists, a paged list's items
+ * and children, the groups. A section kept has none here: its rows are the
+ * served build's.
+ */
 function countRows(declaration: Declaration, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, groups: Groups): Record<string, number> {
   const rows: Record<string, number> = {};
   const add = (list: string, n: number) => (rows[list] = (rows[list] ?? 0) + n);
@@ -126,9 +130,12 @@ function countRows(declaration: Declaration, trees: Record<string, Node[]>, list
   };
   for (const section of sectionsOf(declaration)) {
     const { root } = section;
-    for (const list of section.nested) rows[list.name] = 0;
     const nodes = trees[root.name];
-    if (nodes) walk(root.name, nodes);
+    if (nodes) {
+      // A list under a parent with no items at all has no node to count it from.
+      for (const list of section.nested) rows[list.name] = 0;
+      walk(root.name, nodes);
+    }
     const items = lists[root.name];
     if (items) {
       rows[root.name] = items.length;

@@ -178,7 +178,7 @@ config; with any error in the config, nothing is written.
       io.stderr(`build failed with ${err.errors.length} error${err.errors.length > 1 ? 's' : ''}; nothing was written\n`);
       exit = 1;
     } else if (err instanceof ReflistError) {
-      io.stderr(`${err}\n`);
+      for (const line of errorLines(err)) io.stderr(`${line}\n`);
       exit = 1;
     } else throw err;
   }

@@ -4,6 +4,7 @@
 export type ErrorCode =
   | 'CSV_MALFORMED'
   | 'INVALID_UTF8'
+  | 'MISSING_SOURCE'
   | 'MISSING_COLUMN'
   | 'UNKNOWN_COLUMN'
   | 'INVALID_VALUE'
@@ -22,20 +23,36 @@ export class ReflistError extends Error {
   readonly code: ErrorCode;
   readonly file: string | undefined;
   readonly line: number | undefined;
+  /** The fix, when the error is one of many with one cause (a delimiter, an id type, an encoding): printed once, after the errors. */
+  readonly hint: string | undefined;
 
-  constructor(code: ErrorCode, message: string, location: Location = {}) {
+  constructor(code: ErrorCode, message: string, location: Location = {}, hint?: string) {
     super(message);
     this.name = 'ReflistError';
     this.code = code;
     this.file = location.file;
     this.line = location.line;
+    this.hint = hint;
+  }
+
+  /** This error with a hint. */
+  withHint(hint: string): ReflistError {
+    return new ReflistError(this.code, this.message, { file: this.file, line: this.line }, hint);
   }
 
   /** `file:line: message`, the form every source error is printed in. */
   override toString(): string {
-    if (this.file === undefined) return this.message;
-    return `${this.file}${this.line === undefined ? '' : `:${this.line}`}: ${this.message}`;
+    if (this.file === undefined) return visible(this.message);
+    return visible(`${this.file}${this.line === undefined ? '' : `:${this.line}`}: ${this.message}`);
   }
+}
+
+/** Characters a terminal shows as nothing, or as a plain space: controls, format characters (a BOM, a zero-width space), other spaces. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu;
+
+/** A text with each invisible character written as its code point, `<U+FEFF>`, so that a message shows what is there. */
+export function visible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`);
 }
 
 /** Several errors at once: a build reports all that it found, not just the first. */
@@ -51,15 +68,23 @@ export class ReflistErrors extends Error {
 /** Errors printed at most; the rest are counted. */
 const MAX_PRINTED = 100;
 
-/** A build's failure as a person reads it: each error `file:line: message`, the first 100, then a count. */
+/**
+ * A build's failure as a person reads it: each error `file:line: message`,
+ * the first 100, then a count, then each hint the errors carry, once.
+ */
 export function errorLines(err: ReflistError | ReflistErrors): string[] {
-  if (err instanceof ReflistError) return [String(err)];
-  const lines = err.errors.slice(0, MAX_PRINTED).map(String);
-  if (err.errors.length > MAX_PRINTED) lines.push(`… and ${err.errors.length - MAX_PRINTED} more errors`);
+  const all = err instanceof ReflistError ? [err] : err.errors;
+  const lines = all.slice(0, MAX_PRINTED).map(String);
+  if (all.length > MAX_PRINTED) lines.push(`… and ${all.length - MAX_PRINTED} more errors`);
+  for (const hint of new Set(all.flatMap((e) => e.hint ?? []))) lines.push(visible(`hint: ${hint}`));
   return lines;
 }
 
-/** Damerau-free edit distance, for "did you mean" suggestions. */
+/**
+ * The candidate a word most likely meant: the closest by edit distance, else
+ * one that is the other's first or last word (`country` for `country_code`
+ * or `countryCode`: a column named by its first word).
+ */
 export function suggest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
@@ -67,7 +92,20 @@ export function suggest(word: string, candidates: readonly string[]): string | u
     const d = distance(word.toLowerCase(), c.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
-  return best;
+  return best ?? candidates.filter((c) => isWordOf(word, c) || isWordOf(c, word)).sort((a, b) => b.length - a.length)[0];
+}
+
+/** " (did you mean "x"?)" when a candidate is close, else nothing. */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const hint = suggest(word, candidates);
+  return hint ? ` (did you mean ${JSON.stringify(hint)}?)` : '';
+}
+
+/** Whether `part` (3 letters or more) is the first or the last word of `whole`, words split at `_`, `-`, a space and a capital after a small letter. */
+function isWordOf(part: string, whole: string): boolean {
+  const words = whole.split(/[_\- ]+|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w !== '');
+  const p = part.toLowerCase();
+  return p.length >= 3 && words.length > 1 && (words[0]!.toLowerCase() === p || words.at(-1)!.toLowerCase() === p);
 }
 
 function distance(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { run } from '../src/cli.js';
@@ -51,7 +51,7 @@ describe('a config declares the lists', () => {
     expect(byName.get('family')).toEqual({
       name: 'family', path: 'family', source: { file: 'family.csv', delimiter: ',' }, id: { column: 'id', type: 'integer', key: 'id', chars: 'A-Za-z0-9_-' },
       label: { template: '{text}', columns: ['text'], key: 'text' }, fields: [], keys: ['id', 'text'], shape: 'whole', items: true,
-      search: { fields: [] }, params: { term: 'Term' },
+      search: { fields: [] }, params: { term: 'Term' }, optional: false,
     });
     expect(byName.get('speciesOfGenus')).toMatchObject({ path: 'species', source: { file: 'species.csv' } });
     expect(byName.get('institution')!.label).toEqual({ template: '{name} ({city})', columns: ['name', 'city'], key: 'text' });
@@ -97,6 +97,8 @@ describe('a config declares the lists', () => {
       'reflist.config.json: lists.division.search.columns: a list with children searches its labels and its children\'s, no other column', false],
     ['a field of no known type', withList('family', { fields: { rank: 'numbr' } }),
       'reflist.config.json: lists.family.fields.rank: expected integer, number or string, got "numbr" (did you mean "number"?)', true],
+    ['an optional that is no flag', withList('family', { optional: 'yes' }),
+      'reflist.config.json: lists.family.optional: expected true or false, got "yes"', true],
   ];
 
   test.each(ERRORS)('%s is a located error that says what was expected', (_what, config, error, schemaTells) => {
@@ -104,6 +106,104 @@ describe('a config declares the lists', () => {
     expect(declaration).toBeUndefined();
     expect(errors.map(String)).toContain(error);
     if (schemaTells) expect(validates(config)).toBe(false);
+  });
+});
+
+describe('a folder without a config', () => {
+  test('of the lookup service\'s files alone is read as that preset, and the build says so in one line', async () => {
+    const { 'descriptor.csv': _d, 'county.csv': _c, ...rest } = VALID;
+    const sources = writeSources(tempDir(), rest);
+    const { code, stdout } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    expect(code).toBe(0);
+    const [first, second] = stdout.split('\n');
+    expect(first).toBe(`no reflist.config.json in ${sources}: built as the lookup-service preset, from `
+      + 'system.csv, author.csv, author_count.csv, division.csv, division_count.csv, category.csv, country.csv, state.csv; absent, so empty: descriptor.csv, county.csv');
+    expect(second).toMatch(/^rows: /);
+    const whole = writeSources(tempDir(), VALID);
+    expect((await cli(['build', '--sources', whole, '--out', join(tempDir(), 'dist')])).stdout)
+      .toMatch(new RegExp(`^no reflist\\.config\\.json in ${whole}: built as the lookup-service preset, from all 10 of its files\nrows: `));
+  });
+
+  test.each([
+    ['reflist.json', '{"lists": {"country": {}}}'],
+    ['lists.json', '\uFEFF{"lists": {}}'],
+    ['reflist.config.json.bak.json', 'not even JSON'],
+  ])('that holds %s, which looks like one, is refused with --config to name it', async (file, text) => {
+    const sources = writeSources(tempDir(), { 'country.csv': 'id,text\n40,Austria\n', 'package.json': '{"name": "mine"}', [file]: text });
+    const dist = join(tempDir(), 'dist');
+    const { code, stdout, stderr } = await cli(['build', '--sources', sources, '--out', dist]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toBe(`--sources: ${sources} holds no reflist.config.json, but ${file} looks like one: name it with --config ${join(sources, file)}, or rename it reflist.config.json\n`);
+    expect(() => snapshotTree(dist)).toThrow();
+  });
+
+  test('that holds CSV files the lookup service does not name is refused, not read as that preset', async () => {
+    const sources = writeSources(tempDir(), { 'country.csv': 'id,text\n40,Austria\n', 'city.csv': 'id,name,country\n1,Vienna,40\n', 'data/airport.csv': 'iata,name\nVIE,Wien\n' });
+    const { code, stdout, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toBe(`--sources: ${sources} holds no reflist.config.json, and city.csv, data/airport.csv are none of the lookup service's files, so it is not read as that preset: `
+      + `declare your lists in ${join(sources, 'reflist.config.json')} (reflist init writes an example), or move them out to build the folder as the lookup service\n`);
+  });
+});
+
+describe('a declared source that is not there', () => {
+  const country = { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' };
+  const COUNTRIES = 'code,name\nAT,Austria\nDE,Germany\n';
+  const CITIES = 'id,name,country\n1,Vienna,AT\n2,Berlin,DE\n';
+
+  /** A build of these lists and files into a tree built before from the same folder with every file there. */
+  async function rebuild(lists: object, files: Record<string, string>, more: object = {}) {
+    const dir = tempDir();
+    const out = join(tempDir(), 'dist');
+    writeSources(dir, { 'reflist.config.json': JSON.stringify({ lists: { country, city: { label: 'name' } } }), 'country.csv': COUNTRIES, 'city.csv': CITIES });
+    expect((await cli(['build', '--sources', dir, '--out', out])).code).toBe(0);
+    const before = snapshotTree(out);
+    for (const file of ['city.csv', 'country.csv', 'reflist.config.json']) rmSync(join(dir, file));
+    writeSources(dir, { 'reflist.config.json': JSON.stringify({ ...more, lists }), ...files });
+    const built = await cli(['build', '--sources', dir, '--out', out]);
+    return { ...built, dir, out, before };
+  }
+
+  test('fails the build with the CSV file its name most likely meant, and the previous tree stays as it was', async () => {
+    const { code, stdout, stderr, dir, out, before } = await rebuild({ country, city: { source: 'cites.csv', label: 'name' } }, { 'country.csv': COUNTRIES, 'city.csv': CITIES });
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(`${dir}/reflist.config.json: lists.city.source: no file cites.csv in ${dir} (did you mean "city.csv"?); `
+      + 'if it may be absent, declare "optional": true in lists.city: an absent source is then an empty list\nbuild failed with 1 error; nothing was written\n');
+    expect(snapshotTree(out)).toEqual(before);
+  });
+
+  test('deleted, or moved to a folder below, fails the build naming where it went or the CSV files no list reads', async () => {
+    const moved = await rebuild({ country, city: { label: 'name' } }, { 'country.csv': COUNTRIES, 'data/city.csv': CITIES });
+    expect(moved.code).toBe(1);
+    expect(moved.stderr).toContain(`lists.city.source: no file city.csv in ${moved.dir} (did you mean "data/city.csv"?); if it may be absent`);
+    const gone = await rebuild({ country, city: { label: 'name' } }, { 'country.csv': COUNTRIES, 'towns.csv': CITIES, 'notes.csv': 'a\n' });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain(`lists.city.source: no file city.csv in ${gone.dir}; CSV files no list reads: notes.csv, towns.csv; if it may be absent`);
+    expect(snapshotTree(gone.out)).toEqual(gone.before);
+  });
+
+  test('of a list declared optional is an empty list, and the build says so', async () => {
+    const { code, stdout, out } = await rebuild({ country, city: { label: 'name', optional: true } }, { 'country.csv': COUNTRIES });
+    expect(code).toBe(0);
+    expect(stdout).toContain('city.csv: absent, built as an empty list\n');
+    expect(stdout).toContain('rows: country 2, city 0\n');
+    expect(JSON.parse(readFileSync(join(out, 'city', 'page', '1.json'), 'utf8'))).toEqual({ total: 0, items: [] });
+  });
+
+  test('counts and groups are sources too: each is named, with the lists that read it', async () => {
+    const groups = { source: 'collection.csv', param: 'Collection' };
+    const files = { 'country.csv': COUNTRIES, 'city.csv': CITIES };
+    const { code, stderr } = await rebuild({ country, city: { label: 'name', counts: 'city_count.csv' }, town: { source: 'city.csv', label: 'name' } }, files, { groups });
+    expect(code).toBe(1);
+    expect(stderr).toContain('reflist.config.json: groups.source: no file collection.csv in');
+    expect(stderr).toContain('if it may be absent, declare "optional": true in groups: an absent source');
+    expect(stderr).toContain('reflist.config.json: lists.city.counts.source: no file city_count.csv in');
+    expect(stderr).toMatch(/build failed with 2 errors/);
+    // A file two lists read may be absent only when both say so.
+    const shared = await rebuild({ country, city: { label: 'name', optional: true }, town: { source: 'city.csv', label: 'name' } }, { 'country.csv': COUNTRIES });
+    expect(shared.stderr).toContain('lists.city.source: no file city.csv in');
+    expect(shared.stderr).toContain('declare "optional": true in lists.city and lists.town: an absent source is then an empty list');
   });
 });
 
@@ -128,6 +228,7 @@ describe('a build reads the config beside its sources', () => {
     ['a string id with characters that cannot be a path', { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, descriptor: { id: { type: 'string', chars: 'a-z:' } } } },
       'reflist.config.json: lists.descriptor.id.chars: ":" cannot be in a path on every host'],
     ['a file that is no JSON', '{"lists": {"author": {},}}' as unknown as object, 'reflist.config.json:1: not JSON'],
+    ['a file that is no JSON for an invisible character', '\u200B{"lists": {}}' as unknown as object, 'reflist.config.json: not JSON: Unexpected token \'<U+200B>\', "<U+200B>{"lists": {}}" is not valid JSON'],
   ];
 
   function withParent(list: string, parent: string) {
@@ -145,6 +246,16 @@ describe('a build reads the config beside its sources', () => {
     expect(snapshotTree(out)).toEqual(before);
   });
 
+  test('a config saved with a BOM builds as it does without one', async () => {
+    const sources = writeSources(tempDir(), { ...VALID, 'reflist.config.json': '\uFEFF' + JSON.stringify(LOOKUP_SERVICE_CONFIG) });
+    const dist = join(tempDir(), 'dist');
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', dist]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const strip = (tree: Map<string, string>) => new Map([...tree].filter(([path]) => !path.includes('.reflist')));
+    expect(strip(snapshotTree(dist))).toEqual(strip(snapshotTree(out)));
+  });
+
   test('a column a relation names is the source\'s error, on its header line', async () => {
     const sources = writeSources(tempDir(), {
       'reflist.config.json': JSON.stringify({ lists: { genus: { shape: 'whole' }, species: { parent: { list: 'genus', column: 'genus_id' }, shape: 'whole' } } }),
@@ -156,8 +267,25 @@ describe('a build reads the config beside its sources', () => {
     expect(stderr).toContain('species.csv:1: no column "genus_id" (declared by lists.species.parent)');
   });
 
+  test.each([
+    ['country_code', '(did you mean "country"?)'],
+    ['nation', '; its header has "id", "name", "country"'],
+  ])('a parent column %s the header lacks is named with the closest of its columns, or with all of them when none is close', async (column, hint) => {
+    const sources = writeSources(tempDir(), {
+      'reflist.config.json': JSON.stringify({ lists: {
+        country: { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' },
+        countryCity: { source: 'city.csv', path: 'city', parent: { list: 'country', column }, label: 'name', shape: 'whole' },
+      } }),
+      'country.csv': 'code,name\nAT,Austria\nDE,Germany\n',
+      'city.csv': 'id,name,country\n1,Vienna,AT\n2,Berlin,DE\n',
+    });
+    const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`city.csv:1: no column "${column}" (declared by lists.countryCity.parent)${hint.startsWith(';') ? '' : ' '}${hint}\n`);
+  });
+
   test('a CSV file no list declares is named in a warning, never silently ignored', async () => {
-    const sources = writeSources(tempDir(), { ...VALID, 'institutions.csv': 'id,name\nUS-1,MIT\n' });
+    const sources = writeSources(tempDir(), { ...VALID, 'reflist.config.json': JSON.stringify(LOOKUP_SERVICE_CONFIG), 'institutions.csv': 'id,name\nUS-1,MIT\n' });
     const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
     expect(code).toBe(0);
     expect(stderr).toBe(`warning: ${join(sources, 'institutions.csv')}: no list declares it, so it is not built (declare it in ${join(sources, 'reflist.config.json')})\n`);

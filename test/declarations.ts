@@ -9,7 +9,7 @@ import { declaredItems, itemsUnder, readRows, type DeclaredItem, type Id } from 
 export interface Declared {
   /** The JSON a user would write in reflist.config.json. */
   config: Record<string, unknown>;
-  /** The sources, by file name; an absent file is an empty list. */
+  /** The sources, by file name; an absent file (of a list or groups declared optional) is an empty list. */
   files: Record<string, string>;
   pageSize: number;
 }
@@ -18,6 +18,8 @@ type G = fc.GeneratorValue;
 const pick = <T>(g: G, xs: readonly T[]): T => g(() => fc.constantFrom(...xs));
 const int = (g: G, min: number, max: number): number => g(fc.integer, { min, max });
 const chance = (g: G, p: number): boolean => int(g, 0, 99) < p * 100;
+/** A cell that is read without the white space around it (an id, a reference, a count, a number), now and then written with some. */
+const spaced = (g: G, cell: string): string => (chance(g, 0.1) ? pick(g, [` ${cell}`, `${cell} `, `  ${cell}\u00A0`]) : cell);
 
 // ---------------------------------------------------------------- texts and ids
 
@@ -79,8 +81,8 @@ type Kind = 'top' | 'nested' | 'embedded';
 
 const FIELDS = [
   { key: 'city', column: 'city', config: 'string' as unknown, cell: (g: G, used: string[]) => text(g, used) },
-  { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => String(int(g, 0, 9_999_999)) },
-  { key: 'lat', column: 'lat', config: { type: 'number', min: -90, max: 90 }, cell: (g: G) => pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999']) },
+  { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => spaced(g, String(int(g, 0, 9_999_999))) },
+  { key: 'lat', column: 'lat', config: { type: 'number', min: -90, max: 90 }, cell: (g: G) => spaced(g, pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999'])) },
   // Alternative names: often another item's label, so a Term matches one item's label and another's field.
   { key: 'alt', column: 'alt_names', config: { column: 'alt_names', type: 'string' }, cell: (g: G, used: string[]) => (chance(g, 0.2) ? '' : text(g, used)) },
 ];
@@ -132,15 +134,17 @@ class Builder {
     const planned: Planned = { name, items: [], globalIds, depth: parent ? parent.depth + 1 : 0 };
     const rows: Record<string, string>[] = [];
     const used: string[] = [];
-    const padded = (id: Id): string => (typeof id === 'number' && chance(g, 0.15) ? '00' + id : String(id));
+    const padded = (id: Id): string => spaced(g, typeof id === 'number' && chance(g, 0.15) ? '00' + id : String(id));
     const under = parent ? parent.items : [{ id: 0, chain: [] }];
+    // Under two parents, ids may repeat, or differ only by case: they are in two folders.
+    const recased = (id: Id): Id => (typeof id === 'string' && ids.chars === 'A-Za-z0-9_-' && chance(g, 0.3) ? swapCase(id) : id);
     for (const p of under) {
-      const taken = new Set<Id>();
+      const taken = new Set<string>();
       const n = !parent ? (chance(g, 0.3) ? int(g, 0, 40) : pick(g, [0, 1, 2, 3, 5, 8])) : int(g, 0, 3);
       for (let i = 0; i < n; i++) {
-        let id = !globalIds && ids.issued.length > 0 && chance(g, 0.4) ? pick(g, ids.issued) : freshId(g, ids);
-        if (taken.has(id)) id = freshId(g, ids);
-        taken.add(id);
+        let id = !globalIds && ids.issued.length > 0 && chance(g, 0.4) ? recased(pick(g, ids.issued)) : freshId(g, ids);
+        if (taken.has(String(id).toLowerCase())) id = freshId(g, ids);
+        taken.add(String(id).toLowerCase());
         const chain = parent ? [...p.chain, p.id] : [];
         planned.items.push({ id, chain });
         const row: Record<string, string> = { [idColumn]: padded(id) };
@@ -151,7 +155,9 @@ class Builder {
       }
     }
     const source = this.source(`${name}.csv`, [idColumn, ...labelColumns, ...fields.map((f) => f.column), ...parentColumns], rows);
-    if (source !== undefined) c['source'] = source;
+    if (source.config !== undefined) c['source'] = source.config;
+    // A list whose source (or counts' source) is absent must say it may be; one whose sources are there may say so too.
+    if (source.absent || chance(g, 0.1)) c['optional'] = true;
     if (counts) this.counts(name, c, planned);
     if (kind === 'top' && shape === 'paged' && chance(g, 0.4)) {
       const child = this.list('embedded', planned);
@@ -186,21 +192,24 @@ class Builder {
     const g = this.g;
     if (!this.config['groups']) {
       this.groupIds = g(() => fc.subarray(['gbif', 'col-2', 'Herb_1', 'x', 'B9', 'obis']));
-      const rows = this.groupIds.map((id) => ({ id, text: text(g, []) }));
-      this.config['groups'] = { source: this.source('groups.csv', ['id', 'text'], rows) ?? 'groups.csv', param: pick(g, ['System', 'Collection', 'Set']) };
+      const rows = this.groupIds.map((id) => ({ id: spaced(g, id), text: text(g, []) }));
+      const source = this.source('groups.csv', ['id', 'text'], rows);
+      this.config['groups'] = { source: source.config ?? 'groups.csv', param: pick(g, ['System', 'Collection', 'Set']), ...(source.absent ? { optional: true } : {}) };
     }
     const [group, id, count] = pick(g, [['group', 'id', 'count'], ['grp', 'item', 'n']]);
-    const rows = this.groupIds.flatMap((gid) => planned.items.filter(() => chance(g, 0.4)).map((it) => ({ [group]: gid, [id]: String(it.id), [count]: String(int(g, 0, 500)) })));
+    const rows = this.groupIds.flatMap((gid) => planned.items.filter(() => chance(g, 0.4)).map((it) => ({ [group]: spaced(g, gid), [id]: spaced(g, String(it.id)), [count]: spaced(g, String(int(g, 0, 500))) })));
     const source = this.source(`${name}_count.csv`, [group, id, count], rows);
-    c['counts'] = group === 'group' && source === undefined ? `${name}_count.csv` : { source: source ?? `${name}_count.csv`, group, id, count };
+    c['counts'] = group === 'group' && source.config === undefined ? `${name}_count.csv` : { source: source.config ?? `${name}_count.csv`, group, id, count };
+    if (source.absent) c['optional'] = true;
   }
 
-  /** Writes a source (or, when it has no rows, sometimes leaves it absent) and says how the config names it. */
-  source(file: string, header: string[], rows: Record<string, string>[]): unknown {
+  /** Writes a source (or, when it has no rows, sometimes leaves it absent) and says how the config names it and whether it is absent. */
+  source(file: string, header: string[], rows: Record<string, string>[]): { config: unknown; absent: boolean } {
     const g = this.g;
     const delimiter = pick(g, [',', ',', ';', '\t']);
     const named = delimiter === ',' && chance(g, 0.8) ? file : `${chance(g, 0.3) ? 'data/' : ''}${file}`;
-    if (rows.length > 0 || chance(g, 0.5)) {
+    const absent = rows.length === 0 && chance(g, 0.5);
+    if (!absent) {
       const columns = chance(g, 0.3) ? g(() => fc.shuffledSubarray(header, { minLength: header.length, maxLength: header.length })) : header;
       const cased = pick(g, [(s: string) => s, (s: string) => s.toUpperCase(), (s: string) => s.toLowerCase()]);
       const quoteAll = chance(g, 0.2);
@@ -209,7 +218,7 @@ class Builder {
       const lines = [columns.map((h) => quote(cased(h))), ...rows.map((r) => columns.map((h) => quote(r[h]!)))].map((cells) => cells.join(delimiter));
       this.files[named] = (chance(g, 0.2) ? '\uFEFF' : '') + lines.join(eol) + (chance(g, 0.8) ? eol : '');
     }
-    return named === file && delimiter === ',' ? undefined : delimiter === ',' ? named : { file: named, delimiter };
+    return { config: named === file && delimiter === ',' ? undefined : delimiter === ',' ? named : { file: named, delimiter }, absent };
   }
 }
 
@@ -288,7 +297,7 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
   const byName = new Map(d.lists.map((l) => [l.name, l]));
   const all = declaredItems(d, declared.files);
   const gr = d.groups;
-  const groupIds = gr ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id)) : [];
+  const groupIds = gr ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id).trim()) : [];
   return fc.limitShrink(fc.gen(), 200).map((g) => {
     const route = pick(g, routes);
     const { list } = route;

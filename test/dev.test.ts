@@ -103,7 +103,8 @@ async function rebuildsSince(dev: Dev, before: number): Promise<string[]> {
 describe('reflist dev', () => {
   let dev: Dev;
   beforeAll(async () => {
-    dev = await startDev(VALID);
+    // With its config: a folder without one that holds a CSV of notes would not be read as the lookup service.
+    dev = await startDev({ ...VALID, 'reflist.config.json': JSON.stringify(LOOKUP_SERVICE_CONFIG) });
   });
   afterAll(async () => {
     await dev?.stop('SIGKILL');

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { build } from '../src/build.js';
 import { TreeWriter, writeTree } from '../src/write/write.js';
 import { writeTreeThreaded } from '../src/write/threaded.js';
+import { PRESETS } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
 import { snapshotTree, tempDir, writeSources } from './helpers.js';
 
@@ -226,6 +227,21 @@ describe('what a rebuild reads and renders', () => {
     const clean = join(tempDir(), 'clean');
     await build({ sources, out: clean, pageSize: 1, search: tiny });
     expect(snapshotTree(out)).toEqual(snapshotTree(clean));
+  });
+
+  test('reports the rows of every list on a rebuild, nested lists included, whether their section was kept or made again', async () => {
+    const { config, sources: files } = PRESETS.example;
+    const sources = writeSources(tempDir(), { 'reflist.config.json': JSON.stringify(config), ...Object.fromEntries(files.map((f) => [f.file, f.text])) });
+    const out = join(tempDir(), 'dist');
+    const first = await build({ sources, out });
+    expect(first.rows).toEqual({ country: 4, institution: 5, countryInstitution: 5, family: 3, genus: 6, genusSpecies: 8, species: 8, collection: 2 });
+    const unchanged = await build({ sources, out });
+    expect(unchanged.unchanged).toBe(true);
+    expect(unchanged.rows).toEqual(first.rows);
+    writeSources(sources, { 'country.csv': 'code,name\nDE,Germany\nFR,France\nJP,Japan\nUS,United States\nAT,Austria\n' });
+    const one = await build({ sources, out });
+    expect(one.sections).toMatchObject({ country: 'rendered', family: 'kept' });
+    expect(one.rows).toEqual({ ...first.rows, country: 5 });
   });
 
   test('reads a changed file whole, and reports its errors, when the changed records are not plain edits', async () => {

@@ -114,7 +114,7 @@ describe('the declared reference agrees with itself over random declarations', (
     fc.assert(
       fc.property(arbDeclared(), (declared) => {
         const { d, ask, routes } = load(declared);
-        const groupIds = d.groups ? readRows(declared.files, d.groups.source.file, d.groups.source.delimiter).map((cell) => cell(d.groups!.id)) : [];
+        const groupIds = d.groups ? readRows(declared.files, d.groups.source.file, d.groups.source.delimiter).map((cell) => cell(d.groups!.id).trim()) : [];
         for (const route of routes) {
           const { list, prefix } = route;
           const { total, items } = collect(ask, route, declared.pageSize);

@@ -75,7 +75,9 @@ export function itemsUnder(list: ListSpec, chain: readonly DeclaredItem[], all: 
   return all.filter((it) => it.up.every((id, i) => id === chain[i]!.id));
 }
 
-const idOfCell = (list: ListSpec, cell: string): Id => (list.id.type === 'integer' ? Number(cell) : cell);
+/** Ids, references, counts, numbers and group ids are read without the white space around them; texts as written. */
+const bare = (cell: string): string => cell.trim();
+const idOfCell = (list: ListSpec, cell: string): Id => (list.id.type === 'integer' ? Number(bare(cell)) : bare(cell));
 
 /** Every list's items in list order (docs/lists.md "Order"), by list name. */
 export function declaredItems(d: Declaration, files: Record<string, string>): Map<string, DeclaredItem[]> {
@@ -89,7 +91,7 @@ export function declaredItems(d: Declaration, files: Record<string, string>): Ma
       const id = idOfCell(list, cell(list.id.column));
       const label = list.label.template.replace(/\{([^{}]*)\}/g, (_, column: string) => cell(column));
       const values = new Map<string, unknown>([[list.id.key, id], [list.label.key, label]]);
-      for (const f of list.fields) values.set(f.key, f.type === 'string' ? cell(f.column) : Number(cell(f.column)));
+      for (const f of list.fields) values.set(f.key, f.type === 'string' ? cell(f.column) : Number(bare(cell(f.column))));
       const up = (list.parent?.columns ?? []).map((column, i) => idOfCell(upLists[i]!, cell(column)));
       return { id, label, up, own: Object.fromEntries(list.keys.map((k) => [k, values.get(k)])) };
     });
@@ -157,11 +159,11 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
   const items = declaredItems(declaration, files);
   const routed = declaration.lists.filter((l) => !l.embeddedIn).map((l) => ({ list: l, chain: [...ancestorsOf(l, byName), l] }));
   const g = declaration.groups;
-  const groupIds = g ? readRows(files, g.source.file, g.source.delimiter).map((cell) => cell(g.id)) : [];
+  const groupIds = g ? readRows(files, g.source.file, g.source.delimiter).map((cell) => bare(cell(g.id))) : [];
   const counts = new Map(declaration.lists.flatMap((l) => {
     if (!l.counts) return [];
     const c = l.counts;
-    const rows = readRows(files, c.source.file, c.source.delimiter).map((cell) => ({ group: cell(c.group), id: idOfCell(l, cell(c.id)), count: Number(cell(c.count)) }));
+    const rows = readRows(files, c.source.file, c.source.delimiter).map((cell) => ({ group: bare(cell(c.group)), id: idOfCell(l, cell(c.id)), count: Number(bare(cell(c.count))) }));
     return [[l.name, rows] as const];
   }));
 

@@ -1,9 +1,9 @@
 // What a project declares in reflist.config.json (docs/lists.md): its lists,
 // where each is read from and what its answers look like. `checkConfig` turns
 // the file's JSON into a Declaration, every default filled in, or into every
-// error it finds, each located by its JSON path. Pure: load.ts reads the file
-// and the sources' headers.
-import { ReflistError, suggest } from '../errors.js';
+// error it finds, each located by its JSON path. Pure: load.ts reads the file,
+// and columns.ts checks the sources' headers.
+import { didYouMean, ReflistError, suggest } from '../errors.js';
 
 export type IdType = 'integer' | 'string';
 export type FieldType = 'integer' | 'number' | 'string';
@@ -93,6 +93,8 @@ export interface ListSpec {
   search: false | { fields: number[] };
   counts?: CountsSpec;
   params: ParamSpec;
+  /** Its sources (its own, its counts') may be absent: each is then an empty list (docs/lists.md). */
+  optional: boolean;
 }
 
 export interface GroupsSpec {
@@ -101,6 +103,8 @@ export interface GroupsSpec {
   label: string;
   /** The query parameter that picks a group, e.g. System. */
   param: string;
+  /** The groups' source may be absent: there are then none. */
+  optional: boolean;
 }
 
 export interface Declaration {
@@ -138,11 +142,6 @@ class Errors {
       this.add(`${path}.${key}`, `unknown key${hint ? ` (did you mean ${quote(hint)}?)` : `; expected one of ${known.join(', ')}`}`);
     }
   }
-}
-
-function didYouMean(word: string, candidates: readonly string[]): string {
-  const hint = suggest(word, candidates);
-  return hint ? ` (did you mean ${quote(hint)}?)` : '';
 }
 
 /** The characters a `[…]` body admits, each once: `A-Z0-9_-` → A…Z, 0…9, _, -. */
@@ -337,7 +336,7 @@ function readParams(e: Errors, path: string, v: Json, list: Omit<ListSpec, 'para
 /**
  * The Declaration a config's JSON says, or every error in it. `file` is the
  * config's name in messages. Columns are checked against the sources by
- * checkColumns, once their headers are read.
+ * columns.ts, once their headers are read.
  */
 export function checkConfig(json: Json, file: string): { declaration?: Declaration; errors: ReflistError[] } {
   const e = new Errors(file);
@@ -371,13 +370,14 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
 function readGroups(e: Errors, v: Json): GroupsSpec | undefined {
   if (v === undefined) return undefined;
   if (!isObject(v)) return e.add('groups', 'expected {"source", "param", "id", "label"}'), undefined;
-  e.keys('groups', v, ['source', 'param', 'id', 'label']);
+  e.keys('groups', v, ['source', 'param', 'id', 'label', 'optional']);
   const source = readSource(e, 'groups.source', v['source'], 'group.csv');
   const param = v['param'] === undefined ? undefined : readName(e, 'groups.param', v['param'], 'a parameter name');
   if (v['param'] === undefined) e.add('groups.param', 'expected the query parameter that picks a group, e.g. "System"');
   const id = v['id'] === undefined ? 'id' : readColumn(e, 'groups.id', v['id']);
   const label = v['label'] === undefined ? 'text' : readColumn(e, 'groups.label', v['label']);
-  return source && param && id && label ? { source, param, id, label } : undefined;
+  const optional = readBoolean(e, 'groups.optional', v['optional']);
+  return source && param && id && label ? { source, param, id, label, optional } : undefined;
 }
 
 /**
@@ -396,7 +396,14 @@ function readSearchFields(e: Errors, path: string, columns: string[], fields: Fi
   return out;
 }
 
-const LIST_KEYS = ['path', 'source', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'counts', 'params'] as const;
+const LIST_KEYS = ['path', 'source', 'optional', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'counts', 'params'] as const;
+
+/** A flag: true or false, false when not given. */
+function readBoolean(e: Errors, path: string, v: Json): boolean {
+  if (v === undefined || typeof v === 'boolean') return v ?? false;
+  e.add(path, `expected true or false, got ${JSON.stringify(v)}`);
+  return false;
+}
 
 function readList(e: Errors, path: string, name: string, v: Json, groups: GroupsSpec | undefined): ListSpec | undefined {
   if (!isObject(v)) return e.add(path, 'expected an object, e.g. {"source": "institution.csv", "label": "name"}'), undefined;
@@ -436,8 +443,8 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
       if (list && key) children = { list, key };
     }
   }
-  const items = v['items'] ?? false;
-  if (typeof items !== 'boolean') e.add(`${path}.items`, `expected true or false, got ${JSON.stringify(items)}`);
+  const items = readBoolean(e, `${path}.items`, v['items']);
+  const optional = readBoolean(e, `${path}.optional`, v['optional']);
   let search: ListSpec['search'] = shape === 'grid' ? false : { fields: [] };
   const s = v['search'];
   if (s !== undefined) {
@@ -479,7 +486,7 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
     if (ownKeys.indexOf(key) !== ownKeys.lastIndexOf(key)) e.add(path, `two of its keys are ${quote(key)}`);
     if (reserved.includes(key)) e.add(path, `${quote(key)} is a key reflist writes itself (${key === 'count' ? 'the count of a group' : 'the children'})`);
   }
-  const spec: Omit<ListSpec, 'params'> = { name, path: segment, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}), shape: shape as Shape, items: items as boolean, search, ...(counts ? { counts } : {}) };
+  const spec: Omit<ListSpec, 'params'> = { name, path: segment, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}), shape: shape as Shape, items, search, ...(counts ? { counts } : {}), optional };
   if (spec.counts && spec.shape !== 'paged') e.add(`${path}.counts`, 'only paged lists have counts');
   if (spec.children && spec.shape !== 'paged') e.add(`${path}.children`, 'only paged lists embed children');
   return { ...spec, params: readParams(e, `${path}.params`, v['params'], spec, groups) };
@@ -544,40 +551,6 @@ export function ancestors(list: ListSpec, byName: ReadonlyMap<string, ListSpec>)
 /** The path pattern of a list's file, without `.json`: `country/{country}/state`. */
 function listPath(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): string {
   return [...ancestors(list, byName).map((a) => `${a.path}/{${a.name}}`), list.path].join('/');
-}
-
-/**
- * Checks that every column a declaration names is in its source's header
- * (matched case-insensitively, as the sources' columns always were). A missing
- * column is the source's error when the config names it as a relation, and the
- * config's when a template or field does.
- */
-export function checkColumns(d: Declaration, configFile: string, headers: ReadonlyMap<string, string[]>): ReflistError[] {
-  const errors: ReflistError[] = [];
-  const has = (header: string[], column: string) => header.some((h) => h.toLowerCase() === column.toLowerCase());
-  const configError = (path: string, message: string) => errors.push(new ReflistError('INVALID_CONFIG', `${path}: ${message}`, { file: configFile }));
-  const sourceError = (file: string, message: string) => errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }));
-  for (const list of d.lists) {
-    const header = headers.get(list.source.file);
-    if (!header) continue;
-    const at = `lists.${list.name}`;
-    const missing = (column: string) => !has(header, column);
-    const hint = (column: string) => didYouMean(column, header);
-    list.parent?.columns.filter(missing).forEach((c) => sourceError(list.source.file, `no column ${quote(c)} (declared by ${at}.parent)${hint(c)}`));
-    if (missing(list.id.column)) sourceError(list.source.file, `no column ${quote(list.id.column)} (declared by ${at}.id)${hint(list.id.column)}`);
-    for (const c of list.label.columns.filter(missing)) configError(`${at}.label`, `the template names column ${quote(c)}, which ${list.source.file} does not have${hint(c)}`);
-    for (const f of list.fields.filter((f) => missing(f.column))) configError(`${at}.fields.${f.key}`, `no column ${quote(f.column)} in ${list.source.file}${hint(f.column)}`);
-    if (list.counts) {
-      const h = headers.get(list.counts.source.file);
-      for (const c of h ? [list.counts.group, list.counts.id, list.counts.count].filter((c) => !has(h, c)) : []) {
-        sourceError(list.counts.source.file, `no column ${quote(c)} (declared by ${at}.counts)${didYouMean(c, h!)}`);
-      }
-    }
-  }
-  const g = d.groups;
-  const h = g && headers.get(g.source.file);
-  for (const c of h ? [g!.id, g!.label].filter((c) => !has(h, c)) : []) sourceError(g!.source.file, `no column ${quote(c)} (declared by groups)${didYouMean(c, h!)}`);
-  return errors;
 }
 
 /** Every source file a declaration reads, each once, in declared order. */

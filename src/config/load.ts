@@ -1,12 +1,14 @@
 // Finds and reads a project's declaration: `--config`, else reflist.config.json
-// in the sources folder, else, for a folder of the lookup service's files
-// without one, that preset (docs/lists.md, "Where the config is found").
-// Checks it against its sources' headers and names every CSV no list declares.
+// in the sources folder, else, for a folder of nothing but the lookup
+// service's files, that preset (docs/lists.md, "Where the config is found").
+// Checks that its sources are there and their headers, and names every CSV no
+// list declares.
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { ReflistError, ReflistErrors } from '../errors.js';
-import { checkColumns, checkConfig, sourceFiles, type Declaration, type SourceSpec } from './declaration.js';
+import { didYouMean, ReflistError, ReflistErrors } from '../errors.js';
+import { checkColumns } from './columns.js';
+import { checkConfig, sourceFiles, type Declaration, type SourceSpec } from './declaration.js';
 import { isLookupService, LOOKUP_SERVICE_CONFIG } from './preset.js';
 
 export const CONFIG_FILE = 'reflist.config.json';
@@ -17,8 +19,10 @@ export interface Loaded {
   dir: string;
   /** The config file read, or undefined for the lookup-service preset found by its file names. */
   config?: string;
-  /** The declared sources that are not there: each is an empty list. */
+  /** The declared sources that are not there and may be absent ("optional"): each is an empty list. */
   absent: string[];
+  /** What the build says of how it reads the folder: the preset found by its file names, the absent sources. */
+  notices: string[];
   /** One line for each CSV file in `dir` that no list declares. */
   warnings: string[];
 }
@@ -42,9 +46,9 @@ export function configName(config: string): string {
 /** The line (1-based) of a character offset in a text. */
 const lineAt = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
 
-/** A config file's JSON, or a located error. */
+/** A config file's JSON, or a located error. A BOM is fine: editors on Windows write one. */
 function readJson(path: string, name: string): unknown {
-  const text = readFileSync(path, 'utf8');
+  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
@@ -77,6 +81,93 @@ function csvFiles(dir: string): string[] {
     .sort();
 }
 
+/** A source file a declaration reads: where it is first declared, and the lists (or groups) that read it. */
+interface Declared {
+  file: string;
+  key: string;
+  readers: string[];
+  /** Every reader may go without it. */
+  optional: boolean;
+}
+
+/** Each source file a declaration reads, once, in the order of sourceFiles. */
+function declaredSources(d: Declaration): Declared[] {
+  const byFile = new Map<string, Declared>();
+  const add = (file: string, key: string, reader: string, optional: boolean) => {
+    const seen = byFile.get(file);
+    if (!seen) return void byFile.set(file, { file, key, readers: [reader], optional });
+    seen.optional &&= optional;
+    if (!seen.readers.includes(reader)) seen.readers.push(reader);
+  };
+  if (d.groups) add(d.groups.source.file, 'groups.source', 'groups', d.groups.optional);
+  for (const list of d.lists) {
+    const at = `lists.${list.name}`;
+    add(list.source.file, `${at}.source`, at, list.optional);
+    if (list.counts) add(list.counts.source.file, `${at}.counts.source`, at, list.optional);
+  }
+  return [...byFile.values()];
+}
+
+/** CSV files named in a message at most. */
+const SHOWN = 12;
+const names = (files: string[]) => files.slice(0, SHOWN).join(', ') + (files.length > SHOWN ? ', …' : '');
+
+/**
+ * A declared source that is not there: the CSV file the name most likely
+ * meant, else the CSV files no list reads, and how to build without it.
+ */
+function missingSource(source: Declared, dir: string, config: string, csvs: string[], declared: ReadonlySet<string>): ReflistError {
+  const unread = csvs.filter((f) => !declared.has(f));
+  // A file moved into a folder below keeps its name.
+  const moved = csvs.find((f) => basename(f) === basename(source.file));
+  const close = moved ? ` (did you mean ${JSON.stringify(moved)}?)` : didYouMean(source.file, csvs);
+  const others = close || unread.length === 0 ? '' : `; CSV files no list reads: ${names(unread)}`;
+  const readers = source.readers.join(' and ');
+  return new ReflistError('MISSING_SOURCE',
+    `${source.key}: no file ${source.file} in ${dir}${close}${others}; if it may be absent, declare "optional": true in ${readers}: an absent source is then an empty list`,
+    { file: config });
+}
+
+/** JSON files larger than this are not read to see whether they are a config. */
+const CONFIG_BYTES = 1 << 20;
+
+/** Whether a file in a folder without reflist.config.json is a config under another name: reflist*.json, or JSON with "lists". */
+function looksLikeConfig(dir: string, file: string): boolean {
+  if (!file.toLowerCase().endsWith('.json')) return false;
+  if (file.toLowerCase().startsWith('reflist')) return true;
+  const stat = statSync(join(dir, file));
+  if (!stat.isFile() || stat.size > CONFIG_BYTES) return false;
+  try {
+    const json = JSON.parse(readFileSync(join(dir, file), 'utf8').replace(/^\uFEFF/, '')) as unknown;
+    return typeof json === 'object' && json !== null && 'lists' in json;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A folder without a config is read as the lookup-service preset only when
+ * it holds some of the service's files and nothing that says it is a project
+ * of other lists: a JSON file that looks like a config, or another CSV file.
+ */
+function checkPresetFolder(sources: string, csvs: string[], files: string[], present: string[]): void {
+  const configs = readdirSync(sources).filter((f) => looksLikeConfig(sources, f)).sort();
+  if (configs.length > 0) {
+    throw new ReflistError('INVALID_OPTION',
+      `--sources: ${sources} holds no ${CONFIG_FILE}, but ${configs[0]} looks like one: name it with --config ${join(sources, configs[0]!)}, or rename it ${CONFIG_FILE}`);
+  }
+  if (present.length === 0) {
+    throw new ReflistError('INVALID_OPTION',
+      `--sources: ${sources} holds no ${CONFIG_FILE} and none of the lookup service's files (${files.join(', ')}); write a config (reflist init), or name one with --config`);
+  }
+  const others = csvs.filter((f) => !files.includes(f));
+  if (others.length > 0) {
+    throw new ReflistError('INVALID_OPTION',
+      `--sources: ${sources} holds no ${CONFIG_FILE}, and ${names(others)} ${others.length > 1 ? 'are' : 'is'} none of the lookup service's files, so it is not read as that preset: `
+      + `declare your lists in ${join(sources, CONFIG_FILE)} (reflist init writes an example), or move ${others.length > 1 ? 'them' : 'it'} out to build the folder as the lookup service`);
+  }
+}
+
 /**
  * The declaration a build of `sources` (with `--config`, if given) uses and
  * the folder its sources are relative to, with every error in the config at
@@ -105,22 +196,21 @@ export function loadDeclaration(sources: string, configOption?: string): Loaded 
   const { declaration, dir, config, name } = readDeclaration(sources, configOption);
   const files = sourceFiles(declaration);
   const present = files.filter((s) => existsSync(join(dir, s.file)));
-  if (present.length === 0) {
-    const expected = files.map((s) => s.file).join(', ');
-    throw new ReflistError('INVALID_OPTION', config === undefined
-      ? `--sources: ${sources} holds no ${CONFIG_FILE} and none of the lookup service's files (${expected}); write a config (reflist init), or name one with --config`
-      : `${name}: none of its sources is in ${dir} (${expected})`);
-  }
-  // The lookup service's sources have their columns checked as they are read (validate.ts), each header whole.
-  if (!isLookupService(declaration)) {
-    const headers = new Map(present.map((s) => [s.file, readHeader(join(dir, s.file), s)]));
-    const columnErrors = checkColumns(declaration, name, headers);
-    if (columnErrors.length > 0) throw new ReflistErrors(columnErrors);
-  }
+  const csvs = csvFiles(dir);
   const declared = new Set(files.map((s) => s.file));
-  const warnings = csvFiles(dir)
-    .filter((file) => !declared.has(file))
-    .map((file) => `${join(dir, file)}: no list declares it, so it is not built (declare it in ${config === undefined ? `${join(dir, CONFIG_FILE)}` : name})`);
-  const absent = files.filter((s) => !present.includes(s)).map((s) => s.file);
-  return { declaration, dir, ...(config === undefined ? {} : { config }), absent, warnings };
+  if (config === undefined) checkPresetFolder(sources, csvs, files.map((s) => s.file), present.map((s) => s.file));
+  else if (present.length === 0) throw new ReflistError('INVALID_OPTION', `${name}: none of its sources is in ${dir} (${files.map((s) => s.file).join(', ')})`);
+  const absent = declaredSources(declaration).filter((s) => !present.some((p) => p.file === s.file));
+  const missing = absent.filter((s) => !s.optional).map((s) => missingSource(s, dir, name, csvs, declared));
+  // The lookup service's sources have their columns checked as they are read (validate.ts), each header whole.
+  const headers = new Map(isLookupService(declaration) ? [] : present.map((s) => [s.file, readHeader(join(dir, s.file), s)]));
+  const found = [...missing, ...checkColumns(declaration, name, headers)];
+  if (found.length > 0) throw new ReflistErrors(found);
+  // A folder read as the preset holds no other CSV file (checkPresetFolder).
+  const warnings = csvs.filter((file) => !declared.has(file)).map((file) => `${join(dir, file)}: no list declares it, so it is not built (declare it in ${name})`);
+  const notices = config === undefined
+    ? [`no ${CONFIG_FILE} in ${sources}: built as the lookup-service preset, from ${absent.length === 0 ? `all ${files.length} of its files` : names(present.map((s) => s.file))}`
+      + (absent.length === 0 ? '' : `; absent, so empty: ${names(absent.map((s) => s.file))}`)]
+    : absent.map((s) => `${s.file}: absent, built as an empty list`);
+  return { declaration, dir, ...(config === undefined ? {} : { config }), absent: absent.map((s) => s.file), notices, warnings };
 }

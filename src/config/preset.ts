@@ -2,16 +2,21 @@
 // names its lists. The shipped sources/reflist.config.json is this, written out.
 import { checkConfig, type Declaration } from './declaration.js';
 
+/**
+ * Every source of the service is optional: its contract builds an absent file
+ * as an empty list (docs/contract.md §5), and a project of the service may
+ * well have no counties, or no counts.
+ */
 export const LOOKUP_SERVICE_CONFIG = {
   $schema: '../node_modules/reflist/schema/reflist.config.schema.json',
-  groups: { source: 'system.csv', param: 'System' },
+  groups: { source: 'system.csv', param: 'System', optional: true },
   lists: {
-    author: { counts: { source: 'author_count.csv', group: 'system' } },
-    division: { counts: { source: 'division_count.csv', group: 'system' }, children: 'category' },
-    category: { parent: { list: 'division', column: 'division_id' } },
-    descriptor: {},
-    country: { shape: 'whole', items: true },
-    state: { parent: { list: 'country', column: 'country_id' }, shape: 'whole', items: true },
+    author: { counts: { source: 'author_count.csv', group: 'system' }, optional: true },
+    division: { counts: { source: 'division_count.csv', group: 'system' }, children: 'category', optional: true },
+    category: { parent: { list: 'division', column: 'division_id' }, optional: true },
+    descriptor: { optional: true },
+    country: { shape: 'whole', items: true, optional: true },
+    state: { parent: { list: 'country', column: 'country_id' }, shape: 'whole', items: true, optional: true },
     county: {
       parent: { list: 'state', column: ['country_id', 'state_id'] },
       id: { column: 'FIPS', key: 'FIPS' },
@@ -23,6 +28,7 @@ export const LOOKUP_SERVICE_CONFIG = {
       keys: ['FIPS', 'LongitudeCenter', 'county', 'latitudeCenter'],
       shape: 'grid',
       items: true,
+      optional: true,
     },
   },
 };

@@ -10,6 +10,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { Parser } from 'csv-parse';
 import type { Delimiter } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
+import { encodingHint } from './hints.js';
 
 export interface RawTable {
   file: string;
@@ -60,8 +61,21 @@ function eachChunk(path: string, size: number, take: (bytes: Uint8Array) => bool
   }
 }
 
-const utf8Errors = (file: string, lines: number[]) =>
-  lines.map((line) => new ReflistError('INVALID_UTF8', 'invalid UTF-8 (save the file as UTF-8)', { file, line }));
+/** Lines named in a message at most. */
+const SHOWN_LINES = 5;
+
+/**
+ * A file's invalid UTF-8 as one error, on its first line: a file saved in
+ * another encoding has it on every line with a letter past ASCII, and one
+ * cause is one message, with a hint of the encoding it looks like.
+ */
+function utf8Error(file: string, { lines, sample }: InvalidUtf8Lines): ReflistError[] {
+  if (lines.length === 0) return [];
+  const more = lines.slice(1);
+  const shown = more.slice(0, SHOWN_LINES).join(', ') + (more.length > SHOWN_LINES ? ', …' : '');
+  const message = `invalid UTF-8${more.length === 0 ? '' : ` (and on ${more.length} more line${more.length > 1 ? 's' : ''}: ${shown})`}`;
+  return [new ReflistError('INVALID_UTF8', message, { file, line: lines[0] }, encodingHint(file, sample?.line ?? lines[0]!, sample?.bytes ?? new Uint8Array(0)))];
+}
 
 /**
  * The lines (1-based, counted at LF bytes) that hold bytes which are not
@@ -72,6 +86,8 @@ const utf8Errors = (file: string, lines: number[]) =>
  */
 class InvalidUtf8Lines {
   readonly lines: number[] = [];
+  /** The first invalid line found whole, its bytes (at most 256), to tell the encoding by. */
+  sample: { line: number; bytes: Uint8Array } | undefined;
   private tail: Uint8Array = new Uint8Array(0);
 
   push(bytes: Uint8Array, lineAt: () => number): void {
@@ -97,7 +113,11 @@ class InvalidUtf8Lines {
   private scan(bytes: Uint8Array, line: number): void {
     for (let start = 0; ; line++) {
       const lf = bytes.indexOf(0x0a, start);
-      if (!isUtf8(bytes.subarray(start, lf < 0 ? bytes.length : lf))) this.mark(line);
+      const text = bytes.subarray(start, lf < 0 ? bytes.length : lf);
+      if (!isUtf8(text)) {
+        this.mark(line);
+        this.sample ??= { line, bytes: text.slice(0, 256) };
+      }
       if (lf < 0) return;
       start = lf + 1;
     }
@@ -235,7 +255,7 @@ class CsvReader {
       if (!rest) break;
       this.parseAgain(rest);
     }
-    const errors = utf8Errors(this.file, this.utf8.lines).concat(this.errors);
+    const errors = utf8Error(this.file, this.utf8).concat(this.errors);
     return { table: this.table, errors: errors.sort((a, b) => a.line! - b.line!) };
   }
 

@@ -1,8 +1,10 @@
 // Stage 2, validate: raw tables → typed rows → the model, for the lists a
 // declaration names (docs/lists.md), collecting every error with its file and line.
+import { headerHas } from '../config/columns.js';
 import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
 import { ReflistError, suggest } from '../errors.js';
+import { CodesInIntegerIds, delimiterHint } from './hints.js';
 import { fold } from '../client/fold.js';
 import { labelled, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
 import type { RawTable } from './read.js';
@@ -55,10 +57,16 @@ function bounded(n: number, field: FieldSpec): number | { error: string } {
   return { error: min !== undefined ? `below ${min}` : `above ${max}` };
 }
 
-function parseValue(kind: Kind, value: string): Value | { error: string } {
+/**
+ * A cell's value by its column's kind. Texts (labels, string fields) are kept
+ * as written; every other cell is read without the white space around it,
+ * which no id, reference, count or number can hold (docs/lists.md, "Cells").
+ */
+function parseValue(kind: Kind, cell: string): Value | { error: string } {
+  if (kind.is === 'text') return cell.trim() === '' ? { error: 'empty text' } : cell;
+  if (kind.is === 'field' && kind.field.type === 'string') return cell;
+  const value = cell.trim();
   switch (kind.is) {
-    case 'text':
-      return value.trim() === '' ? { error: 'empty text' } : value;
     case 'group':
       return stringIdPattern(DEFAULT_ID_CHARS).test(value) ? value : { error: `expected 1 to 64 of ${shownChars(DEFAULT_ID_CHARS)}` };
     case 'count':
@@ -70,8 +78,7 @@ function parseValue(kind: Kind, value: string): Value | { error: string } {
     }
     case 'field': {
       const { type } = kind.field;
-      if (type === 'string') return value;
-      const n = (type === 'integer' ? /^[+-]?\d+$/ : DECIMAL).test(value.trim()) ? Number(value) : NaN;
+      const n = (type === 'integer' ? /^[+-]?\d+$/ : DECIMAL).test(value) ? Number(value) : NaN;
       if (Number.isNaN(n)) return { error: type === 'integer' ? 'expected an integer' : 'expected a decimal number' };
       if (type === 'integer' && !Number.isSafeInteger(n)) return { error: `too large (at most ±${MAX_ID})` };
       return bounded(n, kind.field);
@@ -95,14 +102,17 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
   const missing = names.filter((c) => !positions.has(c));
   if (missing.length > 0) {
     // A column the source does not declare is read past, unless it looks like a missing one misspelt.
+    let misspelt = false;
     for (const h of unknown) {
       const hint = suggest(h, missing);
       if (hint) errors.push(new ReflistError('UNKNOWN_COLUMN', `unknown column "${h}" (did you mean "${hint}"?)`, { file, line: 1 }));
+      misspelt ||= hint !== undefined;
     }
-    const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}`;
-    errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }));
+    const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}${misspelt ? '' : headerHas(table.header)}`;
+    errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }, delimiterHint(file, table.header, names)));
     return [];
   }
+  const codes = new CodesInIntegerIds(file, errors);
   const at = names.map((c) => positions.get(c)!);
   const rows: Row[] = [];
   for (const [i, cells] of table.rows.entries()) {
@@ -118,6 +128,7 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
       const value = parseValue(column.kind, raw);
       if (typeof value === 'object') {
         const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+        if (column.kind.is === 'id') codes.failed(c, column.name, column.kind.list, raw);
         errors.push(new ReflistError('INVALID_VALUE', `${column.name}: ${value.error}, got "${shown}"`, { file, line }));
         // A row with a bad key is dropped; one with a bad label or field keeps
         // its key, so rows that refer to it do not report it as unknown too.
@@ -127,20 +138,43 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
     }
     if (good) rows.push({ line, values });
   }
+  codes.hint(table.rows.length);
   return rows;
 }
 
-/** Keeps the first row of each key; later ones are duplicate-key errors. */
-function unique<K>(rows: Row[], file: string, key: (row: Row) => K, describe: (row: Row) => string, errors: ReflistError[]): Map<K, Row> {
+/** Keeps the first row of each key; each later one is an error, which `clash` words. */
+function unique<K>(rows: Row[], file: string, key: (row: Row) => K, clash: (row: Row, first: Row) => string, errors: ReflistError[]): Map<K, Row> {
   const seen = new Map<K, Row>();
   for (const row of rows) {
     const k = key(row);
     const first = seen.get(k);
-    if (first) errors.push(new ReflistError('DUPLICATE_KEY', `duplicate ${describe(row)} (first on line ${first.line})`, { file, line: row.line }));
+    if (first) errors.push(new ReflistError('DUPLICATE_KEY', clash(row, first), { file, line: row.line }));
     else seen.set(k, row);
   }
   return seen;
 }
+
+const duplicate = (what: (row: Row) => string) => (row: Row, first: Row) => `duplicate ${what(row)} (first on line ${first.line})`;
+
+/**
+ * The rows whose ids (values[at]) are unique within their parent (the
+ * `scope` of a row), ignoring case when `caseless`: string ids that differ
+ * only by case name one file on a case-insensitive host, which would serve
+ * one's file for the other's.
+ */
+function uniqueIds(
+  rows: Row[], file: string, at: number, caseless: boolean, what: (row: Row) => string, errors: ReflistError[], scope?: (row: Row) => string,
+): Map<unknown, Row> {
+  const id = caseless ? (r: Row) => (r.values[at] as string).toLowerCase() : (r: Row) => r.values[at];
+  const key = scope ? (r: Row) => `${scope(r)}/${id(r)}` : id;
+  const clash = (r: Row, first: Row) => r.values[at] === first.values[at]
+    ? duplicate(what)(r, first)
+    : `${what(r)} differs only by case from ${what(first)} on line ${first.line}: a case-insensitive host (macOS, Windows, some S3 front ends) serves one's file for the other's; rename one`;
+  return unique(rows, file, key, clash, errors);
+}
+
+/** Whether a list's ids are compared ignoring case: string ids are path segments. */
+const caseless = (list: ListSpec) => list.id.type === 'string';
 
 /** Source tables by file name. */
 export type Tables = Map<string, RawTable>;
@@ -235,12 +269,9 @@ export function validateGroups(check: Checker): Groups {
   const file = groups.source.file;
   const word = groupWord(groups);
   const rows = check.rows(file, [{ name: groups.id, kind: { is: 'group' } }, { name: groups.label, kind: { is: 'text' } }]);
-  const byId = unique(rows, file, (r) => r.values[0] as string, (r) => `${word} id "${r.values[0]}"`, check.errors);
-  const folded = unique([...byId.values()], file, (r) => (r.values[0] as string).toLowerCase(),
-    (r) => `${word} id "${r.values[0]}" (it differs only by case from another, which collides on case-insensitive hosts)`,
-    check.errors);
-  const ids = [...folded.values()].map((r) => r.values[0] as string).sort();
-  return { ids, list: ids.map((id) => ({ id, text: folded.get(id.toLowerCase())!.values[1] as string })) };
+  const byId = uniqueIds(rows, file, 0, true, (r) => `${word} id "${r.values[0]}"`, check.errors);
+  const ids = [...byId.values()].map((r) => r.values[0] as string).sort();
+  return { ids, list: ids.map((id) => ({ id, text: byId.get(id.toLowerCase())!.values[1] as string })) };
 }
 
 const idKey = (id: Value) => String(id);
@@ -249,19 +280,20 @@ const idKey = (id: Value) => String(id);
 export function validateList(check: Checker, list: ListSpec, groups: Groups): Entry[] {
   const file = list.source.file;
   const read = listColumns(list, []);
-  const rows = unique(check.rows(file, read.columns), file, (r) => r.values[read.id], (r) => `${list.id.column} ${r.values[read.id]}`, check.errors);
+  const rows = uniqueIds(check.rows(file, read.columns), file, read.id, caseless(list), (r) => `${list.id.column} ${r.values[read.id]}`, check.errors);
   const items = new Map<Id, Entry>();
-  for (const [k, r] of rows) {
+  for (const r of rows.values()) {
+    const id = r.values[read.id] as Id;
     const fields = read.fields(r);
     const text = read.label(r);
     // The folded label made here, not added later: an object given a property after it is made keeps it apart, in a store of its own.
-    items.set(k as Id, { id: k as Id, text, key: fold(text), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
+    items.set(id, { id, text, key: fold(text), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
   }
   if (list.children) {
     const child = check.list(list.children.list);
     const c = listColumns(child, [list]);
     const childFile = child.source.file;
-    const children = unique(check.rows(childFile, c.columns), childFile, (r) => r.values[c.id], (r) => `${child.id.column} ${r.values[c.id]}`, check.errors);
+    const children = uniqueIds(check.rows(childFile, c.columns), childFile, c.id, caseless(child), (r) => `${child.id.column} ${r.values[c.id]}`, check.errors);
     for (const r of children.values()) {
       const parent = items.get(r.values[0] as Id);
       if (!parent) check.missing(childFile, r.line, `${child.parent!.columns[0]} ${r.values[0]}`);
@@ -279,7 +311,7 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
       { name: counts.group, kind: { is: 'group' } }, { name: counts.id, kind: { is: 'id', list } }, { name: counts.count, kind: { is: 'count' } },
     ];
     const counted = unique(check.rows(countsFile, columns), countsFile, (r) => `${r.values[0]}/${r.values[1]}`,
-      (r) => `count of ${word} "${r.values[0]}" for ${counts.id} ${r.values[1]}`, check.errors);
+      duplicate((r) => `count of ${word} "${r.values[0]}" for ${counts.id} ${r.values[1]}`), check.errors);
     for (const r of counted.values()) {
       const [group, id, count] = r.values as [string, Id, number];
       const g = groupIndex.get(group);
@@ -321,7 +353,7 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
   const rootRead = listColumns(root, []);
   const rootFile = root.source.file;
   const roots: Node[] = [];
-  const rootRows = unique(check.rows(rootFile, rootRead.columns), rootFile, (r) => r.values[rootRead.id], (r) => `${root.id.column} ${r.values[rootRead.id]}`, check.errors);
+  const rootRows = uniqueIds(check.rows(rootFile, rootRead.columns), rootFile, rootRead.id, caseless(root), (r) => `${root.id.column} ${r.values[rootRead.id]}`, check.errors);
   for (const r of rootRows.values()) {
     const node = nodeOf(r, rootRead);
     roots.push(node);
@@ -356,8 +388,7 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
       rows.push({ r, chain });
     }
     const chainOf = new Map(rows.map((x) => [x.r, x.chain]));
-    const kept = unique(rows.map((x) => x.r), file, (r) => `${chainOf.get(r)}/${idKey(r.values[c.id]!)}`,
-      (r) => describe(chainOf.get(r)!, r.values[c.id]!), check.errors);
+    const kept = uniqueIds(rows.map((x) => x.r), file, c.id, caseless(list), (r) => describe(chainOf.get(r)!, r.values[c.id]!), check.errors, (r) => chainOf.get(r)!);
     for (const r of kept.values()) {
       const chain = chainOf.get(r)!;
       const node = nodeOf(r, c);

@@ -202,7 +202,7 @@ describe('reflist dev with a source in a folder below the config', () => {
 
 describe('reflist dev with a source in a folder that is not there yet', () => {
   test('the folder and the file, saved later, are built', async () => {
-    const config = { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, descriptor: { source: 'later/on/descriptor.csv' } } };
+    const config = { ...LOOKUP_SERVICE_CONFIG, lists: { ...LOOKUP_SERVICE_CONFIG.lists, descriptor: { source: 'later/on/descriptor.csv', optional: true } } };
     const { 'descriptor.csv': descriptor, ...rest } = VALID;
     const dev = await startDev({ ...rest, 'reflist.config.json': JSON.stringify(config) });
     try {

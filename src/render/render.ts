@@ -1,6 +1,7 @@
 // Stage 4, render: the model → every file of the tree as [path, text] pairs,
 // section by section. Pure: the writer alone touches the disk.
 import { compareIds, fold } from '../client/fold.js';
+import { textOf } from '../client/search.js';
 import { bucketPath, childBucketPath, firstPagePaths, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from '../client/paths.js';
 import type { ListInfo, Manifest } from '../client/types.js';
 import type { Declaration, ListSpec } from '../config/declaration.js';
@@ -171,11 +172,20 @@ export function listInfo(list: ListSpec, entries: Entry[], options: { pageSize: 
   };
 }
 
-/** What a list's Term matches besides its labels, entry by entry (docs/lists.md, Term search). */
-export function searchedOf(list: ListSpec, entries: readonly Entry[]): Searched {
-  if (!list.search || list.search.fields.length === 0) return LABELS;
-  const { fields } = list.search;
-  return { exact: false, columns: entries.map((e) => fields.map((i) => fold(String(e.fields![i])))) };
+/**
+ * What a list's Term matches besides its labels, entry by entry (docs/lists.md,
+ * Term search): each entry's search text, made as the client makes it from
+ * the item's fields, and its searched columns, folded.
+ */
+export function searchedOf(list: ListSpec, entries: readonly { text: string; fields?: Value[] }[]): Searched {
+  const { search } = list;
+  if (!search || (!search.text && !search.exact && search.fields.length === 0)) return LABELS;
+  const { fields, text } = search;
+  return {
+    exact: search.exact === true,
+    ...(text ? { texts: entries.map((e) => fold(textOf({ text: text.parts }, e.text, (i) => e.fields![i]))) } : {}),
+    ...(fields.length > 0 ? { columns: entries.map((e) => fields.map((i) => fold(String(e.fields![i])))) } : {}),
+  };
 }
 
 /** A list's every file: pages, id buckets, the Term index. */

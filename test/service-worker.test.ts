@@ -213,7 +213,6 @@ describe.skipIf(!hasChromium)('lookup-sw.js in Chromium, on static servers that 
   let browser: Browser;
   let context: BrowserContext;
   let pageErrors: string[];
-  const firstVisits: number[] = [];
 
   beforeAll(async () => {
     await buildFrom(toCsvFiles(FIXED), tree, PAGE_SIZE);
@@ -269,10 +268,6 @@ window.early = (async () => {
   });
 
   afterAll(async () => {
-    if (firstVisits.length) {
-      const sorted = [...firstVisits].sort((a, b) => a - b);
-      console.info(`lookup-sw.js first visits: controlled ${Math.round(sorted[0]!)}–${Math.round(sorted.at(-1)!)} ms after navigation start (${sorted.length} visits)`);
-    }
     await browser?.close();
     await Promise.all(servers.map((s) => s.stop()));
   });
@@ -294,10 +289,10 @@ window.early = (async () => {
     return new DemoPage(page);
   }
 
-  /** Opens `url`, waits for the worker, and notes how long the first visit took to be controlled. */
+  /** Opens `url` and waits until the worker controls the page. */
   async function openControlled(url: string): Promise<DemoPage> {
     const demo = await open(url);
-    firstVisits.push(await controlled(demo.page));
+    await controlled(demo.page);
     return demo;
   }
 

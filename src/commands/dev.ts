@@ -12,7 +12,7 @@ import { toUrl } from '../client/request.js';
 import { errorLines, ReflistError, ReflistErrors } from '../errors.js';
 import { packageFile } from '../root.js';
 import { createProgress, type Io } from '../progress.js';
-import { compatHandler, fileHandler, listen, safeFile, sendJson, type Handler } from './serve.js';
+import { compatHandler, fileHandler, listen, readRawRequestLines, safeFile, sendJson, type Handler } from './serve.js';
 import { sourceFiles } from '../config/declaration.js';
 import { CONFIG_FILE, loadDeclaration } from '../config/load.js';
 
@@ -282,7 +282,7 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
     throw err;
   }
 
-  const server = createServer(devHandler(out, () => errors));
+  const server = readRawRequestLines(createServer(devHandler(out, () => errors)));
   let port: number;
   try {
     port = await listen(server, options.port, options.host);

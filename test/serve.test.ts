@@ -111,8 +111,24 @@ describe('the compat server', () => {
     expect((await raw('//x/lookup.json')).status).toBe(404);
   });
 
-  test('answers malformed percent-encoding with a 400', async () => {
-    expect((await raw('/%E0%A4%A')).status).toBe(400);
+  test.each([
+    ['/%E0%A4%A', 'a truncated escape'],
+    ['/country/%zz.json', 'an escape that is no hex'],
+    ['/country/%E9/state.json', 'an escape that is no UTF-8'],
+  ])('answers a path with a malformed escape as the client does, a JSON 404: %s (%s)', async (path) => {
+    const res = await raw(path);
+    expect({ status: res.status, body: JSON.parse(res.body) as unknown }).toEqual(await clientAnswer(path));
+    expect(res.status).toBe(404);
+  });
+
+  test.each([
+    ['/country/840%2Fstate.json', 'between an id and a list'],
+    ['/country%2F840/state.json', 'between a list and an id'],
+    ['/author%2Fpage%2F2.json', 'in a page file\'s path'],
+  ])('answers an escaped / as the client does, a JSON 404, though the decoded path is a file: %s (%s)', async (path) => {
+    const res = await raw(path);
+    expect({ status: res.status, body: JSON.parse(res.body) as unknown }).toEqual(await clientAnswer(path));
+    expect(res.status).toBe(404);
   });
 
   test.each([

@@ -6,7 +6,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import { extname, join, resolve, sep } from 'node:path';
 import { Duplex } from 'node:stream';
 import { createLookupClient, type LookupClient } from '../client/client.js';
-import { answerHttp, routeOf } from '../client/host.js';
+import { adapterRouteOf, answerHttp } from '../client/host.js';
 import { MANIFEST } from '../client/paths.js';
 import { toUrl } from '../client/request.js';
 import { ReflistError } from '../errors.js';
@@ -114,7 +114,7 @@ export function compatHandler({ dir, headers = {} }: ServeOptions): Handler {
     try {
       // Without a readable lookup.json, the client's answer says what is wrong (502).
       const api = await client().manifest().then((m) => m.api, () => undefined);
-      if (method !== 'GET' && method !== 'HEAD' || !api || routeOf(url, api) === 'answer') {
+      if (method !== 'GET' && method !== 'HEAD' || !api || adapterRouteOf(url, api) === 'answer') {
         const http = await answerHttp(client(), method, url);
         res.writeHead(http.status, { ...http.headers, ...headers, 'content-length': Buffer.byteLength(http.body) });
         return void res.end(method === 'HEAD' ? undefined : http.body);

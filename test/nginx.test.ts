@@ -2,7 +2,8 @@
 // client over it agrees with the reference, and the legacy query URLs answer
 // through the config's rewrites exactly as the reference does (or 501 where
 // only the client can answer: Term and Id), and exactly in every case when
-// the tree is built with --nginx-upstream and a reflist serve stands behind it.
+// the tree is built with --nginx-upstream and a reflist serve stands behind it,
+// for declared lists too.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,11 @@ import { toCsvFiles } from './arbitraries.js';
 import { build } from '../src/build.js';
 import { createCompatServer } from '../src/commands/serve.js';
 import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, writeSources, type Running } from './helpers.js';
-import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, isStaticTreeFile, PARAMETER_URLS } from './host-checks.js';
+import type { Declared } from './declarations.js';
+import {
+  assertHostOnRandomCases, buildDeclaredTree, expectLikeDeclared, expectLikeReference, fetchAnswer, fetchRaw, isStaticTreeFile, PARAMETER_URLS,
+  type DeclaredTree,
+} from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
@@ -108,6 +113,14 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
     ['/country/840/state/7.json', 'an unknown state: 404'],
   ])('%s answers like the reference (%s)', async (url) => {
     expectLikeReference(url, await fetchAnswer(nginx.url, url), referenceRequest(FIXED, 30, url));
+  });
+
+  test('an unknown System answers the message of every host, unknown system "nope", in JSON whatever the value', async () => {
+    expect(await fetchAnswer(nginx.url, '/author.json?System=nope')).toMatchObject({ status: 404, body: { error: 'unknown system "nope"' } });
+    for (const url of ['/author.json?System=a"b', '/author.json?System=a\\b', '/author.json?System=%22']) {
+      const got = await fetchRaw(nginx.url, url);
+      expect({ url, status: got.status, error: typeof (got.body as { error?: unknown }).error }).toEqual({ url, status: 404, error: 'string' });
+    }
   });
 
   test.each([
@@ -220,4 +233,90 @@ describe.skipIf(!haveNginx)('nginx with --nginx-upstream and reflist serve behin
       },
     });
   }, 300_000);
+});
+
+// ---------------------------------------------------------------- declared lists
+
+/**
+ * Lists that name parameters apart and reach items through paths: journal
+ * calls its page P; subject has integer ids, items, children and counts per
+ * collection; region has string ids and items, with languages under each.
+ */
+const DECLARED: Declared = {
+  config: {
+    groups: { source: 'collection.csv', param: 'Collection' },
+    lists: {
+      journal: { params: { page: 'P' } },
+      subject: { items: true, children: 'topic', counts: { source: 'subject_count.csv' } },
+      topic: { parent: { list: 'subject', column: 'subject_id' } },
+      region: { id: { column: 'id', type: 'string' }, shape: 'whole', items: true },
+      language: { parent: { list: 'region', column: 'region_id' }, shape: 'whole' },
+    },
+  },
+  files: {
+    'collection.csv': 'id,text\nherb,Herbarium\nzoo,Zoo\n',
+    'journal.csv': 'id,text\n' + Array.from({ length: 7 }, (_, i) => `${i + 1},Journal ${i + 1} of Straße\n`).join(''),
+    'subject.csv': 'id,text\n619,Botany\n7,Zoology\n31,Mycology\n',
+    'topic.csv': 'id,text,subject_id\n1,Ferns,619\n2,Mammals,7\n',
+    'subject_count.csv': 'group,id,count\nherb,619,3\n',
+    'region.csv': 'id,text\nEU,Europe\nUS,United States\n',
+    'language.csv': 'id,text,region_id\n1,English,EU\n2,Deutsch,EU\n3,Español,US\n',
+  },
+  pageSize: 2,
+};
+
+/** A reflist serve over `tree` started before the build that names it, as nginx's upstream. */
+async function upstreamFor(tree: string) {
+  const compat = await startCompat(tree);
+  return { options: { nginxUpstream: compat.origin }, stop: compat.stop };
+}
+
+describe.skipIf(!haveNginx)('nginx over declared lists, with reflist serve behind it', () => {
+  const root = tempDir('reflist-nginx-declared-');
+  const tree = join(root, 'fixed');
+  let nginx: Running;
+  let built: DeclaredTree;
+  let stopUpstream: () => Promise<void>;
+  beforeAll(async () => {
+    const upstream = await upstreamFor(tree);
+    stopUpstream = upstream.stop;
+    built = (await buildDeclaredTree(DECLARED, tree, upstream.options))!;
+    nginx = await startNginx(tree);
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await stopUpstream?.();
+  });
+
+  test.each([
+    ['/journal.json?P=2', 'journal reads its page from P'],
+    ['/journal.json?p=4', 'P in any case, past the end'],
+    ['/journal.json?Page=2', 'journal calls its page P: Page means nothing to it, page 1'],
+    ['/subject.json?P=2', 'P means nothing to subject, page 1'],
+    ['/subject.json?Page=2', 'subject still reads its page from Page'],
+    ['/subject.json?Page=2&P=1', 'and from Page alone, whatever P says'],
+    ['/subject/0619.json', 'a zero-padded id of a paged list with items'],
+    ['/subject/00007.json', 'any number of zeros'],
+    ['/subject/0620.json', 'a zero-padded id of no item: 404'],
+    ['/subject.json?Collection=herb&Page=1', 'a collection, with its counts'],
+    ['/subject.json?Id=1&child=true', 'a topic by id, with its subject, through reflist serve'],
+    ['/region/%45U.json', 'a percent-encoded letter of an id'],
+    ['/region/%45U/language.json?Term=esp', 'a percent-encoded letter on the way to a list, with a Term'],
+  ])('%s answers like the client (%s)', async (url) => {
+    expectLikeDeclared(url, await fetchRaw(nginx.url, url), built.reference(url));
+  });
+
+  test('an unknown collection answers the message of every host: unknown collection "nope"', async () => {
+    const url = '/subject.json?collection=nope';
+    expect(await fetchRaw(nginx.url, url)).toMatchObject({ status: 404, body: { error: 'unknown collection "nope"' } });
+    expect(built.reference(url)).toEqual({ status: 404, body: { error: 'unknown collection "nope"' } });
+  });
+
+  test('a raw UTF-8 query answers what its percent-encoded form answers, through reflist serve', async () => {
+    for (const [raw, encoded] of [['/journal.json?Term=straße', '/journal.json?Term=stra%C3%9Fe'], ['/region/US/language.json?Term=ESPAÑ', '/region/US/language.json?Term=ESPA%C3%91']]) {
+      const got = await fetchRaw(nginx.url, raw!);
+      expect({ raw, status: got.status, body: got.body }).toEqual({ raw, ...built.reference(encoded!) });
+      expect(got.body).toEqual((await fetchRaw(nginx.url, encoded!)).body);
+    }
+  });
 });

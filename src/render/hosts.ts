@@ -128,31 +128,45 @@ function pathPattern(manifest: Manifest, list: ApiList, style: ':' | 're'): stri
 /** The regex of a list's ids in a path (a character class of string ids holds no regex or nginx quote). */
 const idPattern = (list: ApiList) => (list.id === 'integer' ? '[0-9]+' : `[${list.chars}]+`);
 
-/** A JSON error body for nginx's `return`, which interpolates `$name`: our messages hold none. */
-const error = (message: string) => `'${JSON.stringify({ error: message })}'`;
+/**
+ * A JSON error body for nginx's `return`: in single quotes, where nginx reads
+ * a backslash as an escape, and interpolates `$name` (the unknown group's
+ * message names its value so).
+ */
+const error = (message: string) => `'${JSON.stringify({ error: message }).replace(/[\\']/g, '\\$&')}'`;
 
 /** Sends a request only the client can answer to @reflist_client (see clientLocation). */
 const TO_CLIENT = 'return 418;';
 
+/** A quote or a backslash, which the unknown group's JSON message cannot hold as sent. */
+const UNQUOTABLE = String.raw`"[\"\\\\]"`;
+
+/** The variables a paged list's page and group are read into (pageSets), one per parameter name: lists may name them apart. */
+const pageVar = (page: string | undefined) => (page === undefined ? '1' : `$reflist_page_${page.toLowerCase()}`);
+const groupVar = (group: string) => `$reflist_group_${group.toLowerCase()}`;
+
 function nginxList(list: ApiList, manifest: Manifest): string {
-  const { page, id, child, group } = list.params;
+  const { page, id, child, group, term } = list.params;
   const name = list.path;
   const pastEnd = `'{"total":${(manifest.lists[list.name] as ListInfo).total},"items":[]}'`;
   // Group ids are [A-Za-z0-9_-]: nothing to escape in a regex.
   const groups = manifest.systems.map((s) => s.id).join('|');
   const arg = (param: string) => `$arg_${param.toLowerCase()}`;
+  // nginx names an unknown group only where JSON can hold it.
+  const unknownGroup = (value: string) => `return 404 ${error(`unknown ${manifest.api.group!.toLowerCase()}${value}`)};`;
   // The checks run in the original service's order: Page, Id, child, then the group.
   const checks = [
     ...(page ? [`if (${arg(page)} !~ "^(0*[1-9][0-9]*)?$") { return 400 ${error(`${page}: expected an integer >= 1`)}; }`] : []),
     ...(id ? [`if (${arg(id)} !~ "^${list.id === 'integer' ? '[0-9]' : `[${list.chars}]`}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`] : []),
     ...(child ? [`if (${arg(child)} !~* "^(true|false|1|0)?$") { return 400 ${error(`${child}: expected true, false, 1 or 0`)}; }`] : []),
-    ...(group ? [`if (${arg(group)} !~ "^(${groups})?$") { return 404 ${error(`unknown ${group}`)}; }`] : []),
+    ...(group ? [`if (${arg(group)} ~ ${UNQUOTABLE}) { ${unknownGroup('')} }`] : []),
+    ...(group ? [`if (${arg(group)} !~ "^(${groups})?$") { ${unknownGroup(` "${arg(group)}"`)} }`] : []),
     ...(id ? [`if (${arg(id)} != "") { ${TO_CLIENT} }`] : []),
-    ...(list.params.term ? [`if (${arg(list.params.term)} != "") { ${TO_CLIENT} }`] : []),
+    ...(term ? [`if (${arg(term)} != "") { ${TO_CLIENT} }`] : []),
     // No tree has a billion pages; such a number would only make a needlessly long file name.
-    `if ($reflist_page ~ "^[0-9]{10}") { return 200 ${pastEnd}; }`,
+    ...(page ? [`if (${pageVar(page)} ~ "^[0-9]{10}") { return 200 ${pastEnd}; }`] : []),
   ];
-  const file = group ? `/${name}$reflist_${group.toLowerCase()}/page/$reflist_page.json` : `/${name}/page/$reflist_page.json`;
+  const file = `/${name}${group ? groupVar(group) : ''}/page/${pageVar(page)}.json`;
   return `location = /${name}.json {
     error_page 418 = @reflist_client;
     ${checks.join('\n    ')}
@@ -173,7 +187,7 @@ function leadingZeros(manifest: Manifest): string[] {
   const rules: string[] = [];
   for (const list of manifest.api.lists) {
     const under = manifest.api.lists.some((l) => l.parent === list.name);
-    if (list.id !== 'integer' || list.shape === 'paged' || (!under && !list.items)) continue;
+    if (list.id !== 'integer' || (!under && !list.items)) continue;
     const chain = chainOf(manifest.api, list);
     const before = chain.slice(0, -1).map((l) => `${l.path}/(${idPattern(l)})`);
     const from = [...before, `${list.path}/0+([0-9]+${under ? '' : '\\.json'})`].join('/');
@@ -228,14 +242,14 @@ location @reflist_client {
 `;
 }
 
-/** $reflist_page and the group's variable, set from the page and group parameters of every paged list. */
+/** The variables of pageVar and groupVar, set from the page and group parameters of every paged list. */
 function pageSets(manifest: Manifest): string {
   const lists = paged(manifest);
   const pages = [...new Set(lists.map((l) => l.params.page?.toLowerCase()).filter((n) => n !== undefined))];
   const groups = [...new Set(lists.map((l) => l.params.group?.toLowerCase()).filter((n) => n !== undefined))];
   return [
-    ...pages.map((p) => `if ($arg_${p} ~ "^0*([1-9][0-9]*)$") {\n    set $reflist_page $1;\n}`),
-    ...groups.map((g) => `set $reflist_${g} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set $reflist_${g} /${manifest.api.group!.toLowerCase()}/$arg_${g};\n}`),
+    ...pages.map((p) => `set ${pageVar(p)} 1;\nif ($arg_${p} ~ "^0*([1-9][0-9]*)$") {\n    set ${pageVar(p)} $1;\n}`),
+    ...groups.map((g) => `set ${groupVar(g)} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set ${groupVar(g)} /${manifest.api.group!.toLowerCase()}/$arg_${g};\n}`),
   ].join('\n') + '\n';
 }
 
@@ -283,10 +297,10 @@ if ($request_method !~ ^(GET|HEAD)$) {
 ${leadingZeros(manifest).join('\n')}
 
 # Page and System of the legacy URLs. nginx's $arg_name matches the name in any
-# case and takes its first occurrence, as the original service does. They are
-# set here, in the server, because an if that does not return inside a location
-# would drop that location's try_files.
-set $reflist_page 1;
+# case and takes its first occurrence, as the original service does; each name
+# has its own variable, as lists may name a parameter apart. They are set here,
+# in the server, because an if that does not return inside a location would
+# drop that location's try_files.
 ${pageSets(manifest)}
 ${paged(manifest).map((list) => nginxList(list, manifest)).join('')}
 ${manifest.api.lists.filter((l) => l.shape === 'whole').map((l) => nginxWhole(manifest, l)).join('')}# lookup.json is asked again on every visit; result page files are named after their content.

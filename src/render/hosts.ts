@@ -125,8 +125,11 @@ function pathPattern(manifest: Manifest, list: ApiList, style: ':' | 're'): stri
   return chain.map((l, i) => (i === chain.length - 1 ? l.path : `${l.path}/${style === ':' ? `:${String.fromCharCode(97 + i + 2)}` : idPattern(l)}`)).join('/');
 }
 
-/** The regex of a list's ids in a path (a character class of string ids holds no regex or nginx quote). */
-const idPattern = (list: ApiList) => (list.id === 'integer' ? '[0-9]+' : `[${list.chars}]+`);
+/** The character class of a list's ids (a class of string ids holds no regex or nginx quote). */
+const idClass = (list: Pick<ApiList, 'id' | 'chars'>) => (list.id === 'integer' ? '[0-9]' : `[${list.chars}]`);
+
+/** The regex of a list's ids in a path. */
+const idPattern = (list: ApiList) => `${idClass(list)}+`;
 
 /**
  * A JSON error body for nginx's `return`: in single quotes, where nginx reads
@@ -138,6 +141,24 @@ const error = (message: string) => `'${JSON.stringify({ error: message }).replac
 /** Sends a request only the client can answer to @reflist_client (see clientLocation). */
 const TO_CLIENT = 'return 418;';
 
+/** Serves the path's plain file (see nginxList), as @reflist_file does. */
+const TO_FILE = 'return 419;';
+
+/**
+ * The client reads a path as sent, nginx as decoded with `//` merged: a path
+ * with a `//` or an escaped `.json` is no list's path but a file's name. This
+ * matches `$request_uri` where the client reads a list's path.
+ */
+const AS_SENT = String.raw`"^([^/?]|/(?!/))*\.json(\?|$)"`;
+
+/**
+ * A parameter value nginx cannot read as sent, since it matches `$arg_name`
+ * undecoded: an escape, a `+` (a space), a quote or a backslash (which the
+ * unknown group's JSON message could not hold), a byte beyond ASCII. With an
+ * upstream, the client reads those.
+ */
+const UNREAD = String.raw`"[^\x20-\x7e]|[%+\"\\\\]"`;
+
 /** A quote or a backslash, which the unknown group's JSON message cannot hold as sent. */
 const UNQUOTABLE = String.raw`"[\"\\\\]"`;
 
@@ -145,23 +166,34 @@ const UNQUOTABLE = String.raw`"[\"\\\\]"`;
 const pageVar = (page: string | undefined) => (page === undefined ? '1' : `$reflist_page_${page.toLowerCase()}`);
 const groupVar = (group: string) => `$reflist_group_${group.toLowerCase()}`;
 
-function nginxList(list: ApiList, manifest: Manifest): string {
+function nginxList(list: ApiList, manifest: Manifest, upstream: boolean): string {
   const { page, id, child, group, term } = list.params;
   const name = list.path;
   const pastEnd = `'{"total":${(manifest.lists[list.name] as ListInfo).total},"items":[]}'`;
   // Group ids are [A-Za-z0-9_-]: nothing to escape in a regex.
   const groups = manifest.systems.map((s) => s.id).join('|');
   const arg = (param: string) => `$arg_${param.toLowerCase()}`;
-  // nginx names an unknown group only where JSON can hold it.
+  // nginx alone reads values as sent (docs/hosts.md); it names an unknown group only where JSON can hold it.
+  const unread = (param: string | undefined) => (param && upstream ? [`if (${arg(param)} ~ ${UNREAD}) { ${TO_CLIENT} }`] : []);
   const unknownGroup = (value: string) => `return 404 ${error(`unknown ${manifest.api.group!.toLowerCase()}${value}`)};`;
+  // With child, Id names a child: where the children's ids look otherwise, the client tells which form applies.
+  const idChecked = !list.children || idClass(list.children) === idClass(list);
+  const idCheck = id ? [`if (${arg(id)} !~ "^${idClass(list)}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`] : [];
+  const idToClient = id ? [`if (${arg(id)} != "") { ${TO_CLIENT} }`] : [];
   // The checks run in the original service's order: Page, Id, child, then the group.
   const checks = [
+    // A `//` or an escaped `.json`: no list's path, but the file's.
+    `if ($request_uri !~ ${AS_SENT}) { ${TO_FILE} }`,
+    ...unread(page),
     ...(page ? [`if (${arg(page)} !~ "^(0*[1-9][0-9]*)?$") { return 400 ${error(`${page}: expected an integer >= 1`)}; }`] : []),
-    ...(id ? [`if (${arg(id)} !~ "^${list.id === 'integer' ? '[0-9]' : `[${list.chars}]`}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`] : []),
+    ...unread(id),
+    ...(idChecked ? idCheck : idToClient),
+    ...unread(child),
     ...(child ? [`if (${arg(child)} !~* "^(true|false|1|0)?$") { return 400 ${error(`${child}: expected true, false, 1 or 0`)}; }`] : []),
-    ...(group ? [`if (${arg(group)} ~ ${UNQUOTABLE}) { ${unknownGroup('')} }`] : []),
+    ...unread(group),
+    ...(group && !upstream ? [`if (${arg(group)} ~ ${UNQUOTABLE}) { ${unknownGroup('')} }`] : []),
     ...(group ? [`if (${arg(group)} !~ "^(${groups})?$") { ${unknownGroup(` "${arg(group)}"`)} }`] : []),
-    ...(id ? [`if (${arg(id)} != "") { ${TO_CLIENT} }`] : []),
+    ...(idChecked ? idToClient : []),
     ...(term ? [`if (${arg(term)} != "") { ${TO_CLIENT} }`] : []),
     // No tree has a billion pages; such a number would only make a needlessly long file name.
     ...(page ? [`if (${pageVar(page)} ~ "^[0-9]{10}") { return 200 ${pastEnd}; }`] : []),
@@ -169,6 +201,7 @@ function nginxList(list: ApiList, manifest: Manifest): string {
   const file = `/${name}${group ? groupVar(group) : ''}/page/${pageVar(page)}.json`;
   return `location = /${name}.json {
     error_page 418 = @reflist_client;
+    error_page 419 = @reflist_file;
     ${checks.join('\n    ')}
     try_files ${file} @reflist_${list.name}_past_end;
 }
@@ -181,9 +214,10 @@ location @reflist_${list.name}_past_end {
 
 /**
  * Rewrites that drop an integer id's leading zeros in a path (`/country/0840.json`
- * is country 840): one per list with integer ids and files beneath or of its items.
+ * is country 840): one per list with integer ids and files beneath or of its
+ * items, in a block that applies them where the client reads a list's path.
  */
-function leadingZeros(manifest: Manifest): string[] {
+function leadingZeros(manifest: Manifest): string {
   const rules: string[] = [];
   for (const list of manifest.api.lists) {
     const under = manifest.api.lists.some((l) => l.parent === list.name);
@@ -194,7 +228,12 @@ function leadingZeros(manifest: Manifest): string[] {
     const to = [...before.map((_, i) => `${chain[i]!.path}/$${i + 1}`), `${list.path}/$${before.length + 1}`].join('/');
     rules.push(under ? `rewrite "^/${from}(.*)$" /${to}$${before.length + 2};` : `rewrite "^/${from}$" /${to};`);
   }
-  return rules;
+  if (rules.length === 0) return '';
+  return `# Integer ids in a path may carry leading zeros: /list/0840.json is item 840 (in a
+# path the client reads as a list's: not /list/0840%2Ejson, nor //list/0840.json).
+if ($request_uri ~ ${AS_SENT}) {
+${rules.map((rule) => `    ${rule}\n`).join('')}}
+`;
 }
 
 /** Whole lists take Term, which only the client answers; under an unknown parent they are a 404. */
@@ -293,16 +332,31 @@ if ($request_method !~ ^(GET|HEAD)$) {
     return 405 ${error('method not allowed: use GET or HEAD')};
 }
 
-# Integer ids in a path may carry leading zeros: /list/0840.json is item 840.
-${leadingZeros(manifest).join('\n')}
+# A request nginx cannot read answers JSON too: a path with an escape nginx
+# refuses (%zz, %00) names nothing, as the client reads it (404); anything else
+# is a 400.
+error_page 400 = /_reflist/bad-request;
+error_page 404 = @reflist_not_found;
+location = /_reflist/bad-request {
+    internal;
+    if ($request ~ "^[A-Z]+ [^? ]*%") { return 404 ${error('not found: the path holds an escape nginx cannot read')}; }
+    return 400 ${error('bad request: nginx could not read it')};
+}
 
+# An escaped / names no list and no file (as the client reads a path: segment by
+# segment), though nginx would decode it into a folder.
+if ($request_uri ~* "^[^?]*%2F") {
+    return 404 ${error('not found: an escaped / (%2F) names no file')};
+}
+
+${leadingZeros(manifest)}
 # Page and System of the legacy URLs. nginx's $arg_name matches the name in any
 # case and takes its first occurrence, as the original service does; each name
 # has its own variable, as lists may name a parameter apart. They are set here,
 # in the server, because an if that does not return inside a location would
 # drop that location's try_files.
 ${pageSets(manifest)}
-${paged(manifest).map((list) => nginxList(list, manifest)).join('')}
+${paged(manifest).map((list) => nginxList(list, manifest, options.nginxUpstream !== undefined)).join('')}
 ${manifest.api.lists.filter((l) => l.shape === 'whole').map((l) => nginxWhole(manifest, l)).join('')}# lookup.json is asked again on every visit; result page files are named after their content.
 # (A location's own add_header drops the server's, hence CORS again.)
 location = /lookup.json {
@@ -320,6 +374,9 @@ ${clientLocation(options.nginxUpstream)}location ~ "^/(${hostFilesPattern()})$" 
 }
 location / {
     try_files $uri $uri/index.html @reflist_not_found;
+}
+location @reflist_file {
+    try_files $uri @reflist_not_found;
 }
 location @reflist_not_found {
     if ($uri ~ "^[A-Za-z0-9/._~-]*$") { return 404 '{"error":"not found: $uri"}'; }

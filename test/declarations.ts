@@ -93,6 +93,8 @@ class Builder {
   lists: Record<string, unknown> = {};
   groupIds: string[] = [];
   count = 0;
+  /** Paged lists declared so far: a second one often names its page otherwise, so each host must read each list's own name. */
+  paged = 0;
   constructor(readonly g: G) {}
 
   /** Declares list number `count`, writes its source, and declares the lists under it. */
@@ -183,7 +185,9 @@ class Builder {
       ['page', shape === 'paged', ['p', 'pg']], ['term', shape !== 'grid' && search, ['q', 'search']], ['id', shape === 'paged', ['key', 'ident']],
       ['group', shape === 'paged' && counts, ['grp']], ['child', children, ['sub']],
     ];
-    const renamed = roles.filter(([, taken]) => taken && chance(g, 0.2)).map(([role, , names]) => [role, chance(g, 0.3) ? false : pick(g, names)] as const);
+    const odds = (role: string) => (role === 'page' && this.paged > 0 ? 0.8 : 0.2);
+    const renamed = roles.filter(([role, taken]) => taken && chance(g, odds(role))).map(([role, , names]) => [role, chance(g, 0.3) ? false : pick(g, names)] as const);
+    if (shape === 'paged') this.paged++;
     return renamed.length > 0 ? Object.fromEntries(renamed) : undefined;
   }
 

@@ -8,26 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest, NestedInfo } from '../src/client/types.js';
 import { createCompatServer, listen } from '../src/commands/serve.js';
-import { CITY_FIELDS, CITY_FILES } from './fixtures/cities.js';
+import { CITY_FILES, NESTED_CONFIG as CONFIG } from './fixtures/cities.js';
 import { SMALL_SEARCH } from './host-checks.js';
 import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
-
-const CONFIG = {
-  lists: {
-    country: { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole', items: true },
-    region: { parent: { list: 'country', column: 'country' }, id: { column: 'id', type: 'string' }, label: 'name', shape: 'whole' },
-    // Most populous first, exact names first, and the ASCII spelling searched too.
-    city: {
-      parent: { list: 'country', column: 'country' }, label: 'name', fields: CITY_FIELDS, order: ['-population'],
-      search: { columns: ['ascii'], exact: true }, items: true,
-    },
-    // Two levels down, in list order, with its parameters renamed.
-    town: {
-      source: 'city.csv', path: 'town', parent: { list: 'region', column: ['country', 'region'] }, label: 'name',
-      params: { page: 'p', term: 'q', id: 'item' },
-    },
-  },
-};
 
 const names = (...xs: string[]) => xs;
 /** [what a user sees, the request, the status, the total and the names answered (or the error)] */

@@ -3,7 +3,10 @@
 // through the client over a static server and through the compat server, with
 // the index's files cut small enough that large prefixes answer some Terms.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { layoutOf } from '../src/client/paths.js';
+import type { ListInfo, Manifest } from '../src/client/types.js';
 import { createCompatServer, listen } from '../src/commands/serve.js';
 import { CITY_FIELDS, CITY_FILES } from './fixtures/cities.js';
 import { SMALL_SEARCH } from './host-checks.js';
@@ -73,6 +76,13 @@ describe.each(SIZES)('a declared order, a search text and exact matches, with %s
     expect({ status: answer.status, total: body.total, names: body.items.map((it) => label(it.text)) }).toEqual({ status: 200, total, names });
     const res = await fetch(`http://127.0.0.1:${port}${url}`);
     expect({ status: res.status, body: await res.json() }).toEqual(answer);
+  });
+
+  test('a list\'s internal paths change with its search text and exact, so a page holding an older lookup.json reads it again', () => {
+    const manifest = JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest;
+    const layout = (list: string) => (manifest.lists[list] as ListInfo).layout;
+    expect(layout('place')).toBe(layoutOf(3, undefined));
+    expect(layout('city')).not.toBe(layout('place'));
   });
 
   test('two cities of one population and one label follow their ids, across a page break', async () => {

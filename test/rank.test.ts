@@ -32,6 +32,10 @@ describe('the tiers', () => {
     expect(itemTier(item, fold(term), exact)).toBe(tier);
   });
 
+  test('the tiers are numbered as they rank: 0 (exact), 1, 2, 3, and no match after them', () => {
+    expect([EXACT, START, WORD, COLUMN, NONE]).toEqual([0, 1, 2, 3, 4]);
+  });
+
   test('an answer lists tier 0, then 1, 2 and 3, each in list order, and leaves out what does not match', () => {
     const items = ['a1', 'b3', 'c0', 'd2', 'e-', 'f1', 'g0'];
     const tiers = [START, COLUMN, EXACT, WORD, NONE, START, EXACT] as Tier[];

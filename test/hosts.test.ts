@@ -100,10 +100,10 @@ describe('host files of a paged list under a parent', () => {
 
   test('nginx.conf reads each parent\'s page files, and its Term index\'s result pages are immutable', () => {
     const conf = hosts.get('nginx.conf')!;
-    expect(conf).toContain('location ~ "^(?<reflist_city>/country/[A-Za-z0-9_-]+/city)\\.json$" {');
-    expect(conf).toContain('try_files $reflist_city/page/$reflist_page_page.json @reflist_city_past_end;');
-    expect(conf).toContain('try_files $reflist_town/page/$reflist_page_p.json @reflist_town_past_end;');
-    expect(conf).toContain('location ~ "^/(country/~city|country/~region~town)/pages/" {');
+    expect(conf).toContain('location ~ "^(?<reflist_under_0>/country/[A-Za-z0-9_-]+/city)\\.json$" {');
+    expect(conf).toContain('try_files $reflist_under_0/page/$reflist_page_page.json @reflist_city_past_end;');
+    expect(conf).toContain('try_files $reflist_under_2/page/$reflist_page_p.json @reflist_town_past_end;');
+    expect(conf).toContain('location ~ "^/(country/~city|country/~big|country/~region~town)/pages/" {');
     expect(conf).not.toContain('location = /city.json');
   });
 

@@ -100,7 +100,7 @@ describe.each(SIZES)('a paged list under a parent, with %s search files', (size,
     const city = manifest.lists['city'] as NestedInfo;
     expect(city.total).toBe(22);
     expect(Object.keys(city).sort()).toEqual(['buckets', 'layout', 'search', 'total']);
-    expect(readdirSync(join(out, 'country')).filter((f) => f.startsWith('~')).sort()).toEqual(['~city', '~region~town']);
+    expect(readdirSync(join(out, 'country')).filter((f) => f.startsWith('~')).sort()).toEqual(['~big', '~city', '~region~town']);
     expect(readdirSync(join(out, 'country', 'US', 'city')).filter((f) => !/^\d+\.json$/.test(f))).toEqual(['page']);
   });
 });

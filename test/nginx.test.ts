@@ -385,6 +385,8 @@ const NESTED_URLS: [url: string, alone: 'page' | 'client' | 'past the end' | 404
   ['/country/US/region/CA/town.json?P=2', 'page'],
   ['/country/US/region/CA/town.json?p=2&Page=1', 'page'],
   ['/country/CL/city/0004.json', 'page'],
+  ['/country/US/big.json?Page=2', 'page'],
+  ['/country/US/big.json?Page=9', 'past the end'],
   ['/country/US/city.json?Page=5', 'past the end'],
   ['/country/US/city.json?Page=99999999999', 'past the end'],
   ['/country/AQ/city.json?Page=2', 'past the end'],

@@ -248,9 +248,10 @@ location @reflist_${list.name}_past_end {
  * without an upstream, a 501 that says so, as nginx.conf cannot hold every
  * parent's total).
  */
-function nginxNested(list: ApiList, manifest: Manifest, upstream: boolean): string {
+function nginxNested(list: ApiList, k: number, manifest: Manifest, upstream: boolean): string {
   const { page } = list.params;
-  const base = `$reflist_${list.name.toLowerCase()}`;
+  // The path without `.json`, a named capture: by number, as a list's name may hold a `-`, which a variable's may not.
+  const base = `$reflist_under_${k}`;
   const pastEnd = upstream ? '@reflist_client' : `@reflist_${list.name}_past_end`;
   const { checks, toClient } = pagedChecks(list, manifest, upstream);
   const all = [
@@ -420,7 +421,7 @@ ${leadingZeros(manifest)}
 # in the server, because an if that does not return inside a location would
 # drop that location's try_files.
 ${pageSets(manifest)}
-${rootPaged(manifest).map((list) => nginxList(list, manifest, options.nginxUpstream !== undefined)).join('')}${nestedPaged(manifest).map((list) => nginxNested(list, manifest, options.nginxUpstream !== undefined)).join('')}
+${rootPaged(manifest).map((list) => nginxList(list, manifest, options.nginxUpstream !== undefined)).join('')}${nestedPaged(manifest).map((list, k) => nginxNested(list, k, manifest, options.nginxUpstream !== undefined)).join('')}
 ${manifest.api.lists.filter((l) => l.shape === 'whole').map((l) => nginxWhole(manifest, l)).join('')}# lookup.json is asked again on every visit; result page files are named after their content.
 # (A location's own add_header drops the server's, hence CORS again.)
 location = /lookup.json {

@@ -40,7 +40,8 @@ for (const g of manifest.systems) groupSelect?.append(new Option(g.text, g.id));
 groupSelect?.val(manifest.systems.some((g) => g.id === params.get(groupName)) ? params.get(groupName) : '');
 const chosenGroup = () => groupSelect?.val() || null;
 
-const paged = lists.filter((l) => l.shape === 'paged');
+// Lists under a parent are a cascade's levels below, not drop-downs of their own.
+const paged = lists.filter((l) => l.shape === 'paged' && !l.parent);
 for (const list of paged) {
   const hint = list.children ? `A ${list.name} or one of its ${list.children.list} items` : 'Type to search…';
   addSelect('#lists', list.name, hint).select2({ ...common, ajax: select2Ajax(client, list.name, { group: chosenGroup }), templateResult });

@@ -26,8 +26,8 @@ export interface CacheMeta {
   totals: Record<string, number>;
   /** The paged lists' states, by name. */
   lists: Record<string, ListState>;
-  /** What lookup.json says of the paged lists under a parent, by their section's root list (sections that have any). */
-  nested: Record<string, Record<string, NestedInfo>>;
+  /** What lookup.json says of the paged lists under a parent, by their section's root list (sections that have any; none in a cache from before them). */
+  nested?: Record<string, Record<string, NestedInfo>>;
 }
 
 export const META = 'meta.json';

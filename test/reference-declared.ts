@@ -108,7 +108,7 @@ export function rankingOf(list: ListSpec): Ranking {
 }
 
 /** The field a search text's placeholder names: by key, else by column (any case, as headers match). */
-function fieldNamed(list: ListSpec, name: string): FieldSpec {
+export function fieldNamed(list: ListSpec, name: string): FieldSpec {
   const field = list.fields.find((f) => f.key === name) ?? list.fields.find((f) => f.column.toLowerCase() === name.toLowerCase());
   if (!field) throw new Error(`lists.${list.name}.search.text names ${name}, no field of the list`);
   return field;

@@ -4,7 +4,8 @@
 // answer for the same query, at the cost in requests the docs promise.
 import type { Locator } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { fold, tierOf } from '../src/client/fold.js';
+import { fold } from '../src/client/fold.js';
+import { NONE, textTier } from '../src/client/rank.js';
 import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
 
 if (!hasChromium) console.warn(`test/choices.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
@@ -233,7 +234,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(counties.length).toBeGreaterThan(50);
     // The service's Term rules: by tier (a label starting with the term first), list order within a tier.
     const q = fold('los');
-    const expected = counties.map((c) => ({ c, tier: tierOf(fold(c.county), q) })).filter((x) => x.tier > 0)
+    const expected = counties.map((c) => ({ c, tier: textTier(fold(c.county), q, false) })).filter((x) => x.tier !== NONE)
       .sort((a, b) => a.tier - b.tier).map(({ c }) => ({ value: String(c.FIPS), label: c.county }));
     expect(expected.map((r) => r.label)).toContain('Los Angeles');
     expect(expected.length).toBeLessThan(counties.length);

@@ -63,6 +63,22 @@ describe('a config declares the lists', () => {
 
   const withList = (name: string, list: object, more: object = {}) => ({ ...OWN_LISTS, lists: { ...OWN_LISTS.lists, [name]: list, ...more } });
 
+  test('order, search text and exact are read into field indexes', () => {
+    const config = withList('city', {
+      label: '{name} ({country})',
+      fields: { name: 'string', population: 'integer', ascii: { column: 'asciiname', type: 'string' }, country: 'string' },
+      order: ['-population', '+asciiname', 'name'], search: { text: '{name} {ascii}', columns: ['country'], exact: true },
+    });
+    const { declaration, errors } = checkConfig(config, 'reflist.config.json');
+    expect(errors).toEqual([]);
+    const city = declaration!.lists.find((l) => l.name === 'city')!;
+    expect(city.order).toEqual([{ field: 1, descending: true }, { field: 2, descending: false }, { field: 0, descending: false }]);
+    expect(city.search).toEqual({ fields: [3], text: { template: '{name} {ascii}', parts: [0, ' ', 2] }, exact: true });
+    expect(checkConfig(withList('city', { fields: { name: 'string' }, search: { text: 'name' } }), 'x').declaration!.lists.at(-1)!.search)
+      .toEqual({ fields: [], text: { template: '{name}', parts: [0] } });
+    expect(validates(config)).toBe(true);
+  });
+
   // [what is wrong, the config, the error, whether the schema alone can tell]
   const ERRORS: [string, object, string, boolean][] = [
     ['a parent that is no list', withList('speciesOfGenus', { parent: { list: 'genuss', column: 'genus_id' } }),
@@ -71,6 +87,22 @@ describe('a config declares the lists', () => {
       'reflist.config.json: lists.family.parent: the parents form a cycle: family → speciesOfGenus → genus → family', false],
     ['a paged list under a parent', withList('speciesOfGenus', { parent: { list: 'genus', column: 'genus_id' } }),
       'reflist.config.json: lists.speciesOfGenus.parent: a list under a parent and its parent are "whole" or "grid" lists for now ("speciesOfGenus" is paged)', false],
+    ['an order by a column that is no field', withList('city', { fields: { population: 'integer', name: 'string' }, order: ['-popultion'] }),
+      'reflist.config.json: lists.city.order[0]: "popultion" is not one of the list\'s fields (did you mean "population"?); declare it in "fields" to order by it', false],
+    ['an order by one field twice', withList('city', { fields: { population: 'integer', name: 'string' }, order: ['-population', 'name', '+population'] }),
+      'reflist.config.json: lists.city.order[2]: "population" is already an order key (lists.city.order[0])', false],
+    ['an order that is no list of names', withList('city', { fields: { population: 'integer' }, order: '-population' }),
+      'reflist.config.json: lists.city.order: expected a list of field names, each with "-" before it to sort descending, e.g. ["-population", "name"], got "-population"', true],
+    ['an order on children embedded in their parent\'s items', withList('division', { children: 'category' }, { category: { parent: { list: 'division', column: 'division_id' }, order: ['text'] } }),
+      'reflist.config.json: lists.category.order: the children of "division" are in their parent\'s items in list order: drop "order"', false],
+    ['a search text over a column that is no field', withList('city', { label: '{name} ({country})', fields: { name: 'string' }, search: { text: '{name} {asci}' } }),
+      'reflist.config.json: lists.city.search.text: "asci" is not one of the list\'s fields; declare it in "fields" too, since the client makes the text from what items carry', false],
+    ['a search text on a list with children', withList('division', { children: 'category', fields: { code: 'string' }, search: { text: 'code' } }, { category: { parent: { list: 'division', column: 'division_id' } } }),
+      'reflist.config.json: lists.division.search.text: a list with children searches its labels and its children\'s, no other text', false],
+    ['an exact that is no flag', withList('city', { search: { exact: 'yes' } }),
+      'reflist.config.json: lists.city.search.exact: expected true or false, got "yes"', true],
+    ['search on a grid', withList('family', { shape: 'grid', search: { exact: true } }),
+      'reflist.config.json: lists.family.search: a grid has no search', false],
     ['two lists on one path', withList('Family', { source: 'family.csv' }),
       'reflist.config.json: lists.Family: it has the path of list "family": /Family.json (paths match case-insensitively on some hosts)', false],
     ['a name that is not URL-safe', withList('family tree', {}),

@@ -3,7 +3,8 @@
 // tree of the shipped sources: what a person sees in each drop-down must be
 // the reference's answer for the same query.
 import { describe, expect, test } from 'vitest';
-import { fold, tierOf } from '../src/client/fold.js';
+import { fold } from '../src/client/fold.js';
+import { NONE, textTier } from '../src/client/rank.js';
 import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
 
 if (!hasChromium) console.warn(`test/tom-select.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
@@ -297,8 +298,8 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     type County = { FIPS: number; county: string };
     const counties = answer<{ rows: County[] }>('/country/840/state/6/county.json').rows;
     // A grid takes no Term: the service's Term rules (docs/contract.md §2), tier by tier, list order within one.
-    const filtered = (term: string) => counties.map((c, i) => ({ c, i, tier: tierOf(fold(c.county), fold(term)) }))
-      .filter((x) => x.tier !== 0).sort((a, b) => a.tier - b.tier || a.i - b.i).map((x) => x.c.county);
+    const filtered = (term: string) => counties.map((c, i) => ({ c, i, tier: textTier(fold(c.county), fold(term), false) }))
+      .filter((x) => x.tier !== NONE).sort((a, b) => a.tier - b.tier || a.i - b.i).map((x) => x.c.county);
     const losCounties = filtered('los');
     expect(losCounties).toContain('Los Angeles');
     expect(losCounties.length).toBeLessThan(counties.length);

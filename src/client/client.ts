@@ -1,9 +1,9 @@
 // createLookupClient: answers any request of the original service (docs/contract.md §1)
 // from the static tree alone, by turning it into one or two file reads.
-import { fold, tierOf } from './fold.js';
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
 import { idKey, parseRequest, type Route } from './request.js';
-import { alsoMatches, byTier, rankRecords, toItem } from './search.js';
+import { byTier, itemTier } from './rank.js';
+import { rankRecords, textOf, toItem } from './search.js';
 import type { BodyAt, ListTypes, RequestUrl } from './typed.js';
 import type { AnyBody, Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
 
@@ -276,7 +276,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
         records = pagesFile.pages[(page - 2) % per] ?? [];
       }
     } else {
-      const ranked = rankRecords(chunk.records, q, list.search);
+      const ranked = rankRecords(chunk.records, q, list);
       total = ranked.length;
       records = ranked.slice((page - 1) * size, page * size);
     }
@@ -288,10 +288,14 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     const body = await load<Envelope<Record<string, unknown>>>(r.file);
     if (!body) return fail(404, `not found: /${r.file}`);
     if (r.q === '') return ok(body);
-    const { keys, search = [] } = r.list;
-    const label = keys.find((k) => k[1] === 'label')![0];
-    const also = search.map((i) => keys.find((k) => k[1] === i)![0]);
-    const tiers = body.items.map((item) => tierOf(fold(String(item[label])), r.q) || (alsoMatches(also.map((k) => item[k]), r.q) ? 3 : 0));
+    const { list } = r;
+    const keyOf = (value: 'label' | number) => list.keys.find((k) => k[1] === value)![0];
+    const label = keyOf('label');
+    const columns = (list.search ?? []).map(keyOf);
+    const tiers = body.items.map((item) => itemTier({
+      text: textOf(list, String(item[label]), (i) => item[keyOf(i)]),
+      columns: columns.map((k) => item[k]),
+    }, r.q, list.exact === true));
     const items = byTier(body.items, tiers);
     return ok({ total: items.length, items });
   }

@@ -33,12 +33,3 @@ export function compareLabels(
 export function compareIds(a: number | string, b: number | string): number {
   return typeof a === 'number' ? a - (b as number) : compareStrings(a, b as string);
 }
-
-/**
- * The tier of a folded label for a folded, non-empty query: 1 when the label
- * starts with it, 2 when it starts at a later word start, 0 when it does not match.
- */
-export function tierOf(label: string, q: string): 0 | 1 | 2 {
-  if (label.startsWith(q)) return 1;
-  return label.includes(' ' + q) ? 2 : 0;
-}

@@ -1,41 +1,37 @@
-// Term semantics (docs/contract.md §2) over stored records: which records match a folded
-// query, in which tier, and what each answers as an item. The builder ranks
-// its large prefixes with the same functions, so both sides agree by construction.
-import { fold, tierOf } from './fold.js';
+// Term semantics (docs/lists.md, Term search) over stored records: which
+// records match a folded query, in which tier (rank.ts, which the builder
+// ranks its large prefixes with too), and what each answers as an item.
+import { fold } from './fold.js';
+import { byTier, itemTier, NONE, textTier, type Tier } from './rank.js';
 import type { ApiList, EntryRecord } from './types.js';
 
 /**
- * The tier of a record for folded query q (0: no match). A list's children
- * count: a parent is kept for its own match or any child's match. A match
- * on nothing but the fields the list also searches (`also`) is tier 3.
+ * The text a list's Term matches in tiers 1 and 2: the label, or the
+ * declared search text made from the item's fields (`field(i)`: the field at
+ * index i of the list's fields), each written as the item has it.
  */
-export function rankRecord(record: EntryRecord, q: string, also?: readonly number[]): Tier {
-  let best: Tier = tierOf(fold(record[1]), q);
-  const children = record[3];
-  if (best === 1) return best;
-  for (const [, text] of children ?? []) {
-    const t = tierOf(fold(text), q);
-    if (t !== 0 && (best === 0 || t < best)) best = t;
-    if (best === 1) break;
-  }
-  return best === 0 && also && alsoMatches(also.map((i) => record[4]![i]), q) ? 3 : best;
+export function textOf(list: Pick<ApiList, 'text'>, label: string, field: (i: number) => unknown): string {
+  return list.text ? list.text.map((part) => (typeof part === 'number' ? String(field(part)) : part)).join('') : label;
 }
 
-export type Tier = 0 | 1 | 2 | 3;
-
-/** Whether q starts at a word start of one of the texts a list also searches (tier 3, docs/lists.md). */
-export function alsoMatches(texts: readonly unknown[], q: string): boolean {
-  return texts.some((text) => tierOf(fold(String(text)), q) !== 0);
-}
-
-/** Items in the order of their tiers (0 left out), list order kept within a tier. */
-export function byTier<T>(items: readonly T[], tiers: readonly Tier[]): T[] {
-  return [1, 2, 3].flatMap((t) => items.filter((_, i) => tiers[i] === t));
+/**
+ * The tier of a record for folded query q (NONE: no match): its text's, its
+ * children's labels' (a parent is kept for its own match or any child's) and
+ * the searched fields' (tier 3, or 0 when exact).
+ */
+export function rankRecord(record: EntryRecord, q: string, list: ApiList): Tier {
+  const fields = record[4];
+  const field = (i: number) => fields![i];
+  return itemTier({
+    text: textOf(list, record[1], field),
+    ...(record[3] ? { children: record[3].map((child) => child[1]) } : {}),
+    ...(list.search ? { columns: list.search.map(field) } : {}),
+  }, q, list.exact === true);
 }
 
 /** Records that match q, best tier first, list order kept within a tier. */
-export function rankRecords(records: readonly EntryRecord[], q: string, also?: readonly number[]): EntryRecord[] {
-  return byTier(records, records.map((record) => rankRecord(record, q, also)));
+export function rankRecords(records: readonly EntryRecord[], q: string, list: ApiList): EntryRecord[] {
+  return byTier(records, records.map((record) => rankRecord(record, q, list)));
 }
 
 /**
@@ -48,10 +44,11 @@ export function toItem(record: EntryRecord, q: string, group: number | undefined
   for (const [key, value] of list.keys) item[key] = value === 'id' ? record[0] : value === 'label' ? record[1] : record[4]![value];
   if (group !== undefined) item['count'] = (record[2] ?? [])[group] ?? 0;
   if (list.children) {
-    const keepAll = q === '' || tierOf(fold(record[1]), q) !== 0;
+    const matches = (text: string) => textTier(fold(text), q, false) !== NONE;
+    const keepAll = q === '' || matches(record[1]);
     const { key, keys } = list.children;
     item[key] = (record[3] ?? [])
-      .filter(([, text]) => keepAll || tierOf(fold(text), q) !== 0)
+      .filter(([, text]) => keepAll || matches(text))
       .map((child) => Object.fromEntries(keys.map(([k, value]) => [k, value === 'id' ? child[0] : child[1]])));
   }
   return item;

@@ -5,9 +5,9 @@
 // children, parent and child both selectable. Over client.request
 // and client.lookup only, so it loads wherever the client does.
 import type { Lookup, LookupOptions } from './client.js';
-import { fold, tierOf } from './fold.js';
+import { fold } from './fold.js';
+import { byTier, textTier } from './rank.js';
 import { chainOf, idKey } from './request.js';
-import { byTier } from './search.js';
 import type { ApiList, Envelope, Grid, Id, Manifest } from './types.js';
 
 /** What the adapters use of a client: any createLookupClient makes, typed by a project's lists or not. */
@@ -172,7 +172,7 @@ export async function optionsForValues(
 function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string): T[] {
   const q = fold(term);
   if (q === '') return [...items];
-  return byTier(items, items.map((item) => tierOf(fold(label(item)), q)));
+  return byTier(items, items.map((item) => textTier(fold(label(item)), q, false)));
 }
 
 /** The items of a whole list or a grid as cascade options, under parents `parentIds`, each item's keys kept. */

@@ -121,8 +121,15 @@ export interface ApiList {
   params: Params;
   /** An item's keys in order, each with what it holds. */
   keys: [key: string, value: KeyValue][];
-  /** The fields (indexes into a record's fields) a Term matches besides the label, in tier 3 (docs/lists.md, Term search). */
+  /** The fields (indexes into a record's fields) a Term also matches, in tier 3 (docs/lists.md, Term search). */
   search?: number[];
+  /**
+   * The text a Term matches in tiers 1 and 2 when it is not the label: its
+   * literal parts and fields (indexes into a record's fields), in order.
+   */
+  text?: (string | number)[];
+  /** Exact matches come first, in tier 0. */
+  exact?: true;
   /** The embedded children: their list's name, their key in an item, their own keys and their ids' form. */
   children?: { list: string; key: string; keys: [key: string, value: 'id' | 'label'][]; id: 'integer' | 'string'; chars?: string };
 }

@@ -24,6 +24,8 @@ export function apiOf(d: Declaration): Manifest['api'] {
       params: list.params,
       keys: keysOf(list),
       ...(list.search && list.search.fields.length > 0 ? { search: list.search.fields } : {}),
+      ...(list.search && list.search.text ? { text: list.search.text.parts } : {}),
+      ...(list.search && list.search.exact ? { exact: true as const } : {}),
       ...(children ? {
         children: {
           list: children.name,

@@ -4,6 +4,9 @@
 // error it finds, each located by its JSON path. Pure: load.ts reads the file,
 // and columns.ts checks the sources' headers.
 import { didYouMean, ReflistError, suggest } from '../errors.js';
+import { readOrder, readSearch, type OrderKey, type SearchSpec } from './ranking.js';
+
+export type { OrderKey, SearchSpec, TextSpec } from './ranking.js';
 
 export type IdType = 'integer' | 'string';
 export type FieldType = 'integer' | 'number' | 'string';
@@ -89,8 +92,10 @@ export interface ListSpec {
   shape: Shape;
   /** Writes each item at `…/{list}/{id}.json`. */
   items: boolean;
-  /** Term search over the label, and over these string fields (indexes into fields), which rank after it (docs/lists.md). */
-  search: false | { fields: number[] };
+  /** Term search over the label (or the declared text), over these string fields, which rank after it, exact matches first (docs/lists.md). */
+  search: false | SearchSpec;
+  /** The declared order's keys; without them, list order (docs/lists.md, Order). */
+  order?: OrderKey[];
   counts?: CountsSpec;
   params: ParamSpec;
   /** Its sources (its own, its counts') may be absent: each is then an empty list (docs/lists.md). */
@@ -356,10 +361,16 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
   const rawLists = json['lists'];
   if (!isObject(rawLists) || Object.keys(rawLists).length === 0) e.add('lists', 'expected an object naming at least one list, e.g. {"institution": {"source": "institution.csv"}}');
   else {
+    // The lists other lists embed, known before each is read: their items carry no fields, so no order either.
+    const embedded = new Map<unknown, string>();
+    for (const [name, raw] of Object.entries(rawLists)) {
+      const c = isObject(raw) ? raw['children'] : undefined;
+      embedded.set(isObject(c) ? c['list'] : c, name);
+    }
     for (const [name, raw] of Object.entries(rawLists)) {
       const path = `lists.${name}`;
       if (readName(e, path, name, 'a list name') === undefined) continue;
-      const list = readList(e, path, name, raw, groups);
+      const list = readList(e, path, name, raw, groups, embedded.get(name));
       if (list) lists.push(list);
     }
     if (e.all.length === 0) checkRelations(e, lists);
@@ -380,23 +391,7 @@ function readGroups(e: Errors, v: Json): GroupsSpec | undefined {
   return source && param && id && label ? { source, param, id, label, optional } : undefined;
 }
 
-/**
- * The fields a list's Term also searches, named by column (or by key): only
- * string fields, because the client matches what an item carries, and a
- * number there is no longer the text of its cell ("1.50" is 1.5).
- */
-function readSearchFields(e: Errors, path: string, columns: string[], fields: FieldSpec[]): number[] {
-  const out: number[] = [];
-  for (const c of columns) {
-    const i = fields.findIndex((f) => f.column.toLowerCase() === c.toLowerCase() || f.key === c);
-    if (i < 0) e.add(path, `${quote(c)} is not one of the list's fields: declare it in "fields" too, since the client searches what items carry${didYouMean(c, fields.map((f) => f.column))}`);
-    else if (fields[i]!.type !== 'string') e.add(path, `${quote(c)} is a field of type ${fields[i]!.type}; only string fields are searched`);
-    else if (!out.includes(i)) out.push(i);
-  }
-  return out;
-}
-
-const LIST_KEYS = ['path', 'source', 'optional', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'counts', 'params'] as const;
+const LIST_KEYS = ['path', 'source', 'optional', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'order', 'counts', 'params'] as const;
 
 /** A flag: true or false, false when not given. */
 function readBoolean(e: Errors, path: string, v: Json): boolean {
@@ -405,7 +400,7 @@ function readBoolean(e: Errors, path: string, v: Json): boolean {
   return false;
 }
 
-function readList(e: Errors, path: string, name: string, v: Json, groups: GroupsSpec | undefined): ListSpec | undefined {
+function readList(e: Errors, path: string, name: string, v: Json, groups: GroupsSpec | undefined, embeddedIn: string | undefined): ListSpec | undefined {
   if (!isObject(v)) return e.add(path, 'expected an object, e.g. {"source": "institution.csv", "label": "name"}'), undefined;
   const before = e.all.length;
   e.keys(path, v, LIST_KEYS);
@@ -445,20 +440,10 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
   }
   const items = readBoolean(e, `${path}.items`, v['items']);
   const optional = readBoolean(e, `${path}.optional`, v['optional']);
-  let search: ListSpec['search'] = shape === 'grid' ? false : { fields: [] };
-  const s = v['search'];
-  if (s !== undefined) {
-    if (s === false) search = false;
-    else if (s === true) search = { fields: [] };
-    else if (isObject(s)) {
-      e.keys(`${path}.search`, s, ['columns']);
-      const cols = s['columns'];
-      if (!Array.isArray(cols) || !cols.every((x) => typeof x === 'string' && x.trim() !== '')) e.add(`${path}.search.columns`, 'expected a list of column names');
-      else search = { fields: readSearchFields(e, `${path}.search.columns`, cols as string[], fields) };
-    } else e.add(`${path}.search`, `expected true, false or {"columns": [...]}, got ${JSON.stringify(s)}`);
-    if (shape === 'grid' && search) e.add(`${path}.search`, 'a grid has no search');
-    if (children && search && search.fields.length > 0) e.add(`${path}.search.columns`, 'a list with children searches its labels and its children\'s, no other column');
-  }
+  const search = readSearch(e, `${path}.search`, v['search'], { fields, shape, children: children !== undefined });
+  let order: OrderKey[] | undefined;
+  if (embeddedIn && v['order'] !== undefined) e.add(`${path}.order`, `the children of ${quote(embeddedIn)} are in their parent's items in list order: drop "order"`);
+  else order = readOrder(e, `${path}.order`, v['order'], fields);
   let counts: CountsSpec | undefined;
   if (v['counts'] !== undefined) {
     const c = v['counts'];
@@ -486,7 +471,10 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
     if (ownKeys.indexOf(key) !== ownKeys.lastIndexOf(key)) e.add(path, `two of its keys are ${quote(key)}`);
     if (reserved.includes(key)) e.add(path, `${quote(key)} is a key reflist writes itself (${key === 'count' ? 'the count of a group' : 'the children'})`);
   }
-  const spec: Omit<ListSpec, 'params'> = { name, path: segment, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}), shape: shape as Shape, items, search, ...(counts ? { counts } : {}), optional };
+  const spec: Omit<ListSpec, 'params'> = {
+    name, path: segment, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}),
+    shape: shape as Shape, items, search, ...(order ? { order } : {}), ...(counts ? { counts } : {}), optional,
+  };
   if (spec.counts && spec.shape !== 'paged') e.add(`${path}.counts`, 'only paged lists have counts');
   if (spec.children && spec.shape !== 'paged') e.add(`${path}.children`, 'only paged lists embed children');
   return { ...spec, params: readParams(e, `${path}.params`, v['params'], spec, groups) };

@@ -1,13 +1,14 @@
 // Stage 4, render: the model → every file of the tree as [path, text] pairs,
 // section by section. Pure: the writer alone touches the disk.
-import { compareIds } from '../client/fold.js';
+import { compareIds, fold } from '../client/fold.js';
+import { textOf } from '../client/search.js';
 import { bucketPath, childBucketPath, firstPagePaths, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from '../client/paths.js';
 import type { ListInfo, Manifest } from '../client/types.js';
 import type { Declaration, ListSpec } from '../config/declaration.js';
 import { listsUnder, type SectionSpec } from '../config/sections.js';
 import { ReflistError } from '../errors.js';
 import type { Entry, Id, Node, Value } from '../sources/model.js';
-import { buildSearchIndex, type IndexLayout, type IndexPart, type PartMeta, type SearchIndexOptions } from '../search/index.js';
+import { buildSearchIndex, LABELS, type IndexLayout, type IndexPart, type PartMeta, type Searched, type SearchIndexOptions } from '../search/index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
 import type { TreeFile } from '../tree-files.js';
 
@@ -171,6 +172,22 @@ export function listInfo(list: ListSpec, entries: Entry[], options: { pageSize: 
   };
 }
 
+/**
+ * What a list's Term matches besides its labels, entry by entry (docs/lists.md,
+ * Term search): each entry's search text, made as the client makes it from
+ * the item's fields, and its searched columns, folded.
+ */
+export function searchedOf(list: ListSpec, entries: readonly { text: string; fields?: Value[] }[]): Searched {
+  const { search } = list;
+  if (!search || (!search.text && !search.exact && search.fields.length === 0)) return LABELS;
+  const { fields, text } = search;
+  return {
+    exact: search.exact === true,
+    ...(text ? { texts: entries.map((e) => fold(textOf({ text: text.parts }, e.text, (i) => e.fields![i]))) } : {}),
+    ...(fields.length > 0 ? { columns: entries.map((e) => fields.map((i) => fold(String(e.fields![i])))) } : {}),
+  };
+}
+
 /** A list's every file: pages, id buckets, the Term index. */
 export function* renderList(
   list: ListSpec, children: ListSpec | undefined, entries: Entry[], records: string[], groups: GroupVariants, options: RenderOptions,
@@ -193,7 +210,7 @@ export function* renderList(
   }
   // A list without search has no index: no request reads one.
   const { layout, metas, fresh } = list.search
-    ? buildSearchIndex(entries, records, encode, { ...options.search, pageSize, also: list.search.fields })
+    ? buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searchedOf(list, entries))
     : { layout: { rootLarge: false, heads: [] }, metas: [], fresh: [] };
   info.search = metas.flatMap((m) => m.starts);
   const names = new Set<string>();

@@ -7,7 +7,7 @@ import { apiOf } from '../config/api.js';
 import type { Declaration } from '../config/declaration.js';
 import { sectionsOf, type SectionSpec } from '../config/sections.js';
 import type { HostOptions } from './hosts.js';
-import { sortLabels } from '../sources/model.js';
+import { sortInOrder } from '../sources/model.js';
 import type { ListPlan, Plan } from '../plan/plan.js';
 import { encodeRecord, recordShape, renderList, renderRoot, renderTreeSection, type GroupVariants, type ListState, type RenderOptions } from './render.js';
 import type { Output, TreeFile } from '../tree-files.js';
@@ -72,7 +72,7 @@ function* renderListPlan(section: SectionSpec, plan: ListPlan, groups: GroupVari
     case 'updated':
       return yield* renderChanges(root, plan.served, plan.changed, groups, options);
     case 'rendered': {
-      const entries = sortLabels(plan.items);
+      const entries = sortInOrder(plan.items, root.order);
       const shape = recordShape(root);
       const records = entries.map((e) => encodeRecord(e, shape));
       const state = yield* renderList(root, section.children, entries, records, groups, options);

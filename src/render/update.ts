@@ -14,11 +14,14 @@ import type { Output } from '../tree-files.js';
 import { buildSearchIndex, updateSearchIndex, type SearchIndex } from '../search/index.js';
 
 /**
- * Searchable lists whose records are their id, text and counts: a record
- * with children depends on the children's source too, and one with fields on
- * more than its label.
+ * Searchable lists whose records are their id, text and counts, in list
+ * order, ranked without exact matches: a record with children depends on the
+ * children's source too, one with fields (and a declared order or search
+ * text, which need them) on more than its label, and an exact match ranks a
+ * large prefix's results in a way scanHeads does not.
  */
-export const updatable = (list: ListSpec): boolean => list.search !== false && !list.children && list.fields.length === 0;
+export const updatable = (list: ListSpec): boolean =>
+  list.search !== false && !list.search.exact && !list.children && list.fields.length === 0;
 
 const PLAIN = { children: false, fields: false };
 

@@ -19,14 +19,16 @@
 // keys.ts (the sorted pairs), match.ts (matching and ranking over them),
 // parts.ts (a part's large prefixes and cuts), output.ts (the files' text)
 // and types.ts.
-import { fold } from '../client/fold.js';
 import type { Entry } from '../sources/model.js';
 import { collectPairs, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
 import { headPart, indexPart } from './parts.js';
-import type { IndexLayout, IndexPart, PartMeta, SearchIndex, SearchIndexOptions } from './types.js';
+import type { IndexLayout, IndexPart, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
 
-export type { IndexLayout, IndexPart, PartMeta, SearchFile, SearchIndex, SearchIndexOptions } from './types.js';
+export type { IndexLayout, IndexPart, PartMeta, Searched, SearchFile, SearchIndex, SearchIndexOptions } from './types.js';
+
+/** A list that searches its labels alone, as most do. */
+export const LABELS: Searched = { exact: false };
 
 /** The part a key belongs to. */
 export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<string>): string {
@@ -34,11 +36,27 @@ export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<stri
   return heads.has(key[0]!) ? key.slice(0, 2) : key[0]!;
 }
 
+/**
+ * Whether a prefix of a list under a parent can be a query: a parent chain
+ * of `depth` ids (none holds a `/`), a `/`, then a folded Term, which never
+ * ends in a space. The keys' other prefixes are walked for the cuts, but no
+ * result set is stored for them.
+ */
+function reachableUnder(depth: number): (prefix: string) => boolean {
+  return (prefix) => {
+    let slashes = 0;
+    for (let i = prefix.indexOf('/'); i >= 0; i = prefix.indexOf('/', i + 1)) slashes++;
+    const last = prefix.charCodeAt(prefix.length - 1);
+    return slashes === depth && last !== 47 && last !== 32; // neither `/` nor a space
+  };
+}
+
 /** A list's Matcher, the sizes' defaults filled in. */
-function matcherFor(entries: Entry[], records: string[], encode: (e: Entry) => string, options: SearchIndexOptions): Matcher {
-  const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000, also: fields } = options;
-  const also = fields?.length ? entries.map((e) => fields.map((i) => fold(String(e.fields![i])))) : undefined;
-  return new Matcher({ entries, records, encode, pageSize, leafBytes, fileBytes, pagesBytes, filtered: entries.some((e) => e.children), also });
+function matcherFor(entries: Entry[], records: string[], encode: (e: Entry) => string, options: SearchIndexOptions, searched: Searched): Matcher {
+  const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
+  const depth = searched.scopes?.[0]?.split('/').length;
+  const reachable = depth === undefined ? undefined : reachableUnder(depth - 1);
+  return new Matcher({ entries, records, encode, pageSize, leafBytes, fileBytes, pagesBytes, filtered: entries.some((e) => e.children), searched, reachable });
 }
 
 /**
@@ -50,12 +68,13 @@ export function buildSearchIndex(
   records: string[],
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
+  searched: Searched = LABELS,
 ): SearchIndex {
-  const m = matcherFor(entries, records, encode, options);
-  const pairs = collectPairs(entries, undefined, m.list.also);
+  const m = matcherFor(entries, records, encode, options, searched);
+  const pairs = collectPairs(entries, undefined, searched);
   const { keys } = pairs;
   const n = keys.length;
-  const rootLarge = m.largeMatches(pairs, 0, n) !== undefined;
+  const rootLarge = m.largeMatches(pairs, 0, n, 0) !== undefined;
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
   if (!rootLarge) {
@@ -65,7 +84,7 @@ export function buildSearchIndex(
   for (let lo = 0; rootLarge && lo < n; ) {
     const hi = runEnd(pairs, lo, n, 1);
     const c = keys[lo]![0]!;
-    const matches = m.largeMatches(pairs, lo, hi);
+    const matches = m.largeMatches(pairs, lo, hi, 1);
     if (!matches) fresh.push(indexPart(m, pairs, c, lo, hi));
     else {
       layout.heads.push(c);
@@ -89,7 +108,7 @@ export function buildSearchIndex(
  * (the folded labels of every changed entry, before and after) fall in, or
  * undefined when the edit changes the layout (a one-unit prefix turns large
  * or small) and the whole index must be built. Lists that search their
- * labels alone, without children, only.
+ * labels alone, without children or exact matches, only.
  */
 export function updateSearchIndex(
   entries: Entry[],
@@ -100,8 +119,8 @@ export function updateSearchIndex(
   touched: string[],
 ): SearchIndex | undefined {
   const { layout } = previous;
-  if (!layout.rootLarge || options.also?.length || entries.some((e) => e.children)) return undefined;
-  const m = matcherFor(entries, records, encode, options);
+  if (!layout.rootLarge || entries.some((e) => e.children)) return undefined;
+  const m = matcherFor(entries, records, encode, options, LABELS);
   if (!m.rootIsLarge()) return undefined;
   const heads = new Set(layout.heads);
   const names = new Set<string>();

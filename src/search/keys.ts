@@ -1,9 +1,14 @@
-// The keys of the Term index: every word start of every folded label (and of
-// the texts a list also searches), paired with its entry and sorted
-// (docs/search-index.md, Keys and files). A prefix's matches are then one run
-// of pairs.
+// The keys of the Term index: every word start of every folded search text
+// (the label unless declared, children's labels, the searched columns'
+// values), paired with its entry and where it starts in it (rank.ts's KeyAt),
+// and sorted (docs/search-index.md, Keys and files). A prefix's matches are
+// then one run of pairs.
+import { AT_COLUMN, AT_COLUMN_WORD, AT_TEXT, AT_TEXT_WORD, keyTier, type KeyAt } from '../client/rank.js';
 import type { Entry } from '../sources/model.js';
-import type { Pairs } from './types.js';
+import type { Pairs, Searched } from './types.js';
+
+/** A list that searches its labels alone. */
+const NOTHING_ELSE: Searched = { exact: false };
 
 /** A label's word-start suffixes: itself, and what follows each space. */
 export function* suffixesOf(label: string): Generator<string> {
@@ -19,69 +24,71 @@ export const commonPrefixLength = (a: string, b: string, n: number): number => {
   return i;
 };
 
-/** How well a key matches its entry, the higher the better: tiers 1, 2 and 3 of docs/lists.md, Term search. */
-export const WHOLE = 3;
-export const WORD = 2;
-export const ALSO = 1;
+/** Whether a key at `a` in its entry ranks at least as well as one at `b`, whether or not a query is the whole key. */
+const dominates = (a: KeyAt, b: KeyAt, exact: boolean) =>
+  keyTier(a, false, exact) <= keyTier(b, false, exact) && keyTier(a, true, exact) <= keyTier(b, true, exact);
 
 /**
  * The sorted (key, entry) pairs of entries (in list order) whose key `keep`
  * accepts (given the text and where the key starts in it). Entries come in
  * list order, so each key's entries are grouped as they come, already
  * sorted; only the distinct keys go through the engine's own string sort.
- * `also[e]` are entry e's folded texts that rank after its labels.
+ * `searched` says what else than the folded labels an entry's keys come from.
  */
-export function collectPairs(entries: Entry[], keep?: (text: string, start: number) => boolean, also?: string[][]): Pairs {
+export function collectPairs(entries: Entry[], keep?: (text: string, start: number) => boolean, searched: Searched = NOTHING_ELSE): Pairs {
+  const { texts, columns, scopes, exact } = searched;
   // Each distinct key has a slot; its pairs are chained in the order they
-  // come (list order), each as entry * 4 + rank: no array for every key.
+  // come (list order), each as entry * 4 + where the key starts (KeyAt): no array for every key.
   const slots = new Map<string, number>();
   const head: number[] = [];
   const tail: number[] = [];
   let next = new Int32Array(1 << 16);
   let value = new Int32Array(1 << 16);
   let pairs = 0;
-  const add = (key: string, e: number, rank: number) => {
+  const add = (key: string, e: number, at: KeyAt) => {
     const slot = slots.get(key);
     if (slot !== undefined && value[tail[slot]!]! >>> 2 === e) {
-      // One key twice in an entry's texts: the better rank counts.
-      if ((value[tail[slot]!]! & 3) < rank) value[tail[slot]!] = e * 4 + rank;
-      return;
+      // One key twice in an entry's texts: the better one counts, or both when each is better for some query.
+      const was = (value[tail[slot]!]! & 3) as KeyAt;
+      if (dominates(was, at, exact)) return;
+      if (dominates(at, was, exact)) return void (value[tail[slot]!] = e * 4 + at);
     }
     if (pairs === next.length) {
       const [n, v] = [new Int32Array(pairs * 2), new Int32Array(pairs * 2)];
       n.set(next), v.set(value), ([next, value] = [n, v]);
     }
-    value[pairs] = e * 4 + rank;
+    value[pairs] = e * 4 + at;
     next[pairs] = -1;
     if (slot === undefined) slots.set(key, head.length), head.push(pairs), tail.push(pairs);
     else (next[tail[slot]!] = pairs), (tail[slot] = pairs);
     pairs++;
   };
-  const addText = (text: string, e: number, first: number, rest: number) => {
+  const addText = (text: string, e: number, whole: KeyAt, word: KeyAt, scope: string) => {
     if (text === '') return;
-    if (!keep || keep(text, 0)) add(text, e, first);
+    if (!keep || keep(text, 0)) add(scope + text, e, whole);
     for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) {
-      if (!keep || keep(text, i + 1)) add(text.slice(i + 1), e, rest);
+      if (!keep || keep(text, i + 1)) add(scope + text.slice(i + 1), e, word);
     }
   };
   for (const [e, entry] of entries.entries()) {
-    addText(entry.key, e, WHOLE, WORD);
-    for (const child of entry.children ?? []) addText(child.key, e, WHOLE, WORD);
-    for (const text of also?.[e] ?? []) addText(text, e, ALSO, ALSO);
+    const scope = scopes?.[e] ?? '';
+    addText(texts?.[e] ?? entry.key, e, AT_TEXT, AT_TEXT_WORD, scope);
+    for (const child of entry.children ?? []) addText(child.key, e, AT_TEXT, AT_TEXT_WORD, scope);
+    for (const text of columns?.[e] ?? []) addText(text, e, AT_COLUMN, AT_COLUMN_WORD, scope);
   }
   const sorted = [...slots.keys()].sort();
   const keys = new Array<string>(pairs);
   const owners = new Int32Array(pairs);
-  const rank = new Uint8Array(pairs);
+  const at = new Uint8Array(pairs);
   let i = 0;
   for (const key of sorted) {
     for (let p = head[slots.get(key)!]!; p >= 0; p = next[p]!) {
       keys[i] = key;
       owners[i] = value[p]! >>> 2;
-      rank[i++] = value[p]! & 3;
+      at[i++] = value[p]! & 3;
     }
   }
-  return { keys, owners, rank };
+  return { keys, owners, at };
 }
 
 /** The end of the run of pairs from lo whose keys share the first `depth` units with pair lo. */

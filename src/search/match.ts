@@ -1,10 +1,10 @@
 // Matching and ranking over ranges of the sorted pairs: which entries a
 // prefix's keys reach, whether they are small (fit one search file) or large,
-// and their result order (docs/contract.md §2: by tier, then list order; tier
-// 3 is docs/lists.md's). One Matcher serves every part of a list, one part after another:
-// it keeps the records' byte counts, and the stamps that count each entry
-// once per pass without a set.
-import { ALSO, WHOLE } from './keys.js';
+// and their result order (docs/lists.md, Term search: by tier, then list
+// order), each key's tier being rank.ts's keyTier. One Matcher serves every
+// part of a list, one part after another: it keeps the records' byte counts,
+// and the stamps that count each entry once per pass without a set.
+import { keyTier, NONE, type KeyAt } from '../client/rank.js';
 import type { IndexedList, Pairs } from './types.js';
 
 export class Matcher {
@@ -16,17 +16,18 @@ export class Matcher {
    * are distinct() and the search files a part is cut into.
    */
   readonly stamp: Int32Array;
-  /** The last distinct() pass that found each entry by a whole label (tier 1). */
-  private readonly wholeStamp: Int32Array;
-  /** The last distinct() pass that found each entry by a label at all (tier 1 or 2). */
-  private readonly labelStamp: Int32Array;
+  /** Each entry's best tier in the last distinct() pass that found it. */
+  private readonly tier: Uint8Array;
+  /** keyTier(at, equal, exact) by at * 2 + equal, for this list. */
+  private readonly tiers: Uint8Array;
   private generation = 0;
 
   constructor(readonly list: IndexedList) {
     this.bytes = new Int32Array(list.entries.length);
     this.stamp = new Int32Array(list.entries.length).fill(-1);
-    this.wholeStamp = new Int32Array(list.entries.length).fill(-1);
-    this.labelStamp = new Int32Array(list.entries.length).fill(-1);
+    this.tier = new Uint8Array(list.entries.length);
+    const { exact } = list.searched;
+    this.tiers = Uint8Array.from({ length: 8 }, (_, k) => keyTier((k >> 1) as KeyAt, (k & 1) === 1, exact));
   }
 
   /** A new pass: no entry bears the generation it returns yet. */
@@ -40,31 +41,33 @@ export class Matcher {
 
   /**
    * Distinct entries of a pair range (leaving out skipped pairs), in list
-   * order. Each entry's best rank in the range is stamped with the
-   * generation: for a prefix's range, that is its tier (rankLast).
+   * order, each with its best tier in the range for the query that is the
+   * range's common prefix, `depth` units long (rankLast): a key of that length
+   * is the query itself, which an exact list ranks first.
    */
-  distinct({ owners, rank }: Pairs, lo: number, hi: number, skip?: Uint8Array, offset = 0): Int32Array {
+  distinct({ keys, owners, at }: Pairs, lo: number, hi: number, depth = -1, skip?: Uint8Array, offset = 0): Int32Array {
     const generation = ++this.generation;
+    const { stamp, tier, tiers } = this;
     const found: number[] = [];
     for (let i = lo; i < hi; i++) {
       if (skip?.[i - offset]) continue;
       const e = owners[i]!;
-      if (rank[i] === WHOLE) this.wholeStamp[e] = generation;
-      if (rank[i]! > ALSO) this.labelStamp[e] = generation;
-      if (this.stamp[e] !== generation) (this.stamp[e] = generation), found.push(e);
+      const t = tiers[at[i]! * 2 + (keys[i]!.length === depth ? 1 : 0)]!;
+      if (stamp[e] !== generation) (stamp[e] = generation), (tier[e] = t), found.push(e);
+      else if (t < tier[e]!) tier[e] = t;
     }
     return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
   }
 
-  /** The matches of the last distinct() call in result order: tier 1, 2, then 3, each in list order. */
+  /** The matches of the last distinct() call in result order: by tier (rank.ts), each in list order. */
   rankLast(matches: Int32Array): Int32Array {
-    const { generation, wholeStamp, labelStamp } = this;
-    const tierOf = (e: number) => (wholeStamp[e] === generation ? 0 : labelStamp[e] === generation ? 1 : 2);
-    const at = [0, 0, 0];
-    for (const e of matches) at[tierOf(e)]!++;
-    (at[2] = at[0]! + at[1]!), (at[1] = at[0]!), (at[0] = 0);
+    const { tier } = this;
+    // A counting sort: where each tier (0 to NONE - 1) starts in the results.
+    const starts = new Int32Array(NONE + 1);
+    for (const e of matches) starts[tier[e]! + 1]!++;
+    for (let t = 1; t <= NONE; t++) starts[t]! += starts[t - 1]!;
     const results = new Int32Array(matches.length);
-    for (const e of matches) results[at[tierOf(e)]!++] = e;
+    for (const e of matches) results[starts[tier[e]!]!++] = e;
     return results;
   }
 
@@ -74,14 +77,14 @@ export class Matcher {
    * sure without counting distinct entries: too few keys, or too few bytes
    * even with repeats.
    */
-  largeMatches(pairs: Pairs, a: number, b: number): Int32Array | undefined {
+  largeMatches(pairs: Pairs, a: number, b: number, depth: number): Int32Array | undefined {
     const { pageSize, leafBytes } = this.list;
     if (b - a <= pageSize) return undefined;
     let bytes = 0;
     const { owners } = pairs;
     for (let i = a; i < b && bytes <= leafBytes; i++) bytes += this.recordBytes(owners[i]!);
     if (bytes <= leafBytes) return undefined;
-    const matches = this.distinct(pairs, a, b);
+    const matches = this.distinct(pairs, a, b, depth);
     return this.isSmall(matches) ? undefined : matches;
   }
 
@@ -107,8 +110,9 @@ export class Matcher {
 
   /**
    * The results of some one-unit prefixes by scanning the entries once (no
-   * pairs needed): whether each is small, and its ranking. Lists without
-   * children only.
+   * pairs needed): whether each is small, and its ranking, tier START (the
+   * label starts with it) before WORD. Lists that search their labels alone,
+   * without children or exact matches, only.
    */
   scanHeads(units: string[]): Map<string, { small: boolean; results: Int32Array }> {
     const at = new Map(units.map((c, k) => [c.charCodeAt(0), k]));

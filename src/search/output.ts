@@ -4,8 +4,8 @@
 // set's pages 2… go to page files, named after their content, so they are
 // rendered first. Records are those of docs/tree.md, Records.
 import { createHash } from 'node:crypto';
-import { tierOf } from '../client/fold.js';
 import { nameOf } from '../client/paths.js';
+import { NONE, textTier } from '../client/rank.js';
 import type { Matcher } from './match.js';
 import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './types.js';
 
@@ -32,11 +32,12 @@ export function chunkText(records: string[], members: Int32Array, located: Large
   return text + '}';
 }
 
-/** Entry e's record as a result of prefix: an entry with children keeps only those the prefix matches. */
+/** Entry e's record as a result of prefix: an entry with children keeps only those the prefix matches, as the client's toItem does. */
 function recordFor({ entries, records, encode }: IndexedList, e: number, prefix: string): string {
   const entry = entries[e]!;
-  if (!entry.children || tierOf(entry.key, prefix) !== 0) return records[e]!;
-  return encode({ ...entry, children: entry.children.filter((c) => tierOf(c.key, prefix) !== 0) });
+  const matches = (key: string) => textTier(key, prefix, false) !== NONE;
+  if (!entry.children || matches(entry.key)) return records[e]!;
+  return encode({ ...entry, children: entry.children.filter((c) => matches(c.key)) });
 }
 
 /** A large prefix's result pages `from` to `to` (0 is page 1), as JSON arrays of records. */

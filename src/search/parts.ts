@@ -10,11 +10,12 @@ import type { IndexPart, LargePrefix, Pairs } from './types.js';
 
 /** A head part: a large one-unit prefix alone, with its results. */
 export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart {
-  const l: LargePrefix = { prefix: c, lo: 0, results };
-  const sets = resultSets(m, [l]);
   const { list } = m;
+  // Under a parent, a one-unit prefix is part of a parent's id: no query, so its file holds nothing.
+  const large: LargePrefix[] = list.reachable?.(c) === false ? [] : [{ prefix: c, lo: 0, results }];
+  const sets = resultSets(m, large);
   return makePart(list, c, [c], sets, function* () {
-    yield { kind: 'search', start: c, text: chunkText(list.records, new Int32Array(0), [l]) };
+    yield { kind: 'search', start: c, text: chunkText(list.records, new Int32Array(0), large) };
   });
 }
 
@@ -32,7 +33,7 @@ export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi
   const { list } = m;
   return makePart(list, name, starts, sets, function* () {
     for (const [f, start] of starts.entries()) {
-      yield { kind: 'search', start, text: chunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, skip, lo), placed[f]!) };
+      yield { kind: 'search', start, text: chunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, -1, skip, lo), placed[f]!) };
     }
   });
 }
@@ -51,10 +52,12 @@ function largePrefixes(m: Matcher, pairs: Pairs, name: string, lo: number, hi: n
   const stack: [number, number, number][] = hi > lo ? [[lo, hi, name.length]] : [];
   while (stack.length > 0) {
     const [a, b, depth] = stack.pop()!;
-    const matches = m.largeMatches(pairs, a, b);
+    const matches = m.largeMatches(pairs, a, b, depth);
     if (!matches) continue;
     if (depth > 0) {
-      large.push({ prefix: keys[a]!.slice(0, depth), lo: a, results: m.rankLast(matches) });
+      const prefix = keys[a]!.slice(0, depth);
+      // A prefix that no query can be is large for the cuts, but no results are stored for it.
+      if (m.list.reachable?.(prefix) !== false) large.push({ prefix, lo: a, results: m.rankLast(matches) });
       largeDepth.fill(depth, a - lo, b - lo);
     }
     // Children by the next code unit; keys that end here belong to no child.

@@ -11,8 +11,25 @@ export interface SearchIndexOptions {
   fileBytes?: number;
   /** Page files hold as many pages as fit in this many bytes. */
   pagesBytes?: number;
-  /** The fields (indexes into an entry's fields) a Term also matches (ListSpec.search). */
-  also?: readonly number[];
+}
+
+/**
+ * What a list's Term matches besides its folded labels (docs/lists.md, Term
+ * search), entry by entry in list order, folded: what the index's keys are
+ * made of, and how a large prefix ranks them.
+ */
+export interface Searched {
+  /** Each entry's folded search text, where the list declares one: it stands for the label (tiers 1 and 2). */
+  texts?: string[];
+  /** Each entry's folded values of the searched columns (tier 3). */
+  columns?: string[][];
+  /** Exact matches first (tier 0). */
+  exact: boolean;
+  /**
+   * A list under a parent: each entry's parent chain and `/`, which starts
+   * each of its keys (`US/`), so that the parents of one list share one index.
+   */
+  scopes?: string[];
 }
 
 /** How the keys are partitioned: it changes only when a one-unit prefix turns large or small. */
@@ -63,8 +80,9 @@ export interface IndexedList {
   pagesBytes: number;
   /** Some entry has children: a large prefix's records keep only the children it matches. */
   filtered: boolean;
-  /** Each entry's folded texts that a Term also matches, in tier 3 (lists that search fields only). */
-  also: string[][] | undefined;
+  searched: Searched;
+  /** Whether a prefix can be a query, so that its results are worth storing (a list under a parent: see index.ts). */
+  reachable: ((prefix: string) => boolean) | undefined;
 }
 
 export interface ResultSet {
@@ -96,12 +114,11 @@ export interface LargePrefix {
 
 /**
  * A list's sorted (key, entry) pairs: keys[i] (equal keys share one string),
- * owners[i] its entry and rank[i] how well the key matches it (WHOLE: the
- * entry's or a child's whole label, tier 1; WORD: a later word of one, tier
- * 2; ALSO: a text the list also searches, tier 3).
+ * owners[i] its entry and at[i] where the key starts in it (rank.ts's KeyAt:
+ * the tier a query gives it is keyTier's).
  */
 export interface Pairs {
   keys: string[];
   owners: Int32Array;
-  rank: Uint8Array;
+  at: Uint8Array;
 }

@@ -1,6 +1,7 @@
 // The validated sources, sorted in list order (docs/contract.md §2): what every later
 // stage renders from. Nothing here touches the disk.
-import { compareLabels, fold } from '../client/fold.js';
+import { compareLabels, compareStrings, fold } from '../client/fold.js';
+import type { OrderKey } from '../config/declaration.js';
 
 /** An item's id: an integer, or a string for a list declared with string ids. */
 export type Id = number | string;
@@ -41,4 +42,22 @@ export function labelled<T extends { id: Id; text: string }>(row: T): T & { key:
 /** Sorts in list order, in place (docs/contract.md §2). */
 export function sortLabels<T extends Labelled>(items: T[]): T[] {
   return items.sort(compareLabels);
+}
+
+/**
+ * Sorts in a list's declared order, in place (docs/lists.md, Order): by each
+ * order key, numbers by value and strings by code unit (so an empty string
+ * first ascending), then in list order; in list order alone without keys.
+ */
+export function sortInOrder<T extends Labelled & { fields?: Value[] }>(items: T[], order: readonly OrderKey[] | undefined): T[] {
+  if (!order) return sortLabels(items);
+  const compare = (a: T, b: T): number => {
+    for (const { field, descending } of order) {
+      const [x, y] = [a.fields![field]!, b.fields![field]!];
+      const c = typeof x === 'number' ? x - (y as number) : compareStrings(x, y as string);
+      if (c !== 0) return descending ? -c : c;
+    }
+    return compareLabels(a, b);
+  };
+  return items.sort(compare);
 }

@@ -6,7 +6,7 @@ import type { SectionSpec } from '../config/sections.js';
 import { ReflistError, suggest } from '../errors.js';
 import { CodesInIntegerIds, delimiterHint } from './hints.js';
 import { fold } from '../client/fold.js';
-import { labelled, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
+import { labelled, sortInOrder, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
 import type { RawTable } from './read.js';
 
 type Kind =
@@ -396,9 +396,9 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
       place(list, `${chain}/${idKey(node.id)}`, node);
     }
   }
-  const sortAll = (items: Node[]): Node[] => {
-    for (const node of items) for (const nested of Object.values(node.nested)) sortAll(nested);
-    return sortLabels(items);
+  const sortAll = (items: Node[], list: ListSpec): Node[] => {
+    for (const node of items) for (const [name, nested] of Object.entries(node.nested)) sortAll(nested, check.list(name));
+    return sortInOrder(items, list.order);
   };
-  return sortAll(roots);
+  return sortAll(roots, root);
 }

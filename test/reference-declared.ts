@@ -91,17 +91,12 @@ export interface Ranking {
   columns: FieldSpec[];
 }
 
-/** The keys `order`, `search.text` and `search.exact` as the reference expects a Declaration's list to carry them. */
-type Declared32 = {
-  order?: { field: number; descending: boolean }[];
-  search: false | { fields: number[]; text?: string; exact?: boolean };
-};
-
+/** A list's ranking as its Declaration says it; the text's template names fields, which the reference reads itself. */
 export function rankingOf(list: ListSpec): Ranking {
-  const { order = [], search } = list as ListSpec & Declared32;
+  const { order = [], search } = list;
   return {
     order: order.map(({ field, descending }) => ({ field: list.fields[field]!, descending })),
-    ...(search && search.text !== undefined ? { text: search.text } : {}),
+    ...(search && search.text ? { text: search.text.template } : {}),
     exact: search ? search.exact === true : false,
     columns: search ? search.fields.map((i) => list.fields[i]!) : [],
   };

@@ -3,32 +3,23 @@
 // and paged lists under a parent. Each expected answer below was worked out
 // from the rules alone, so these cases are what make the oracle trustworthy.
 import { describe, expect, test } from 'vitest';
-import { checkConfig, type Declaration, type ListSpec } from '../src/config/declaration.js';
+import { checkConfig, type Declaration } from '../src/config/declaration.js';
 import { createDeclaredReference } from './reference-declared.js';
 
 /**
- * checkConfig's Declaration, with `order`, `search.text`, `search.exact` and
- * paged lists under a parent put on its lists as test/reference-declared.ts
- * reads them, for a Declaration that does not carry them yet.
+ * checkConfig's Declaration, with a paged list under a parent put on it as
+ * test/reference-declared.ts reads it, for a Declaration that does not take
+ * one yet.
  */
 function declarationOf(config: { lists: Record<string, Record<string, unknown>> }): Declaration {
-  const embedded = new Set(Object.values(config.lists).map((l) => (typeof l['children'] === 'string' ? l['children'] : undefined)));
-  const later: Record<string, (l: ListSpec) => void> = {};
-  const lists = Object.fromEntries(Object.entries(config.lists).map(([name, raw]) => {
-    const { order, search, ...l } = raw as { order?: string[]; search?: unknown } & Record<string, unknown>;
-    const { text, exact, ...rest } = typeof search === 'object' && search ? (search as { text?: string; exact?: boolean }) : {};
-    const pagedUnder = l['parent'] !== undefined && l['shape'] === undefined && !embedded.has(name);
-    later[name] = (list) => {
-      const field = (key: string) => list.fields.findIndex((f) => f.key === key || f.column.toLowerCase() === key.toLowerCase());
-      Object.assign(list, { order: (order ?? []).map((k) => ({ field: field(k.replace(/^[-+]/, '')), descending: k.startsWith('-') })) });
-      if (list.search) Object.assign(list.search, { text, exact });
-      if (pagedUnder) Object.assign(list, { shape: 'paged', params: { page: 'Page', ...(list.search ? { term: 'Term' } : {}), id: 'Id' } });
-    };
-    return [name, { ...l, ...(pagedUnder ? { shape: 'whole' } : {}), ...(search === undefined ? {} : { search: typeof search === 'object' ? ('columns' in rest ? rest : true) : search }) }];
-  }));
+  const embedded = new Set(Object.values(config.lists).map((l) => l['children']));
+  const pagedUnder = Object.keys(config.lists).filter((name) => config.lists[name]!['parent'] !== undefined && config.lists[name]!['shape'] === undefined && !embedded.has(name));
+  const lists = Object.fromEntries(Object.entries(config.lists).map(([name, l]) => [name, pagedUnder.includes(name) ? { ...l, shape: 'whole' } : l]));
   const { declaration, errors } = checkConfig({ ...config, lists }, 'reflist.config.json');
   expect(errors.map((e) => e.message)).toEqual([]);
-  for (const list of declaration!.lists) later[list.name]!(list);
+  for (const list of declaration!.lists) {
+    if (pagedUnder.includes(list.name)) Object.assign(list, { shape: 'paged', params: { page: 'Page', ...(list.search ? { term: 'Term' } : {}), id: 'Id' } });
+  }
   return declaration!;
 }
 

@@ -120,7 +120,6 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(before.overflows, 'the list box itself scrolls').toBe(true);
     expect(before.scrollTop).toBeGreaterThan(0);
     await poll(() => rows('author')).toEqual([...page1, ...page2]);
-    console.log(`choices: page 2 cost ${site.requests.length} request(s): ${site.requests.join(' ')}`);
     expect(site.requests).toHaveLength(1);
     expect(site.requests[0]).toMatch(/^\/lookup\/author\//);
     // Still where the reader left off (the end of page 1), not back at the top.
@@ -277,7 +276,6 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await type('author', term, 60);
     await poll(() => rows('author')).toEqual(expectedRows(`/author.json?Term=${encodeURIComponent(term)}`));
     await site.page.waitForTimeout(400); // nothing more follows the last keystroke's answer
-    console.log(`choices: ${site.requests.length} requests for ${term.length} keystrokes: ${site.requests.join(' ')}`);
     expect(site.requests.length).toBeGreaterThan(0);
     expect(site.requests.length).toBeLessThanOrEqual(term.length);
   });
@@ -293,7 +291,6 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(await items('author')).toEqual(chosen.map((a) => ({ value: String(a.id), label: a.text })));
     expect(await selectValues('author')).toEqual(chosen.map((a) => String(a.id)));
     const byId = site.requests.filter((r) => r.startsWith('/lookup/author/id/'));
-    console.log(`choices: ${byId.length} requests to author/id/ for 100 ids in ${distinct} distinct buckets`);
     expect(byId.length).toBeGreaterThan(0);
     expect(byId.length).toBeLessThanOrEqual(distinct);
     expect(byId.length).toBeLessThan(100);

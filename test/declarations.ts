@@ -93,6 +93,8 @@ class Builder {
   lists: Record<string, unknown> = {};
   groupIds: string[] = [];
   count = 0;
+  /** Paged lists declared so far: a second one often names its page otherwise, so each host must read each list's own name. */
+  paged = 0;
   constructor(readonly g: G) {}
 
   /** Declares list number `count`, writes its source, and declares the lists under it. */
@@ -183,7 +185,9 @@ class Builder {
       ['page', shape === 'paged', ['p', 'pg']], ['term', shape !== 'grid' && search, ['q', 'search']], ['id', shape === 'paged', ['key', 'ident']],
       ['group', shape === 'paged' && counts, ['grp']], ['child', children, ['sub']],
     ];
-    const renamed = roles.filter(([, taken]) => taken && chance(g, 0.2)).map(([role, , names]) => [role, chance(g, 0.3) ? false : pick(g, names)] as const);
+    const odds = (role: string) => (role === 'page' && this.paged > 0 ? 0.8 : 0.2);
+    const renamed = roles.filter(([role, taken]) => taken && chance(g, odds(role))).map(([role, , names]) => [role, chance(g, 0.3) ? false : pick(g, names)] as const);
+    if (shape === 'paged') this.paged++;
     return renamed.length > 0 ? Object.fromEntries(renamed) : undefined;
   }
 
@@ -298,7 +302,7 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
   const all = declaredItems(d, declared.files);
   const gr = d.groups;
   const groupIds = gr ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id).trim()) : [];
-  return fc.limitShrink(fc.gen(), 200).map((g) => {
+  const plain = (g: G): string => {
     const route = pick(g, routes);
     const { list } = route;
     if (chance(g, 0.05)) return pick(g, ['/', '/nope.json', `${route.prefix}.JSON`, `${route.prefix.toUpperCase()}.json`, route.prefix, `${route.prefix}.json/`, `/${route.prefix}.json`, `${route.prefix}/page/1.json`, `${route.prefix}/x/y.json`]);
@@ -325,8 +329,8 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
     for (const role of Object.keys(values) as (keyof typeof DEFAULT_NAMES)[]) {
       if (!chance(g, role === 'id' ? 0.25 : 0.4)) continue;
       const declaredName = list.params[role] ?? (role === 'group' ? gr?.param : undefined);
-      // A role's declared name in any case, or its usual name, which a list that renamed it ignores.
-      const name = declaredName && chance(g, 0.8) ? declaredName : DEFAULT_NAMES[role];
+      // A role's declared name in any case, or its usual name or another list's name for it, which a list that renamed it ignores.
+      const name = declaredName && chance(g, 0.7) ? declaredName : pick(g, [DEFAULT_NAMES[role], ...d.lists.flatMap((l) => l.params[role] ?? [])]);
       params.push([pick(g, [name, name.toLowerCase(), name.toUpperCase()]), values[role]()]);
     }
     if (chance(g, 0.2)) params.push([pick(g, ['q', '_type', 'foo']), pick(g, ['smi', 'query', ''])]);
@@ -336,5 +340,35 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
     const plus = chance(g, 0.5);
     const enc = (s: string): string => (plus ? encodeURIComponent(s).replace(/%20/g, '+') : encodeURIComponent(s));
     return ordered.length === 0 ? `${base}.json` : `${base}.json?${ordered.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
-  });
+  };
+  return fc.limitShrink(fc.gen(), 200).map((g) => (chance(g, 0.2) ? escaped(g, plain(g)) : plain(g)));
+}
+
+/**
+ * `url` as some clients send it (docs/lists.md, Paths): a `/` as %2F (which
+ * names nothing), the `.` of `.json` as %2E (no list's path then, but a
+ * file's name), a letter or digit percent-encoded (`%55S` is `US`), or the
+ * query's escaped UTF-8 as its raw bytes (curl sends a `ß` as it is). Only
+ * after the path's first segment: hosts that route by path (Cloudflare
+ * Pages, Netlify) match that segment as sent.
+ */
+function escaped(g: G, url: string): string {
+  const [, path = '', query = ''] = /^([^?]*)(.*)$/s.exec(url)!;
+  const rest = path.indexOf('/', 1);
+  const at = (re: RegExp): number[] => [...path.matchAll(re)].map((m) => m.index).filter((i) => rest >= 0 && i >= rest);
+  const hex = (c: string) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`;
+  const kind = pick(g, ['slash', 'dot', 'letter', 'raw'] as const);
+  const slashes = at(/\//g);
+  if (kind === 'slash' && slashes.length > 0) {
+    const i = pick(g, slashes);
+    return `${path.slice(0, i)}${pick(g, ['%2F', '%2f'])}${path.slice(i + 1)}${query}`;
+  }
+  const letters = at(/[A-Za-z0-9]/g);
+  if (kind === 'letter' && letters.length > 0) {
+    const i = pick(g, letters);
+    return `${path.slice(0, i)}${hex(path[i]!)}${path.slice(i + 1)}${query}`;
+  }
+  if (kind === 'dot' && path.endsWith('.json')) return `${path.slice(0, -'.json'.length)}${pick(g, ['%2E', '%2e'])}json${query}`;
+  // Sequences of a lead byte and its continuation bytes: a character's UTF-8.
+  return path + query.replace(/%[C-F][0-9A-F](%[89AB][0-9A-F])+/gi, (bytes) => decodeURIComponent(bytes));
 }

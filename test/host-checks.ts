@@ -7,14 +7,18 @@
 // own files, how an answer is fetched, what a host's answer must add) stays in
 // that host's test. The same for random declarations (test/declarations.ts):
 // a declared case built for real, and an answer checked against the generic
-// reference (test/reference-declared.ts).
+// reference (test/reference-declared.ts). And how a request reaches a host as
+// written (fetchRaw), raw UTF-8 and `%2F` as curl sends them.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { build } from '../src/build.js';
 import { parseRequest } from '../src/client/request.js';
 import type { Manifest } from '../src/client/types.js';
+import type { HostOptions } from '../src/render/hosts.js';
 import { apiOf } from '../src/config/api.js';
 import { checkConfig } from '../src/config/declaration.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
@@ -41,17 +45,41 @@ export function expectLikeReference(url: string, actual: RefResponse, expected: 
 }
 
 /**
+ * The path of the file `url` names, as a static host reads it and the tree's
+ * hosts serve it: each segment percent-decoded on its own. Undefined where it
+ * names none: a malformed escape, or an escaped `/` (docs/hosts.md: the
+ * tree's hosts answer it 404, though a plain static host would decode it
+ * into a folder).
+ */
+export function filePathOf(url: string): string | undefined {
+  // Not splitUrl: new URL() would read `//author.json` as a host name.
+  const segments = url.replace(/[?#].*$/s, '').split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return '/';
+    }
+  });
+  return segments.some((segment) => segment.includes('/')) ? undefined : segments.join('/');
+}
+
+/**
  * Whether `url` is no path of the service (of the lists `api` states: the
  * lookup service's unless told) but a file of the tree under `root`, which a
  * plain static host (nginx, python3's http.server) serves, `//` merged into
  * `/` as they do.
  */
 export function isStaticTreeFile(root: string, url: string, api: Manifest['api'] = PRESET_API): boolean {
+  return staticTreeFile(root, url, api) !== undefined;
+}
+
+/** The file isStaticTreeFile finds, or undefined. */
+export function staticTreeFile(root: string, url: string, api: Manifest['api'] = PRESET_API): string | undefined {
   const route = parseRequest(url, api);
-  if (!('status' in route && route.status === 404)) return false;
-  // Not splitUrl: new URL() would read `//author.json` as a host name.
-  const file = join(root, decodeURIComponent(url.replace(/[?#].*$/s, '')).replace(/\/{2,}/g, '/'));
-  return existsSync(file) && statSync(file).isFile();
+  const path = filePathOf(url);
+  if (!('status' in route && route.status === 404) || path === undefined) return undefined;
+  const file = join(root, path.replace(/\/{2,}/g, '/'));
+  return existsSync(file) && statSync(file).isFile() ? file : undefined;
 }
 
 /** Random sources, a page size, and requests of the original service over them. */
@@ -130,6 +158,53 @@ export function jsonOrText(text: string): unknown {
   }
 }
 
+/**
+ * `url` (a path with its query, starting with `/`) from the host at `base`
+ * (ending with `/`), sent as written, as curl sends it: a raw `é` as its
+ * UTF-8 bytes, `%2F` and `..` as they are (fetch() would escape the one and
+ * resolve the other), but for the spaces and control characters no request
+ * line can hold. Over a connection of its own, closed after the answer.
+ */
+export function fetchRaw(base: string, url: string, init: { method?: string } = {}): Promise<HostAnswer> {
+  const { hostname, port, pathname } = new URL(base);
+  const path = requestTarget(pathname.slice(0, -1) + url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, path, method: init.method ?? 'GET', agent: false, timeout: 20_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
+        resolve({ status: res.statusCode!, body: jsonOrText(text), text, headers });
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer to ${url} in 20 s`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * `url` as node:http sends it as written (fetchRaw): each byte of its UTF-8
+ * as one latin1 character, which Node sends as that byte, and the spaces and
+ * control characters no request line can hold escaped.
+ */
+export function requestTarget(url: string): string {
+  return Buffer.from(url, 'utf8').toString('latin1').replace(/[\0-\x20\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** `request`'s bytes sent to the host at `base` as they are, on a connection of their own: all the host answers, until it closes. */
+export function exchangeBytes(base: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk)).on('end', () => resolve(answer)).on('error', reject);
+  });
+}
+
 /** `url` (a path with its query, starting with `/`) from the host at `base` (ending with `/`), with fetch(). */
 export async function fetchAnswer(base: string, url: string, init?: RequestInit): Promise<HostAnswer> {
   const res = await fetch(base + url.slice(1), init);
@@ -202,13 +277,14 @@ export interface DeclaredTree {
 /**
  * Builds a declared case into `out`, as a user would: its reflist.config.json
  * beside its sources in a folder of their own, at the case's page size, with
- * SMALL_SEARCH. A declaration whose sources are all absent is refused, never
- * built empty: undefined then, once the refusal is checked.
+ * SMALL_SEARCH and the host `options`. A declaration whose sources are all
+ * absent is refused, never built empty: undefined then, once the refusal is
+ * checked.
  */
-export async function buildDeclaredTree(declared: Declared, out: string): Promise<DeclaredTree | undefined> {
+export async function buildDeclaredTree(declared: Declared, out: string, options: HostOptions = {}): Promise<DeclaredTree | undefined> {
   const sources = writeSources(tempDir('reflist-src-'), declared.files);
   writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify(declared.config));
-  const building = build({ sources, out, pageSize: declared.pageSize, search: SMALL_SEARCH });
+  const building = build({ sources, out, pageSize: declared.pageSize, search: SMALL_SEARCH, ...options });
   if (Object.keys(declared.files).length === 0) {
     await expect(building).rejects.toThrow(/none of its sources is in/);
     return undefined;
@@ -235,12 +311,20 @@ export function expectLikeDeclared(url: string, actual: { status: number; body: 
   }
 }
 
+/** Something started before a case's build, which the build names (nginx's upstream), and what the build then takes. */
+export interface BeforeBuild {
+  options: HostOptions;
+  stop(): Promise<void>;
+}
+
 /** A host property test over random declarations: as HostOnRandomCases, a case being a declaration built for real. */
 export interface HostOnDeclaredCases<Host extends { stop(): Promise<void> }> {
   /** The folder for the cases' trees: each case gets a folder of its own under it. */
   root: string;
   /** Where in its case's folder the tree goes: the folder itself unless told. */
   treeIn?: (dir: string) => string;
+  /** Starts what the build must name, over the tree about to be built; stopped after the host. */
+  beforeBuild?(tree: string): Promise<BeforeBuild>;
   /** Starts a host over `tree`, by then built from the case's declaration. */
   start(tree: string): Promise<Host>;
   /** Asks the host the case's requests and checks the answers. */
@@ -264,13 +348,18 @@ export async function assertHostOnDeclaredCases<Host extends { stop(): Promise<v
       const dir = join(spec.root, `d${sample++}`);
       const tree = spec.treeIn?.(dir) ?? dir;
       mkdirSync(dirname(tree), { recursive: true });
-      const built = await buildDeclaredTree(declared, tree);
-      if (!built) return;
-      const host = await spec.start(tree);
+      const before = await spec.beforeBuild?.(tree);
       try {
-        await spec.check(host, urls, built);
+        const built = await buildDeclaredTree(declared, tree, before?.options);
+        if (!built) return;
+        const host = await spec.start(tree);
+        try {
+          await spec.check(host, urls, built);
+        } finally {
+          await host.stop();
+        }
       } finally {
-        await host.stop();
+        await before?.stop();
       }
     }),
     { numRuns: spec.numRuns ?? hostPropertyRuns(), endOnFailure: true },

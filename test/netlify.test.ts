@@ -2,25 +2,29 @@
 // Deno behind test/hosts/netlify-harness.js, which routes by the function's
 // config.path with URLPattern as Netlify does and serves the rest as static
 // files with a 404.html. Every request of the original service answers as the
-// reference does; everything else is a file or Netlify's 404.
+// reference does; everything else is a file, or a 404: the client's JSON one
+// on the function's paths, Netlify's 404.html elsewhere.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { servicePaths } from '../src/client/host.js';
+import { adapterRouteOf, servicePaths } from '../src/client/host.js';
 import { parseRequest } from '../src/client/request.js';
 import type { Manifest } from '../src/client/types.js';
 import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, tempDir, type Running } from './helpers.js';
-import { assertHostOnDeclaredCases, assertHostOnRandomCases, expectLikeDeclared, expectLikeReference, fetchAnswer, PARAMETER_URLS, PRESET_API, type HostAnswer } from './host-checks.js';
+import {
+  assertHostOnDeclaredCases, assertHostOnRandomCases, expectLikeDeclared, expectLikeReference, fetchAnswer, fetchRaw, filePathOf, PARAMETER_URLS, PRESET_API,
+  type HostAnswer,
+} from './host-checks.js';
 import { startNetlifyDeno } from './hosts/netlify.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const OWN_READ = { 'x-reflist-read': '1' };
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Who answered, as the harness says: function, function-passthrough or static. */
+/** Who answered, as the harness says: function, function-next, function-passthrough or static. */
 const servedBy = (got: HostAnswer) => got.headers.get('x-netlify-harness');
 
 /**
@@ -33,26 +37,28 @@ function isServicePath(url: string, api: Manifest['api'] = PRESET_API): boolean 
 }
 
 /**
- * Whether `url` names a file of the tree, as the harness looks it up: unlike
+ * Whether `url` names a file of the tree, as the harness looks it up (filePathOf): unlike
  * host-checks' isStaticTreeFile (nginx, http.server), no `//` merging, and a folder's index.html.
  */
 function isTreeFile(root: string, url: string): boolean {
-  const path = url.replace(/[?#].*$/s, '');
-  if (/\/\//.test(path)) return false;
-  let file: string;
-  try {
-    file = join(root, decodeURIComponent(path));
-  } catch {
-    return false;
-  }
+  const path = filePathOf(url);
+  if (path === undefined || /\/\//.test(path)) return false;
+  let file = join(root, path);
   if (path.endsWith('/')) file = join(file, 'index.html');
   else if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
   return existsSync(file) && statSync(file).isFile();
 }
 
-/** Whether a request path falls under config.path, read as Netlify globs (`*`: the rest of the path). */
-const underServiceGlobs = (path: string) =>
-  servicePaths(PRESET_API).some((glob) => (glob.endsWith('/*') ? path.startsWith(glob.slice(0, -1)) : path === glob));
+/** Whether a request path (as sent) falls under config.path, read as Netlify globs (`*`: the rest of the path). */
+const underServiceGlobs = (path: string, api: Manifest['api'] = PRESET_API) =>
+  servicePaths(api).some((glob) => (glob.endsWith('/*') ? path.startsWith(glob.slice(0, -1)) : path === glob));
+
+/** Who answers `url` on Netlify with the function: the function, the file it asked for, or the CDN without it. */
+function whoAnswers(root: string, url: string): string {
+  const path = url.replace(/[?#].*$/s, '');
+  if (!underServiceGlobs(path)) return 'static';
+  return adapterRouteOf(url, PRESET_API) === 'file' && isTreeFile(root, url) ? 'function-next' : 'function';
+}
 
 /** A check that says what went wrong instead of throwing, for the burst. */
 function mismatch(root: string, url: string, actual: HostAnswer, expected: RefResponse): string | undefined {
@@ -67,21 +73,19 @@ function mismatch(root: string, url: string, actual: HostAnswer, expected: RefRe
 /**
  * What Netlify with the edge function answers: a service path as the
  * reference does; anything else is the tree's file or, where there is none,
- * a 404 with 404.html (the reference agrees it is not found). With `declared`
- * (the tree's lookup.json api), the paths are those lists' and `expected` is
- * the generic reference's, key order included.
+ * a 404 (the reference agrees it is not found): the client's JSON 404 on the
+ * function's paths, 404.html elsewhere. With `declared` (the tree's
+ * lookup.json api), the paths are those lists' and `expected` is the generic
+ * reference's, key order included.
  */
 function expectNetlify(root: string, url: string, actual: HostAnswer, expected: RefResponse, declared?: Manifest['api']) {
-  if (!isServicePath(url, declared)) {
-    if (isTreeFile(root, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
-    else {
-      expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
-      expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: 404, text: readFileSync(join(root, '404.html'), 'utf8') });
-    }
-  } else {
+  if (!isServicePath(url, declared) && isTreeFile(root, url)) return expect({ url, status: actual.status }).toEqual({ url, status: 200 });
+  if (isServicePath(url, declared) || underServiceGlobs(url.replace(/[?#].*$/s, ''), declared)) {
     (declared ? expectLikeDeclared : expectLikeReference)(url, actual, expected);
-    expect(actual.headers.get('content-type'), url).toBe(JSON_TYPE);
+    return expect(actual.headers.get('content-type'), url).toBe(JSON_TYPE);
   }
+  expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
+  expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: 404, text: readFileSync(join(root, '404.html'), 'utf8') });
 }
 
 // Three author pages of 30 with Unicode names, two systems (counts on some items),
@@ -156,8 +160,11 @@ const TABLE: [string, string][] = [
   ['/country/840/state/7.json', 'an unknown state: 404'],
   ['/country/124/state/6.json', 'a state under the wrong country: 404'],
   ['/country/840/state/6/county/1.json', 'an unknown county: 404'],
-  ['/country/abc.json', 'a non-numeric country: not a service path, the 404 page'],
-  ['/country/840/states.json', 'a misspelt path under country/: the 404 page'],
+  ['/country/abc.json', 'a non-numeric country: not a service path nor a file, the client\'s JSON 404'],
+  ['/country/840/states.json', 'a misspelt path under country/: the client\'s JSON 404'],
+  ['/country/840%2Fstate.json', 'an escaped / names nothing: the client\'s 404, though country/840/state.json is a file'],
+  ['/country/%zz.json', 'a malformed escape names nothing: the client\'s 404'],
+  ['/country/840/state/6/county%2Ejson', 'an escaped .json is no service path but the file\'s name'],
   ['/country', 'the country folder without .json: the 404 page'],
   ['/authors.json?Term=x', 'an unknown list: the 404 page'],
   ['/Author.json', 'paths match case-sensitively: the 404 page'],
@@ -186,10 +193,14 @@ describe('the Netlify edge function in Deno', () => {
 
   test('the table reaches the function for service paths and the files for the rest', async () => {
     const by = await Promise.all(TABLE.map(async ([url]) => [url, servedBy(await fetchAnswer(netlify.url, url))] as const));
-    for (const [url, who] of by) {
-      const path = url.replace(/\?.*$/s, '');
-      const want = isServicePath(url) ? 'function' : underServiceGlobs(path) ? 'function-passthrough' : 'static';
-      expect({ url, who }).toEqual({ url, who: want });
+    for (const [url, who] of by) expect({ url, who }).toEqual({ url, who: whoAnswers(tree, url) });
+  });
+
+  test('a raw UTF-8 query or path answers what its percent-encoded form answers', async () => {
+    for (const [raw, encoded] of [['/author.json?Term=müller', '/author.json?Term=m%C3%BCller'], ['/country.json?Term=côte', '/country.json?Term=c%C3%B4te'], ['/country/é.json', '/country/%C3%A9.json']]) {
+      const [got, percentEncoded] = await Promise.all([fetchRaw(netlify.url, raw!), fetchAnswer(netlify.url, encoded!)]);
+      expectNetlify(tree, encoded!, got, referenceRequest(FIXED, 30, encoded!));
+      expect({ raw, text: got.text }).toEqual({ raw, text: percentEncoded.text });
     }
   });
 
@@ -276,8 +287,7 @@ describe('the Netlify edge function in Deno', () => {
     expect([...paths].filter((path) => isServicePath(path)).length).toBeGreaterThan(30);
     for (const path of paths) {
       const who = servedBy(await fetchAnswer(netlify.url, path));
-      const want = isServicePath(path) ? 'function' : underServiceGlobs(path) ? 'function-passthrough' : 'static';
-      expect({ path, who }).toEqual({ path, who: want });
+      expect({ path, who }).toEqual({ path, who: whoAnswers(tree, path) });
       if (isServicePath(path)) expect(underServiceGlobs(path), path).toBe(true);
     }
   });
@@ -320,7 +330,7 @@ describe('the Netlify edge function in Deno', () => {
       root,
       start: startNetlifyDeno,
       check: async (server, urls, { tree, api, reference }) => {
-        const got = await Promise.all(urls.map((url) => fetchAnswer(server.url, url)));
+        const got = await Promise.all(urls.map((url) => fetchRaw(server.url, url)));
         urls.forEach((url, i) => expectNetlify(tree, url, got[i]!, reference(url), api));
       },
     });

@@ -2,10 +2,11 @@
 // client over it agrees with the reference, and the legacy query URLs answer
 // through the config's rewrites exactly as the reference does (or 501 where
 // only the client can answer: Term and Id), and exactly in every case when
-// the tree is built with --nginx-upstream and a reflist serve stands behind it.
+// the tree is built with --nginx-upstream and a reflist serve stands behind it,
+// for declared lists too, escaped and raw paths among the requests.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseQuery, splitUrl } from '../src/client/request.js';
@@ -13,7 +14,12 @@ import { toCsvFiles } from './arbitraries.js';
 import { build } from '../src/build.js';
 import { createCompatServer } from '../src/commands/serve.js';
 import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, writeSources, type Running } from './helpers.js';
-import { assertHostOnRandomCases, expectLikeReference, fetchAnswer, isStaticTreeFile, PARAMETER_URLS } from './host-checks.js';
+import fc from 'fast-check';
+import { arbDeclaredRequest, type Declared } from './declarations.js';
+import {
+  assertHostOnDeclaredCases, assertHostOnRandomCases, buildDeclaredTree, exchangeBytes, expectLikeDeclared, expectLikeReference, fetchAnswer, fetchRaw,
+  isStaticTreeFile, PARAMETER_URLS, staticTreeFile, type DeclaredTree, type HostAnswer,
+} from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
@@ -106,8 +112,28 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
     ['/country/124/state.json', 'a country without states: an empty list'],
     ['/country/999/state.json?Term=x', 'states of an unknown country: 404 before Term'],
     ['/country/840/state/7.json', 'an unknown state: 404'],
+    ['/country/840%2Fstate.json', 'an escaped / names nothing: 404, though country/840/state.json is a file'],
+    ['/country/%zz.json', 'a malformed escape names nothing: 404'],
   ])('%s answers like the reference (%s)', async (url) => {
     expectLikeReference(url, await fetchAnswer(nginx.url, url), referenceRequest(FIXED, 30, url));
+  });
+
+  test('an unknown System answers the message of every host, unknown system "nope", in JSON whatever the value', async () => {
+    expect(await fetchAnswer(nginx.url, '/author.json?System=nope')).toMatchObject({ status: 404, body: { error: 'unknown system "nope"' } });
+    for (const url of ['/author.json?System=a"b', '/author.json?System=a\\b', '/author.json?System=%22']) {
+      const got = await fetchRaw(nginx.url, url);
+      expect({ url, status: got.status, error: typeof (got.body as { error?: unknown }).error }).toEqual({ url, status: 404, error: 'string' });
+    }
+  });
+
+  test('a request nginx cannot read answers JSON: a malformed escape in the path a 404, anything else a 400', async () => {
+    for (const url of ['/author/%%34/x.json', '/country/%00.json']) {
+      expect({ url, ...(await fetchRaw(nginx.url, url)) }).toMatchObject({ url, status: 404, body: { error: expect.any(String) } });
+    }
+    const [head, body] = (await exchangeBytes(nginx.url, 'GET /author.json HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n')).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(JSON.parse(body!)).toEqual({ error: expect.any(String) });
   });
 
   test.each([
@@ -217,6 +243,131 @@ describe.skipIf(!haveNginx)('nginx with --nginx-upstream and reflist serve behin
           if (isStaticTreeFile(tree, url)) expect({ url, status: actual.status }).toEqual({ url, status: 200 });
           else expectLikeReference(url, actual, referenceRequest(src, pageSize, url));
         }
+      },
+    });
+  }, 300_000);
+});
+
+// ---------------------------------------------------------------- declared lists
+
+/**
+ * Lists that name parameters apart and reach items through paths: journal
+ * calls its page P; subject has integer ids, items, children and counts per
+ * collection; region has string ids and items, with languages under each.
+ */
+const DECLARED: Declared = {
+  config: {
+    groups: { source: 'collection.csv', param: 'Collection' },
+    lists: {
+      journal: { params: { page: 'P' } },
+      subject: { items: true, children: 'topic', counts: { source: 'subject_count.csv' } },
+      topic: { parent: { list: 'subject', column: 'subject_id' } },
+      region: { id: { column: 'id', type: 'string' }, shape: 'whole', items: true },
+      language: { parent: { list: 'region', column: 'region_id' }, shape: 'whole' },
+    },
+  },
+  files: {
+    'collection.csv': 'id,text\nherb,Herbarium\nzoo,Zoo\n',
+    'journal.csv': 'id,text\n' + Array.from({ length: 7 }, (_, i) => `${i + 1},Journal ${i + 1} of Straße\n`).join(''),
+    'subject.csv': 'id,text\n619,Botany\n7,Zoology\n31,Mycology\n',
+    'topic.csv': 'id,text,subject_id\n1,Ferns,619\n2,Mammals,7\n',
+    'subject_count.csv': 'group,id,count\nherb,619,3\n',
+    'region.csv': 'id,text\nEU,Europe\nUS,United States\n',
+    'language.csv': 'id,text,region_id\n1,English,EU\n2,Deutsch,EU\n3,Español,US\n',
+  },
+  pageSize: 2,
+};
+
+/**
+ * What nginx with reflist serve behind it answers for a request of declared
+ * lists: a path of a list as the client does (the generic reference); any
+ * other path the tree's file it names (filePathOf, `//` merged), or a JSON 404.
+ */
+function expectNginxDeclared(tree: string, api: DeclaredTree['api'], url: string, actual: HostAnswer, expected: { status: number; body: unknown }) {
+  const file = staticTreeFile(tree, url, api);
+  if (file) expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: 200, text: readFileSync(file, 'utf8') });
+  else expectLikeDeclared(url, actual, expected);
+}
+
+/** A reflist serve over `tree` started before the build that names it, as nginx's upstream. */
+async function upstreamFor(tree: string) {
+  const compat = await startCompat(tree);
+  return { options: { nginxUpstream: compat.origin }, stop: compat.stop };
+}
+
+describe.skipIf(!haveNginx)('nginx over declared lists, with reflist serve behind it', () => {
+  const root = tempDir('reflist-nginx-declared-');
+  const tree = join(root, 'fixed');
+  let nginx: Running;
+  let built: DeclaredTree;
+  let stopUpstream: () => Promise<void>;
+  beforeAll(async () => {
+    const upstream = await upstreamFor(tree);
+    stopUpstream = upstream.stop;
+    built = (await buildDeclaredTree(DECLARED, tree, upstream.options))!;
+    nginx = await startNginx(tree);
+  });
+  afterAll(async () => {
+    await nginx?.stop();
+    await stopUpstream?.();
+  });
+
+  test.each([
+    ['/journal.json?P=2', 'journal reads its page from P'],
+    ['/journal.json?p=4', 'P in any case, past the end'],
+    ['/journal.json?Page=2', 'journal calls its page P: Page means nothing to it, page 1'],
+    ['/subject.json?P=2', 'P means nothing to subject, page 1'],
+    ['/subject.json?Page=2', 'subject still reads its page from Page'],
+    ['/subject.json?Page=2&P=1', 'and from Page alone, whatever P says'],
+    ['/journal.json?P=%32', 'an escaped page number, read by the client'],
+    ['/subject/0619.json', 'a zero-padded id of a paged list with items'],
+    ['/subject/00007.json', 'any number of zeros'],
+    ['/subject/0620.json', 'a zero-padded id of no item: 404'],
+    ['/subject.json?Collection=herb&Page=1', 'a collection, with its counts'],
+    ['/subject.json?Id=1&child=true', 'a topic by id, with its subject, through reflist serve'],
+    ['/region/EU%2Flanguage.json', 'an escaped / between an id and a list: 404, though region/EU/language.json is a file'],
+    ['/region%2FEU/language.json', 'an escaped / after the list: 404'],
+    ['/region/%45U.json', 'a percent-encoded letter of an id'],
+    ['/region/%45U/language.json?Term=esp', 'a percent-encoded letter on the way to a list, with a Term'],
+  ])('%s answers like the client (%s)', async (url) => {
+    expectLikeDeclared(url, await fetchRaw(nginx.url, url), built.reference(url));
+  });
+
+  test('an unknown collection answers the message of every host: unknown collection "nope"', async () => {
+    const url = '/subject.json?collection=nope';
+    expect(await fetchRaw(nginx.url, url)).toMatchObject({ status: 404, body: { error: 'unknown collection "nope"' } });
+    expect(built.reference(url)).toEqual({ status: 404, body: { error: 'unknown collection "nope"' } });
+  });
+
+  test.each([
+    ['/journal%2Ejson?P=2', 'an escaped .json is no list\'s path: the file, page 1'],
+    ['//journal.json?P=2', 'a doubled / is no list\'s path: the file'],
+    ['/subject/0619%2Ejson', 'no zeros dropped where the path is no list\'s: 404, there is no such file'],
+  ])('%s answers the tree\'s file or a 404, as the client reads the path (%s)', async (url) => {
+    expectNginxDeclared(tree, built.api, url, await fetchRaw(nginx.url, url), built.reference(url));
+  });
+
+  test('a raw UTF-8 query answers what its percent-encoded form answers, through reflist serve', async () => {
+    for (const [raw, encoded] of [['/journal.json?Term=straße', '/journal.json?Term=stra%C3%9Fe'], ['/region/US/language.json?Term=ESPAÑ', '/region/US/language.json?Term=ESPA%C3%91']]) {
+      const got = await fetchRaw(nginx.url, raw!);
+      expect({ raw, status: got.status, body: got.body }).toEqual({ raw, ...built.reference(encoded!) });
+      expect(got.body).toEqual((await fetchRaw(nginx.url, encoded!)).body);
+    }
+  });
+
+  test('random requests over these lists, parameters named for the other list among them, answer like the client', async () => {
+    for (const url of fc.sample(arbDeclaredRequest(DECLARED), { numRuns: 1000 })) {
+      expectNginxDeclared(tree, built.api, url, await fetchRaw(nginx.url, url), built.reference(url));
+    }
+  });
+
+  test('over random declarations, nginx with reflist serve behind it answers every request like the client', async () => {
+    await assertHostOnDeclaredCases({
+      root,
+      beforeBuild: upstreamFor,
+      start: startNginx,
+      check: async (server, urls, { tree: dir, api, reference }) => {
+        for (const url of urls) expectNginxDeclared(dir, api, url, await fetchRaw(server.url, url), reference(url));
       },
     });
   }, 300_000);

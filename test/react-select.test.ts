@@ -103,7 +103,6 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     await poll(() => menuTexts('author')).toEqual([...page1, ...page2]);
     await site.page.waitForTimeout(700); // AsyncPaginate checks the scroll every 300 ms: a second load would show by now
     const loads = since(before);
-    console.log(`page 2: ${loads.length} request(s): ${loads.join(', ')}`);
     expect(loads).toHaveLength(1);
     expect(await menuTexts('author')).toEqual([...page1, ...page2]);
   });
@@ -207,7 +206,6 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     await poll(() => menuTexts(id)).toEqual(expected);
     await site.page.waitForTimeout(500);
     const made = since(before);
-    console.log(`${id} "${term}": ${made.length} request(s) for ${term.length} keys: ${made.join(', ')}`);
     expect(made.length).toBeGreaterThan(0);
     expect(made.length).toBeLessThanOrEqual(term.length);
   });
@@ -223,7 +221,6 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     await poll(() => shown('author')).toEqual(expected);
     expect(await posted('author')).toEqual(ids.map(String));
     const reads = since(0, 'author/id/');
-    console.log(`100 ids: ${reads.length} request(s) for ${distinct} distinct buckets`);
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(distinct);
     expect(reads.length).toBeLessThan(100);

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { run } from '../src/cli.js';
-import { createCompatServer } from '../src/commands/serve.js';
+import { createCompatServer, encodeRequestHead } from '../src/commands/serve.js';
 import { VALID } from './fixtures/valid.js';
 import { buildFrom, tempDir, treeClient } from './helpers.js';
+import { exchangeBytes } from './host-checks.js';
 
 const root = tempDir();
 const dir = join(root, 'dist');
@@ -26,6 +27,12 @@ function raw(path: string, method = 'GET'): Promise<{ status: number; headers: R
     req.on('error', reject);
     req.end();
   });
+}
+
+/** What lookup-client.js answers for `url` over the tree. */
+async function clientAnswer(url: string) {
+  const client = await treeClient(dir, { baseUrl: base + '/' });
+  return client.request(url);
 }
 
 beforeAll(async () => {
@@ -104,8 +111,64 @@ describe('the compat server', () => {
     expect((await raw('//x/lookup.json')).status).toBe(404);
   });
 
-  test('answers malformed percent-encoding with a 400', async () => {
-    expect((await raw('/%E0%A4%A')).status).toBe(400);
+  test.each([
+    ['/%E0%A4%A', 'a truncated escape'],
+    ['/country/%zz.json', 'an escape that is no hex'],
+    ['/country/%E9/state.json', 'an escape that is no UTF-8'],
+  ])('answers a path with a malformed escape as the client does, a JSON 404: %s (%s)', async (path) => {
+    const res = await raw(path);
+    expect({ status: res.status, body: JSON.parse(res.body) as unknown }).toEqual(await clientAnswer(path));
+    expect(res.status).toBe(404);
+  });
+
+  test.each([
+    ['/country/840%2Fstate.json', 'between an id and a list'],
+    ['/country%2F840/state.json', 'between a list and an id'],
+    ['/author%2Fpage%2F2.json', 'in a page file\'s path'],
+  ])('answers an escaped / as the client does, a JSON 404, though the decoded path is a file: %s (%s)', async (path) => {
+    const res = await raw(path);
+    expect({ status: res.status, body: JSON.parse(res.body) as unknown }).toEqual(await clientAnswer(path));
+    expect(res.status).toBe(404);
+  });
+
+  test.each([
+    ['/author.json?Term=müller', '/author.json?Term=m%C3%BCller'],
+    ['/author.json?Term=王', '/author.json?Term=%E7%8E%8B'],
+    ['/author.json?Term=ørsted&Page=1', '/author.json?Term=%C3%B8rsted&Page=1'],
+    ['/country/840/state.json?Term=ß', '/country/840/state.json?Term=%C3%9F'],
+    ['/country/é.json', '/country/%C3%A9.json'],
+    ['/author/é/x.json', '/author/%C3%A9/x.json'],
+  ])('answers a raw UTF-8 path or query (%s) as its percent-encoded form, with JSON', async (rawUrl, encoded) => {
+    const res = await raw(Buffer.from(rawUrl, 'utf8').toString('latin1'));
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect({ status: res.status, body: JSON.parse(res.body) as unknown }).toEqual(await clientAnswer(encoded));
+  });
+
+  test('answers a request it cannot read at all with a JSON 400, not an empty one', async () => {
+    const answer = await exchangeBytes(base, 'GET /author.json HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n');
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    expect(JSON.parse(body!)).toEqual({ error: expect.stringMatching(/^the request could not be read: /) });
+  });
+});
+
+describe('encodeRequestHead', () => {
+  const head = (text: string) => Buffer.from(text, 'utf8');
+  test.each([
+    ['GET /a/é.json?q=ß HTTP/1.1\r\nHost: x\r\n\r\n', 7, 'GET /a/%C3%A9.json?q=%C3%9F HTTP/1.1\r\nconnection: close\r\nHost: x\r\n\r\n'],
+    ['GET /a b HTTP/1.0\r\n\r\n', 6, 'GET /a%20b HTTP/1.0\r\nconnection: close\r\n\r\n'],
+    ['GET /ok HTTP/1.1\r\nHost: x\r\n\r\nHEAD /ß HTTP/1.1\r\nHost: x\r\n\r\n', 35, 'HEAD /%C3%9F HTTP/1.1\r\nconnection: close\r\nHost: x\r\n\r\n'],
+  ])('reads %j again from its request line, its target percent-encoded', (text, at, expected) => {
+    expect(encodeRequestHead(head(text), at)?.toString('latin1')).toBe(expected);
+  });
+
+  test.each([
+    ['Host: x\r\n\r\n', 3, 'no request line'],
+    ['GET /ß HTTP/1.1\r\nHost: x\r\n', 5, 'a head not yet whole'],
+    ['GET /ß', 5, 'a line not yet whole'],
+  ])('gives nothing for %j (%s)', (text, at) => {
+    expect(encodeRequestHead(head(text), at)).toBeUndefined();
   });
 });
 

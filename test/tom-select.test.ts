@@ -259,7 +259,6 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     await site.page.locator('#author-ts-dropdown').evaluate((el) => el.scrollTo(0, el.scrollHeight));
     await poll(() => optionTexts('author')).toEqual([...page1, ...page2]);
     expect(site.requests.slice(before)).toHaveLength(1);
-    console.info(`tom-select: page 2 cost ${site.requests.length - before} request(s): ${site.requests.slice(before).join(' ')}`);
   });
 
   test.each(['1007,1016', '1019,1007'])('the author ids in the address (?author=%s) show as chosen with their labels, an unknown one left out', async (ids) => {
@@ -395,7 +394,6 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     const spent = site.requests.length - before;
     expect(spent).toBeGreaterThan(0);
     expect(spent).toBeLessThanOrEqual(term.length);
-    console.info(`tom-select: typing "${term}" a key every ${delay} ms cost ${spent} request(s) for ${term.length} keys: ${site.requests.slice(before).join(' ')}`);
   });
 
   test('a multi-select restored from 100 author ids shows all 100 labels in the order given, reading each id bucket once', async () => {
@@ -413,6 +411,5 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(distinct);
     expect(reads.length).toBeLessThan(100);
-    console.info(`tom-select: 100 ids cost ${reads.length} request(s) for ${distinct} distinct buckets`);
   });
 });

@@ -2,7 +2,7 @@
 // for Pages (advanced mode, routed by _routes.json) and Workers with static
 // assets (`main`, with the assets binding ASSETS). See docs/hosts.md.
 import { createLookupClient, type LookupClient } from '../client/client.js';
-import { answerHttp, routeOf, toResponse } from '../client/host.js';
+import { adapterRouteOf, answerHttp, fileNotFound, toResponse } from '../client/host.js';
 
 interface Env {
   ASSETS: { fetch(input: Request | string): Promise<Response> };
@@ -17,7 +17,10 @@ export default {
     const path = url.pathname + url.search;
     client ??= createLookupClient({ baseUrl: url.origin, fetch: (file) => env.ASSETS.fetch(file) });
     // Which paths are the lists' is in lookup.json, read once an isolate.
-    if (routeOf(path, (await client.manifest()).api) === 'file') return env.ASSETS.fetch(request);
+    if (adapterRouteOf(path, (await client.manifest()).api) === 'file') {
+      const file = await env.ASSETS.fetch(request);
+      return file.status === 404 ? toResponse(fileNotFound(path), request.method) : file;
+    }
     return toResponse(await answerHttp(client, request.method, path), request.method);
   },
 };

@@ -4,7 +4,7 @@
 // (default: this file's folder), `from` the URL prefix old clients send their
 // requests to (default: tree). See docs/hosts.md.
 import { createLookupClient } from '../client/client.js';
-import { answerHttp, pathBelow, routeOf, toResponse } from '../client/host.js';
+import { adapterRouteOf, answerHttp, pathBelow, toResponse } from '../client/host.js';
 import type { Manifest } from '../client/types.js';
 
 interface FetchEvent extends Event {
@@ -44,7 +44,7 @@ const readApi = () => client.manifest().then((m) => (api = m.api), () => undefin
 async function answer(request: Request, path: string): Promise<Response> {
   // Without a readable lookup.json, the client's answer says what is wrong (502).
   const lists = await readApi();
-  if (lists && routeOf(path, lists) === 'file') return fetch(request);
+  if (lists && adapterRouteOf(path, lists) === 'file') return fetch(request);
   const http = await answerHttp(client, request.method, path);
   await readApi(); // the answer may have read a newer lookup.json
   return toResponse(http, request.method);
@@ -53,6 +53,6 @@ async function answer(request: Request, path: string): Promise<Response> {
 self.addEventListener('fetch', (event: FetchEvent) => {
   const path = pathBelow(new URL(event.request.url), from);
   // A file the network answers; before lookup.json is read, the worker reads it first to tell.
-  if (path === undefined || (api && routeOf(path, api) === 'file')) return;
+  if (path === undefined || (api && adapterRouteOf(path, api) === 'file')) return;
   event.respondWith(answer(event.request, path));
 });

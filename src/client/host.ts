@@ -3,7 +3,7 @@
 // original service, and how one of its requests becomes an HTTP answer.
 // See docs/hosts.md.
 import type { LookupClient } from './client.js';
-import { parseRequest, splitUrl } from './request.js';
+import { parseRequest, splitUrl, toUrl } from './request.js';
 import type { Manifest } from './types.js';
 
 /**
@@ -57,6 +57,31 @@ export function routeOf(url: string, api: Manifest['api']): 'answer' | 'file' {
   return 'status' in route && route.status === 404 ? 'file' : 'answer';
 }
 
+/**
+ * Whether a path names no file as the client reads it, each segment
+ * percent-decoded on its own (docs/lists.md): one holds an escaped `/`, or
+ * an escape that is no UTF-8 (`%zz`, `%E9`).
+ */
+function namesNoFile(path: string): boolean {
+  return path.split('/').some((segment) => {
+    try {
+      return decodeURIComponent(segment).includes('/');
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * routeOf as the tree's own adapters (the compat server, `_worker.js`, the
+ * Netlify function, `lookup-sw.js`) take it: a path that names no file as
+ * the client reads it, though a host would decode an escaped `/` into a
+ * folder or refuse a malformed escape, they answer: the client's 404.
+ */
+export function adapterRouteOf(url: string, api: Manifest['api']): 'answer' | 'file' {
+  return namesNoFile(toUrl(url).pathname) ? 'answer' : routeOf(url, api);
+}
+
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
@@ -89,6 +114,13 @@ export async function answerHttp(client: LookupClient, method: string, url: stri
     return answer(502, { error: `could not read the tree: ${err instanceof Error ? err.message : String(err)}` }, { 'cache-control': 'no-store' });
   }
 }
+
+/**
+ * The answer to a path an adapter left to the host's files where there is no
+ * such file: the client's JSON 404, not a host's `404.html` (which the tree's
+ * `_headers` would label JSON on a `.json` path).
+ */
+export const fileNotFound = (url: string): HttpAnswer => answer(404, { error: `not found: ${splitUrl(url).path}` });
 
 /** An HttpAnswer as a fetch Response (workers, Deno, service workers). */
 export function toResponse(http: HttpAnswer, method: string): Response {

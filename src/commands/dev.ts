@@ -12,7 +12,7 @@ import { toUrl } from '../client/request.js';
 import { errorLines, ReflistError, ReflistErrors } from '../errors.js';
 import { packageFile } from '../root.js';
 import { createProgress, type Io } from '../progress.js';
-import { compatHandler, fileHandler, listen, safeFile, sendJson, type Handler } from './serve.js';
+import { compatHandler, fileHandler, listen, readRawRequestLines, safeFile, sendJson, type Handler } from './serve.js';
 import { buildInputs, watchFolders } from './watch.js';
 
 export interface DevOptions {
@@ -305,7 +305,7 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
 
   const vendor = vendorSources(createRequire(import.meta.url).resolve);
   for (const line of vendorWarnings(vendor)) io.stderr(`warning: ${line}\n`);
-  const server = createServer(devHandler(out, () => errors, vendor));
+  const server = readRawRequestLines(createServer(devHandler(out, () => errors, vendor)));
   let port: number;
   try {
     port = await listen(server, options.port, options.host);

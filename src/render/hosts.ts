@@ -125,36 +125,83 @@ function pathPattern(manifest: Manifest, list: ApiList, style: ':' | 're'): stri
   return chain.map((l, i) => (i === chain.length - 1 ? l.path : `${l.path}/${style === ':' ? `:${String.fromCharCode(97 + i + 2)}` : idPattern(l)}`)).join('/');
 }
 
-/** The regex of a list's ids in a path (a character class of string ids holds no regex or nginx quote). */
-const idPattern = (list: ApiList) => (list.id === 'integer' ? '[0-9]+' : `[${list.chars}]+`);
+/** The character class of a list's ids (a class of string ids holds no regex or nginx quote). */
+const idClass = (list: Pick<ApiList, 'id' | 'chars'>) => (list.id === 'integer' ? '[0-9]' : `[${list.chars}]`);
 
-/** A JSON error body for nginx's `return`, which interpolates `$name`: our messages hold none. */
-const error = (message: string) => `'${JSON.stringify({ error: message })}'`;
+/** The regex of a list's ids in a path. */
+const idPattern = (list: ApiList) => `${idClass(list)}+`;
+
+/**
+ * A JSON error body for nginx's `return`: in single quotes, where nginx reads
+ * a backslash as an escape, and interpolates `$name` (the unknown group's
+ * message names its value so).
+ */
+const error = (message: string) => `'${JSON.stringify({ error: message }).replace(/[\\']/g, '\\$&')}'`;
 
 /** Sends a request only the client can answer to @reflist_client (see clientLocation). */
 const TO_CLIENT = 'return 418;';
 
-function nginxList(list: ApiList, manifest: Manifest): string {
-  const { page, id, child, group } = list.params;
+/** Serves the path's plain file (see nginxList), as @reflist_file does. */
+const TO_FILE = 'return 419;';
+
+/**
+ * The client reads a path as sent, nginx as decoded with `//` merged: a path
+ * with a `//` or an escaped `.json` is no list's path but a file's name. This
+ * matches `$request_uri` where the client reads a list's path.
+ */
+const AS_SENT = String.raw`"^([^/?]|/(?!/))*\.json(\?|$)"`;
+
+/**
+ * A parameter value nginx cannot read as sent, since it matches `$arg_name`
+ * undecoded: an escape, a `+` (a space), a quote or a backslash (which the
+ * unknown group's JSON message could not hold), a byte beyond ASCII. With an
+ * upstream, the client reads those.
+ */
+const UNREAD = String.raw`"[^\x20-\x7e]|[%+\"\\\\]"`;
+
+/** A quote or a backslash, which the unknown group's JSON message cannot hold as sent. */
+const UNQUOTABLE = String.raw`"[\"\\\\]"`;
+
+/** The variables a paged list's page and group are read into (pageSets), one per parameter name: lists may name them apart. */
+const pageVar = (page: string | undefined) => (page === undefined ? '1' : `$reflist_page_${page.toLowerCase()}`);
+const groupVar = (group: string) => `$reflist_group_${group.toLowerCase()}`;
+
+function nginxList(list: ApiList, manifest: Manifest, upstream: boolean): string {
+  const { page, id, child, group, term } = list.params;
   const name = list.path;
   const pastEnd = `'{"total":${(manifest.lists[list.name] as ListInfo).total},"items":[]}'`;
   // Group ids are [A-Za-z0-9_-]: nothing to escape in a regex.
   const groups = manifest.systems.map((s) => s.id).join('|');
   const arg = (param: string) => `$arg_${param.toLowerCase()}`;
+  // nginx alone reads values as sent (docs/hosts.md); it names an unknown group only where JSON can hold it.
+  const unread = (param: string | undefined) => (param && upstream ? [`if (${arg(param)} ~ ${UNREAD}) { ${TO_CLIENT} }`] : []);
+  const unknownGroup = (value: string) => `return 404 ${error(`unknown ${manifest.api.group!.toLowerCase()}${value}`)};`;
+  // With child, Id names a child: where the children's ids look otherwise, the client tells which form applies.
+  const idChecked = !list.children || idClass(list.children) === idClass(list);
+  const idCheck = id ? [`if (${arg(id)} !~ "^${idClass(list)}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`] : [];
+  const idToClient = id ? [`if (${arg(id)} != "") { ${TO_CLIENT} }`] : [];
   // The checks run in the original service's order: Page, Id, child, then the group.
   const checks = [
+    // A `//` or an escaped `.json`: no list's path, but the file's.
+    `if ($request_uri !~ ${AS_SENT}) { ${TO_FILE} }`,
+    ...unread(page),
     ...(page ? [`if (${arg(page)} !~ "^(0*[1-9][0-9]*)?$") { return 400 ${error(`${page}: expected an integer >= 1`)}; }`] : []),
-    ...(id ? [`if (${arg(id)} !~ "^${list.id === 'integer' ? '[0-9]' : `[${list.chars}]`}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`] : []),
+    ...unread(id),
+    ...(idChecked ? idCheck : idToClient),
+    ...unread(child),
     ...(child ? [`if (${arg(child)} !~* "^(true|false|1|0)?$") { return 400 ${error(`${child}: expected true, false, 1 or 0`)}; }`] : []),
-    ...(group ? [`if (${arg(group)} !~ "^(${groups})?$") { return 404 ${error(`unknown ${group}`)}; }`] : []),
-    ...(id ? [`if (${arg(id)} != "") { ${TO_CLIENT} }`] : []),
-    ...(list.params.term ? [`if (${arg(list.params.term)} != "") { ${TO_CLIENT} }`] : []),
+    ...unread(group),
+    ...(group && !upstream ? [`if (${arg(group)} ~ ${UNQUOTABLE}) { ${unknownGroup('')} }`] : []),
+    ...(group ? [`if (${arg(group)} !~ "^(${groups})?$") { ${unknownGroup(` "${arg(group)}"`)} }`] : []),
+    ...(idChecked ? idToClient : []),
+    ...(term ? [`if (${arg(term)} != "") { ${TO_CLIENT} }`] : []),
     // No tree has a billion pages; such a number would only make a needlessly long file name.
-    `if ($reflist_page ~ "^[0-9]{10}") { return 200 ${pastEnd}; }`,
+    ...(page ? [`if (${pageVar(page)} ~ "^[0-9]{10}") { return 200 ${pastEnd}; }`] : []),
   ];
-  const file = group ? `/${name}$reflist_${group.toLowerCase()}/page/$reflist_page.json` : `/${name}/page/$reflist_page.json`;
+  const file = `/${name}${group ? groupVar(group) : ''}/page/${pageVar(page)}.json`;
   return `location = /${name}.json {
     error_page 418 = @reflist_client;
+    error_page 419 = @reflist_file;
     ${checks.join('\n    ')}
     try_files ${file} @reflist_${list.name}_past_end;
 }
@@ -167,20 +214,26 @@ location @reflist_${list.name}_past_end {
 
 /**
  * Rewrites that drop an integer id's leading zeros in a path (`/country/0840.json`
- * is country 840): one per list with integer ids and files beneath or of its items.
+ * is country 840): one per list with integer ids and files beneath or of its
+ * items, in a block that applies them where the client reads a list's path.
  */
-function leadingZeros(manifest: Manifest): string[] {
+function leadingZeros(manifest: Manifest): string {
   const rules: string[] = [];
   for (const list of manifest.api.lists) {
     const under = manifest.api.lists.some((l) => l.parent === list.name);
-    if (list.id !== 'integer' || list.shape === 'paged' || (!under && !list.items)) continue;
+    if (list.id !== 'integer' || (!under && !list.items)) continue;
     const chain = chainOf(manifest.api, list);
     const before = chain.slice(0, -1).map((l) => `${l.path}/(${idPattern(l)})`);
     const from = [...before, `${list.path}/0+([0-9]+${under ? '' : '\\.json'})`].join('/');
     const to = [...before.map((_, i) => `${chain[i]!.path}/$${i + 1}`), `${list.path}/$${before.length + 1}`].join('/');
     rules.push(under ? `rewrite "^/${from}(.*)$" /${to}$${before.length + 2};` : `rewrite "^/${from}$" /${to};`);
   }
-  return rules;
+  if (rules.length === 0) return '';
+  return `# Integer ids in a path may carry leading zeros: /list/0840.json is item 840 (in a
+# path the client reads as a list's: not /list/0840%2Ejson, nor //list/0840.json).
+if ($request_uri ~ ${AS_SENT}) {
+${rules.map((rule) => `    ${rule}\n`).join('')}}
+`;
 }
 
 /** Whole lists take Term, which only the client answers; under an unknown parent they are a 404. */
@@ -228,14 +281,14 @@ location @reflist_client {
 `;
 }
 
-/** $reflist_page and the group's variable, set from the page and group parameters of every paged list. */
+/** The variables of pageVar and groupVar, set from the page and group parameters of every paged list. */
 function pageSets(manifest: Manifest): string {
   const lists = paged(manifest);
   const pages = [...new Set(lists.map((l) => l.params.page?.toLowerCase()).filter((n) => n !== undefined))];
   const groups = [...new Set(lists.map((l) => l.params.group?.toLowerCase()).filter((n) => n !== undefined))];
   return [
-    ...pages.map((p) => `if ($arg_${p} ~ "^0*([1-9][0-9]*)$") {\n    set $reflist_page $1;\n}`),
-    ...groups.map((g) => `set $reflist_${g} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set $reflist_${g} /${manifest.api.group!.toLowerCase()}/$arg_${g};\n}`),
+    ...pages.map((p) => `set ${pageVar(p)} 1;\nif ($arg_${p} ~ "^0*([1-9][0-9]*)$") {\n    set ${pageVar(p)} $1;\n}`),
+    ...groups.map((g) => `set ${groupVar(g)} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set ${groupVar(g)} /${manifest.api.group!.toLowerCase()}/$arg_${g};\n}`),
   ].join('\n') + '\n';
 }
 
@@ -279,16 +332,31 @@ if ($request_method !~ ^(GET|HEAD)$) {
     return 405 ${error('method not allowed: use GET or HEAD')};
 }
 
-# Integer ids in a path may carry leading zeros: /list/0840.json is item 840.
-${leadingZeros(manifest).join('\n')}
+# A request nginx cannot read answers JSON too: a path with an escape nginx
+# refuses (%zz, %00) names nothing, as the client reads it (404); anything else
+# is a 400.
+error_page 400 = /_reflist/bad-request;
+error_page 404 = @reflist_not_found;
+location = /_reflist/bad-request {
+    internal;
+    if ($request ~ "^[A-Z]+ [^? ]*%") { return 404 ${error('not found: the path holds an escape nginx cannot read')}; }
+    return 400 ${error('bad request: nginx could not read it')};
+}
 
+# An escaped / names no list and no file (as the client reads a path: segment by
+# segment), though nginx would decode it into a folder.
+if ($request_uri ~* "^[^?]*%2F") {
+    return 404 ${error('not found: an escaped / (%2F) names no file')};
+}
+
+${leadingZeros(manifest)}
 # Page and System of the legacy URLs. nginx's $arg_name matches the name in any
-# case and takes its first occurrence, as the original service does. They are
-# set here, in the server, because an if that does not return inside a location
-# would drop that location's try_files.
-set $reflist_page 1;
+# case and takes its first occurrence, as the original service does; each name
+# has its own variable, as lists may name a parameter apart. They are set here,
+# in the server, because an if that does not return inside a location would
+# drop that location's try_files.
 ${pageSets(manifest)}
-${paged(manifest).map((list) => nginxList(list, manifest)).join('')}
+${paged(manifest).map((list) => nginxList(list, manifest, options.nginxUpstream !== undefined)).join('')}
 ${manifest.api.lists.filter((l) => l.shape === 'whole').map((l) => nginxWhole(manifest, l)).join('')}# lookup.json is asked again on every visit; result page files are named after their content.
 # (A location's own add_header drops the server's, hence CORS again.)
 location = /lookup.json {
@@ -306,6 +374,9 @@ ${clientLocation(options.nginxUpstream)}location ~ "^/(${hostFilesPattern()})$" 
 }
 location / {
     try_files $uri $uri/index.html @reflist_not_found;
+}
+location @reflist_file {
+    try_files $uri @reflist_not_found;
 }
 location @reflist_not_found {
     if ($uri ~ "^[A-Za-z0-9/._~-]*$") { return 404 '{"error":"not found: $uri"}'; }

@@ -17,7 +17,8 @@
 //   folder's index.html, or a 404 carrying TREE/404.html.
 // The function's own fetches come back here over real HTTP and take the same path.
 // Every response carries `x-netlify-harness`: `function` (the function's
-// Response), `function-passthrough` (it returned undefined) or `static` (no
+// Response), `function-next` (the file it asked for with context.next() and
+// returned), `function-passthrough` (it returned undefined) or `static` (no
 // route matched), so tests can tell who answered. Nothing else is added: no
 // _headers, no _redirects (see docs/hosts.md, Netlify).
 
@@ -149,7 +150,7 @@ Deno.serve(
     }
     if (response === undefined) return serveStatic(request, 'function-passthrough');
     const headers = new Headers(response.headers);
-    headers.set('x-netlify-harness', 'function');
+    if (!headers.has('x-netlify-harness')) headers.set('x-netlify-harness', 'function');
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   },
 );

@@ -63,9 +63,9 @@ describe('a config declares the lists', () => {
 
   const withList = (name: string, list: object, more: object = {}) => ({ ...OWN_LISTS, lists: { ...OWN_LISTS.lists, [name]: list, ...more } });
 
-  test('order, search text and exact are read into field indexes', () => {
+  test('order, search text and exact are read into field indexes, and a paged list under a parent takes Page, Term and Id', () => {
     const config = withList('city', {
-      label: '{name} ({country})',
+      parent: { list: 'country', column: 'country' }, label: '{name} ({country})',
       fields: { name: 'string', population: 'integer', ascii: { column: 'asciiname', type: 'string' }, country: 'string' },
       order: ['-population', '+asciiname', 'name'], search: { text: '{name} {ascii}', columns: ['country'], exact: true },
     });
@@ -74,6 +74,7 @@ describe('a config declares the lists', () => {
     const city = declaration!.lists.find((l) => l.name === 'city')!;
     expect(city.order).toEqual([{ field: 1, descending: true }, { field: 2, descending: false }, { field: 0, descending: false }]);
     expect(city.search).toEqual({ fields: [3], text: { template: '{name} {ascii}', parts: [0, ' ', 2] }, exact: true });
+    expect(city.params).toEqual({ page: 'Page', term: 'Term', id: 'Id' });
     expect(checkConfig(withList('city', { fields: { name: 'string' }, search: { text: 'name' } }), 'x').declaration!.lists.at(-1)!.search)
       .toEqual({ fields: [], text: { template: '{name}', parts: [0] } });
     expect(validates(config)).toBe(true);
@@ -85,8 +86,10 @@ describe('a config declares the lists', () => {
       'reflist.config.json: lists.speciesOfGenus.parent.list: no list "genuss" (did you mean "genus"?)', false],
     ['parents that form a cycle', withList('family', { parent: { list: 'speciesOfGenus', column: 'species_id' } }),
       'reflist.config.json: lists.family.parent: the parents form a cycle: family → speciesOfGenus → genus → family', false],
-    ['a paged list under a parent', withList('speciesOfGenus', { parent: { list: 'genus', column: 'genus_id' } }),
-      'reflist.config.json: lists.speciesOfGenus.parent: a list under a parent and its parent are "whole" or "grid" lists for now ("speciesOfGenus" is paged)', false],
+    ['a list under a paged list', withList('speciesOfGenus', { source: 'species.csv', path: 'species', parent: { list: 'species', column: 'species_id' }, shape: 'whole' }),
+      'reflist.config.json: lists.speciesOfGenus.parent: a parent is a "whole" or "grid" list for now ("species" is paged): declare "shape": "whole" in lists.species, or give "speciesOfGenus" another parent', false],
+    ['counts on a paged list under a parent', withList('speciesOfGenus', { source: 'species.csv', path: 'species', parent: { list: 'genus', column: 'genus_id' }, counts: 'species_count.csv' }),
+      'reflist.config.json: lists.speciesOfGenus.counts: a paged list under a parent has no counts for now: drop "counts", or declare a list of its own without a parent for them', false],
     ['an order by a column that is no field', withList('city', { fields: { population: 'integer', name: 'string' }, order: ['-popultion'] }),
       'reflist.config.json: lists.city.order[0]: "popultion" is not one of the list\'s fields (did you mean "population"?); declare it in "fields" to order by it', false],
     ['an order by one field twice', withList('city', { fields: { population: 'integer', name: 'string' }, order: ['-population', 'name', '+population'] }),

@@ -4,6 +4,9 @@ import { firstPagePaths, pagePath } from '../src/client/paths.js';
 import { FORMAT, type Manifest } from '../src/client/types.js';
 import { PRESET_API } from './host-checks.js';
 import { hostFiles } from '../src/render/hosts.js';
+import { apiOf } from '../src/config/api.js';
+import { checkConfig } from '../src/config/declaration.js';
+import { NESTED_CONFIG } from './fixtures/cities.js';
 
 const info = (total: number) => ({ layout: '0123456789abcdef', total, pages: Math.max(1, Math.ceil(total / 30)), buckets: 1, search: [] });
 const MANIFEST: Manifest = {
@@ -75,5 +78,36 @@ describe('host files', () => {
     expect(conf).toContain('if ($arg_system !~ "^(gbif|col-2)?$")');
     expect(conf).toMatch(/location @reflist_author_past_end \{\n {4}return 200 '\{"total":65,"items":\[\]\}';/);
     expect(conf).not.toMatch(/^\s*(listen|root|server)\b/m);
+  });
+});
+
+describe('host files of a paged list under a parent', () => {
+  const api = apiOf(checkConfig(NESTED_CONFIG, 'x').declaration!);
+  const nested: Manifest = { format: FORMAT, pageSize: 2, systems: [], lists: { country: { total: 12 } }, api };
+  const hosts = new Map(hostFiles(nested));
+  const lines = hosts.get('_redirects')!.split('\n').filter((l) => l !== '' && !l.startsWith('#')).map((l) => l.split(/\s+/).join(' '));
+
+  test('_redirects answers Term and Id under any parent with a 404, then rewrites Page onto the parent\'s page files', () => {
+    expect(lines.filter((l) => l.startsWith('/country/:c/city.json '))).toEqual([
+      '/country/:c/city.json term=:x /404.html 404!', '/country/:c/city.json Term=:x /404.html 404!',
+      '/country/:c/city.json id=:x /404.html 404!', '/country/:c/city.json Id=:x /404.html 404!',
+      '/country/:c/city.json page=:p /country/:c/city/page/:p.json 200!', '/country/:c/city.json Page=:p /country/:c/city/page/:p.json 200!',
+    ]);
+    expect(lines.filter((l) => l.includes('town') && l.endsWith('200!'))).toEqual(['/country/:c/region/:d/town.json p=:p /country/:c/region/:d/town/page/:p.json 200!']);
+    // No rule of a list at the tree's root: /city.json is no path of this tree.
+    expect(lines.filter((l) => l.startsWith('/city.json') || l.startsWith('/town.json'))).toEqual([]);
+  });
+
+  test('nginx.conf reads each parent\'s page files, and its Term index\'s result pages are immutable', () => {
+    const conf = hosts.get('nginx.conf')!;
+    expect(conf).toContain('location ~ "^(?<reflist_city>/country/[A-Za-z0-9_-]+/city)\\.json$" {');
+    expect(conf).toContain('try_files $reflist_city/page/$reflist_page_page.json @reflist_city_past_end;');
+    expect(conf).toContain('try_files $reflist_town/page/$reflist_page_p.json @reflist_town_past_end;');
+    expect(conf).toContain('location ~ "^/(country/~city|country/~region~town)/pages/" {');
+    expect(conf).not.toContain('location = /city.json');
+  });
+
+  test('_routes.json and the edge function route every path under the root list to the adapter', () => {
+    expect((JSON.parse(hosts.get('_routes.json')!) as { include: string[] }).include).toEqual(expect.arrayContaining(['/country.json', '/country/*']));
   });
 });

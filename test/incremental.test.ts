@@ -244,6 +244,35 @@ describe('what a rebuild reads and renders', () => {
     expect(one.rows).toEqual({ ...first.rows, country: 5 });
   });
 
+  test('keeps a section with a paged list under a parent as served, and renders it whole when one of its sources changes', async () => {
+    const config = {
+      lists: {
+        country: { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' },
+        city: { parent: { list: 'country', column: 'country' }, label: 'name', fields: { population: 'integer' }, order: ['-population'] },
+        language: { label: 'name' },
+      },
+    };
+    const cities = (extra = '') => `id,name,country,population\n1,Wien,AT,1897491\n2,Graz,AT,291072\n3,Bern,CH,134591\n${extra}`;
+    const sources = writeSources(tempDir(), {
+      'reflist.config.json': JSON.stringify(config), 'country.csv': 'code,name\nAT,Austria\nCH,Switzerland\n', 'city.csv': cities(), 'language.csv': 'id,name\n1,German\n',
+    });
+    const out = join(tempDir(), 'dist');
+    const clean = async () => {
+      const dir = join(tempDir(), 'clean');
+      await build({ sources, out: dir, pageSize: 1, search });
+      return snapshotTree(dir);
+    };
+    await build({ sources, out, pageSize: 1, search });
+    writeSources(sources, { 'language.csv': 'id,name\n1,German\n2,French\n' });
+    // lookup.json is written anew: it keeps what it says of the kept section's paged list.
+    expect((await build({ sources, out, pageSize: 1, search })).sections).toEqual({ country: 'kept', language: 'rendered' });
+    expect(snapshotTree(out)).toEqual(await clean());
+    writeSources(sources, { 'city.csv': cities('4,Linz,AT,210165\n') });
+    expect((await build({ sources, out, pageSize: 1, search })).sections).toEqual({ country: 'rendered', language: 'kept' });
+    expect(snapshotTree(out)).toEqual(await clean());
+    expect(JSON.parse(readFileSync(join(out, 'country/AT/city/page/3.json'), 'utf8'))).toEqual({ total: 3, items: [{ id: 4, text: 'Linz', population: 210165 }] });
+  });
+
   test('reads a changed file whole, and reports its errors, when the changed records are not plain edits', async () => {
     const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400) });
     const out = join(tempDir(), 'dist');

@@ -21,6 +21,7 @@ import {
   isStaticTreeFile, PARAMETER_URLS, staticTreeFile, type DeclaredTree, type HostAnswer,
 } from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
+import { CITY_FILES, NESTED_CONFIG } from './fixtures/cities.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
 const haveNginx = existsSync(NGINX);
@@ -371,4 +372,69 @@ describe.skipIf(!haveNginx)('nginx over declared lists, with reflist serve behin
       },
     });
   }, 300_000);
+});
+
+// ---------------------------------------------------------------- paged lists under a parent
+
+/** Requests of cities under their country and towns under their region (test/fixtures/cities.ts), with what nginx alone does with each. */
+const NESTED_URLS: [url: string, alone: 'page' | 'client' | 'past the end' | 404 | 400][] = [
+  ['/country/US/city.json', 'page'],
+  ['/country/US/city.json?Page=3', 'page'],
+  ['/country/US/city.json?page=03', 'page'],
+  ['/country/AQ/city.json', 'page'],
+  ['/country/US/region/CA/town.json?P=2', 'page'],
+  ['/country/US/region/CA/town.json?p=2&Page=1', 'page'],
+  ['/country/CL/city/0004.json', 'page'],
+  ['/country/US/city.json?Page=5', 'past the end'],
+  ['/country/US/city.json?Page=99999999999', 'past the end'],
+  ['/country/AQ/city.json?Page=2', 'past the end'],
+  ['/country/US/city.json?Term=san', 'client'],
+  ['/country/US/city.json?term=SAN&page=2', 'client'],
+  ['/country/CL/city.json?Id=0004', 'client'],
+  ['/country/AQ/city.json?Term=san', 'client'],
+  ['/country/US/region/TX/town.json?item=11', 'client'],
+  ['/country/XX/city.json', 404],
+  ['/country/XX/city.json?Page=2', 404],
+  ['/country/XX/city.json?Term=san', 404],
+  ['/country/XX/city.json?Id=4', 404],
+  ['/country/US/region/CZ/town.json?q=us', 404],
+  ['/country/US/city.json?Page=0', 400],
+  ['/country/US/city.json?Id=x', 400],
+];
+
+describe.skipIf(!haveNginx)('nginx over paged lists under a parent', () => {
+  const root = tempDir('reflist-nginx-nested-');
+  const files = { ...CITY_FILES, 'reflist.config.json': JSON.stringify(NESTED_CONFIG) };
+  let alone: Running;
+  let behind: Running;
+  let stopUpstream: () => Promise<void>;
+  beforeAll(async () => {
+    await build({ sources: writeSources(tempDir('reflist-src-'), files), out: join(root, 'alone'), pageSize: 2 });
+    alone = await startNginx(join(root, 'alone'));
+    const upstream = await upstreamFor(join(root, 'behind'));
+    stopUpstream = upstream.stop;
+    await build({ sources: writeSources(tempDir('reflist-src-'), files), out: join(root, 'behind'), pageSize: 2, ...upstream.options });
+    behind = await startNginx(join(root, 'behind'));
+  });
+  afterAll(async () => {
+    await alone?.stop();
+    await behind?.stop();
+    await stopUpstream?.();
+  });
+
+  test.each(NESTED_URLS)('%s answers as the client does with reflist serve behind nginx, and alone: %s', async (url, what) => {
+    const client = await treeClient(join(root, 'alone'), { baseUrl: alone.url });
+    const expected = await client.request(url);
+    if (what === 'page') expect(expected.status).toBe(200);
+    // An error's message is the host's own (nginx checks Page and Id itself); its status and JSON are the client's.
+    const like = (got: { status: number; body: unknown }) => (got.status === 200 ? { status: got.status, body: got.body } : { status: got.status, error: typeof (got.body as { error?: unknown }).error });
+    expect({ url, ...like(await fetchRaw(behind.url, url)) }).toEqual({ url, ...like(expected) });
+    const bare = await fetchRaw(alone.url, url);
+    if (what === 'page') expect({ url, status: bare.status, body: bare.body }).toEqual({ url, ...expected });
+    else if (typeof what === 'number') expect({ url, ...like(bare) }).toEqual({ url, status: what, error: 'string' });
+    else {
+      expect({ url, status: bare.status }).toEqual({ url, status: 501 });
+      expect((bare.body as { error: string }).error).toMatch(what === 'client' ? /^Term, Id and child need lookup-client\.js/ : /^a page past the end of a list under a parent needs lookup-client\.js/);
+    }
+  });
 });

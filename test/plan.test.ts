@@ -27,7 +27,7 @@ const served: Served = {
 describe('the plan of a build', () => {
   test('keeps every section whose sources did not change, with the served state', () => {
     const plan = planBuild(roots, {}, {}, served);
-    expect(plan.trees.country).toEqual({ how: 'kept', total: 3 });
+    expect(plan.trees.country).toEqual({ how: 'kept', total: 3, nested: {} });
     expect(plan.lists.author).toEqual({ how: 'kept', state: served.states.author });
     expect(plan.lists.division!.how).toBe('kept');
   });

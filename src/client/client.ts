@@ -1,11 +1,13 @@
 // createLookupClient: answers any request of the original service (docs/contract.md §1)
 // from the static tree alone, by turning it into one or two file reads.
-import { bucketOf, bucketPath, childBucketPath, MANIFEST, pagePath, resultPagesPath, searchFileFor, searchPath } from './paths.js';
-import { idKey, parseRequest, type Route } from './request.js';
+import { bucketOf, bucketPath, childBucketPath, MANIFEST, nestedFolder, pagePath, resultPagesPath, scoped, searchFileFor, searchPath } from './paths.js';
+import { chainOf, idKey, parseRequest, type Route } from './request.js';
 import { byTier, itemTier } from './rank.js';
 import { rankRecords, textOf, toItem } from './search.js';
 import type { BodyAt, ListTypes, RequestUrl } from './typed.js';
-import type { AnyBody, Answer as TypedAnswer, ChildRecord, EntryRecord, Envelope, ListInfo, Manifest, SearchChunk, SearchPages } from './types.js';
+import type {
+  AnyBody, Answer as TypedAnswer, ApiList, ChildRecord, EntryRecord, Envelope, ListInfo, Manifest, NestedInfo, NestedRecord, SearchChunk, SearchPages,
+} from './types.js';
 
 export interface LookupClientOptions {
   /**
@@ -231,6 +233,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   }
 
   async function answerList(r: Extract<Route, { kind: 'paged' }>, m: Manifest): Promise<Answer> {
+    if (r.under) return answerUnder(m, r, r.under);
     const { list } = r;
     const info = m.lists[list.name] as ListInfo;
     let group: number | undefined;
@@ -260,27 +263,69 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   }
 
   async function answerSearch(m: Manifest, r: Extract<Route, { kind: 'paged' }>, info: ListInfo, group: number | undefined) {
-    const { q, page, list } = r;
-    const size = m.pageSize;
-    const chunk = await routed<SearchChunk>(searchPath(list.path, info.layout, info.search, searchFileFor(q, info.search)));
-    let total: number;
-    let records: EntryRecord[];
-    const large = chunk.large && Object.hasOwn(chunk.large, q) ? chunk.sets?.[chunk.large[q]!] : undefined;
-    if (large) {
-      const [count, per, page1, files] = large;
-      total = count;
-      if (page === 1) records = page1;
-      else if ((page - 1) * size >= total) records = [];
-      else {
-        const pagesFile = await routed<SearchPages>(resultPagesPath(list.path, files[Math.floor((page - 2) / per)]!));
-        records = pagesFile.pages[(page - 2) % per] ?? [];
-      }
-    } else {
-      const ranked = rankRecords(chunk.records, q, list);
-      total = ranked.length;
-      records = ranked.slice((page - 1) * size, page * size);
-    }
+    const { q, list } = r;
+    const { total, records } = await searchIndex<EntryRecord>(list.path, info, q, r, m.pageSize, (own) => own);
     return ok({ total, items: records.map((record) => toItem(record, q, group, list)) });
+  }
+
+  /**
+   * A page of the records a Term matches, read from a list's Term index in
+   * `folder` by `key` (the folded Term, after its parent chain for a list
+   * under a parent): a large prefix's stored page, or the records of the
+   * search file that holds the key's range, ranked here. `own` turns the
+   * index's records into the list's own (under a parent: those of its chain).
+   */
+  async function searchIndex<R>(
+    folder: string, info: Pick<ListInfo, 'layout' | 'search'>, key: string, r: { q: string; page: number; list: ApiList }, size: number,
+    own: (records: R[]) => EntryRecord[],
+  ): Promise<{ total: number; records: EntryRecord[] }> {
+    const { q, page, list } = r;
+    const chunk = await routed<SearchChunk<R>>(searchPath(folder, info.layout, info.search, searchFileFor(key, info.search)));
+    const large = chunk.large && Object.hasOwn(chunk.large, key) ? chunk.sets?.[chunk.large[key]!] : undefined;
+    if (large) {
+      const [total, per, page1, files] = large;
+      if (page === 1) return { total, records: own(page1) };
+      if ((page - 1) * size >= total) return { total, records: [] };
+      const pagesFile = await routed<SearchPages<R>>(resultPagesPath(folder, files[Math.floor((page - 2) / per)]!));
+      return { total, records: own(pagesFile.pages[(page - 2) % per] ?? []) };
+    }
+    const ranked = rankRecords(own(chunk.records), q, list);
+    return { total: ranked.length, records: ranked.slice((page - 1) * size, page * size) };
+  }
+
+  /**
+   * A paged list under a parent (docs/lists.md, Paged lists under a parent):
+   * a page is its own public file under the parent (past the end, page 1
+   * says the true total); Term and Id read the Id buckets and Term index all
+   * the list's parents share, by keys that start with the parent chain. Every
+   * known parent has a page 1, empty or not: an answer that would be empty
+   * reads it, to tell a parent without a match from an unknown one (404).
+   */
+  async function answerUnder(m: Manifest, r: Extract<Route, { kind: 'paged' }>, under: { chain: string; prefix: string }): Promise<Answer> {
+    const { list, q, page, id } = r;
+    const own = `${under.prefix}${list.path}`;
+    const first = `${own}.json`;
+    const unknown = fail(404, `not found: /${first}`);
+    if (id === undefined && q === '') {
+      const body = await load<Envelope>(page === 1 ? first : pagePath(own, page));
+      if (body) return ok(body);
+      const total = page === 1 ? undefined : (await load<Envelope>(first))?.total;
+      return total === undefined ? unknown : ok({ total, items: [] });
+    }
+    const info = m.lists[list.name] as NestedInfo;
+    const folder = nestedFolder(chainOf(m.api, list).map((l) => l.path));
+    let answer: Envelope<Record<string, unknown>>;
+    if (id !== undefined) {
+      const key = scoped(under.chain, id);
+      const rows = await routed<NestedRecord[]>(bucketPath(folder, info.layout, info.buckets, bucketOf(key, info.buckets)));
+      const row = rows.find(([chain, record]) => chain === under.chain && String(record[0]) === id);
+      answer = row ? { total: 1, items: [toItem(row[1], '', undefined, list)] } : { total: 0, items: [] };
+    } else {
+      const ofChain = (records: NestedRecord[]) => records.filter(([chain]) => chain === under.chain).map(([, record]) => record);
+      const { total, records } = await searchIndex(folder, info, scoped(under.chain, q), r, m.pageSize, ofChain);
+      answer = { total, items: records.map((record) => toItem(record, q, undefined, list)) };
+    }
+    return answer.total > 0 || (await load<Envelope>(first)) !== undefined ? ok(answer) : unknown;
   }
 
   /** A whole list, filtered by a Term: by tier, list order within a tier (docs/contract.md §2, docs/lists.md). */
@@ -352,6 +397,8 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     return fromOneBuild(async (m) => {
       const list = m.api.lists.find((l) => l.name === name && l.shape === 'paged');
       if (!list) throw new Error(`lookup: ${MANIFEST} has no paged list "${name}"`);
+      // Its ids are unique only under their parent: request(`/…/{parent id}/${list.path}.json?Id=…`) names one.
+      if (list.parent) throw new Error(`lookup: "${name}" is a list under a parent, whose ids name an item only under their parent; request its Id under the parent's path`);
       // A list that takes no group ignores one, as its Id does (descriptor and System).
       const group = options.group === undefined || !list.params.group ? undefined : m.systems.findIndex((s) => s.id === options.group);
       if (group === -1) throw new Error(`lookup: unknown ${m.api.group?.toLowerCase() ?? 'group'} "${options.group}"`);

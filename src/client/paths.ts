@@ -23,6 +23,24 @@ export function firstPagePaths(list: string, variant?: string): string[] {
     : [`${list}/${variant}.json`, `${list}/${variant}/page/1.json`];
 }
 
+/**
+ * The folder of the internal files (Id buckets, Term index) of a paged list
+ * under a parent, given the paths from its root list down to it: under the
+ * root's folder, so that the section keeps them, in a folder no id can name
+ * (`~`): `country/~city`, `country/~state~city`.
+ */
+export function nestedFolder(paths: readonly string[]): string {
+  return `${paths[0]}/~${paths.slice(1).join('~')}`;
+}
+
+/**
+ * What names an item of a paged list under a parent in its list's Id buckets
+ * and Term index, all its parents' items together: the chain of its parents'
+ * canonical ids, `/`, and its id or a key (`US/5`, `US/san jose`). Neither
+ * ids nor folded texts hold a `/`.
+ */
+export const scoped = (chain: string, key: string): string => `${chain}/${key}`;
+
 function numbered(dir: string, n: number): string {
   return `${dir}/${Math.floor(n / FILES_PER_DIR)}/${n % FILES_PER_DIR}.json`;
 }

@@ -6,7 +6,8 @@ import { canonicalDigits } from './paths.js';
 import type { ApiList, Manifest } from './types.js';
 
 export type Route =
-  | { kind: 'paged'; list: ApiList; page: number; id?: string; q: string; group?: string; child: boolean }
+  /** A paged list; `under` a parent's item for a list with a parent: its parents' ids (`US`, `840/6`) and the folder of its pages (`country/US/`). */
+  | { kind: 'paged'; list: ApiList; page: number; id?: string; q: string; group?: string; child: boolean; under?: { chain: string; prefix: string } }
   /** A whole list's or a grid's file under its parents (`country/840/state.json`), or an item's. */
   | { kind: 'whole'; list: ApiList; file: string; q: string }
   | { kind: 'file'; list: ApiList; file: string };
@@ -92,6 +93,7 @@ export function parseRequest(url: string, api: Manifest['api']): Route | Failure
   }
   let parent: string | undefined;
   let prefix = '';
+  let chain = '';
   for (let i = 0; i < segments.length; i += 2) {
     const list = api.lists.find((l) => l.parent === parent && l.path === segments[i]);
     if (!list) return notFound;
@@ -100,18 +102,19 @@ export function parseRequest(url: string, api: Manifest['api']): Route | Failure
       const params = parseQuery(search);
       if (list.shape === 'grid') return { kind: 'file', list, file };
       if (list.shape === 'whole') return { kind: 'whole', list, file, q: list.params.term ? fold(params.get(list.params.term.toLowerCase()) ?? '') : '' };
-      return prefix === '' ? parseListParams(list, params) : notFound;
+      return parseListParams(list, params, prefix === '' ? undefined : { chain, prefix });
     }
     const id = segments[i + 1]!;
     if (!isId(list, id)) return notFound;
     if (i + 1 === segments.length - 1) return list.items ? { kind: 'file', list, file: `${prefix}${list.path}/${canonical(list, id)}.json` } : notFound;
     prefix += `${list.path}/${canonical(list, id)}/`;
+    chain += `${chain === '' ? '' : '/'}${canonical(list, id)}`;
     parent = list.name;
   }
   return notFound;
 }
 
-function parseListParams(list: ApiList, params: Map<string, string>): Route | Failure {
+function parseListParams(list: ApiList, params: Map<string, string>, under: { chain: string; prefix: string } | undefined): Route | Failure {
   const names = list.params;
   const get = (name: string | undefined) => (name === undefined ? undefined : params.get(name.toLowerCase()));
   const pageText = get(names.page) ?? '1';
@@ -140,5 +143,6 @@ function parseListParams(list: ApiList, params: Map<string, string>): Route | Fa
     q: fold(get(names.term) ?? ''),
     ...(group === undefined ? {} : { group }),
     child,
+    ...(under ? { under } : {}),
   };
 }

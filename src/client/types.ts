@@ -62,22 +62,23 @@ export type ChildRecord = [Id, string, EntryRecord];
  * their total, `per` pages to a page file, page 1 inline, and the names of
  * the page files holding pages 2… (see resultPagesPath), in order.
  */
-export type ResultSet = [total: number, per: number, page1: EntryRecord[], files: string[]];
+export type ResultSet<R = EntryRecord> = [total: number, per: number, page1: R[], files: string[]];
 
 /**
  * A search file: the records of a key range in list order, and the large
  * prefixes located there, each naming its entry of `sets` (prefixes along a
- * chain often share one result set).
+ * chain often share one result set). A paged list under a parent's records
+ * are NestedRecords.
  */
-export interface SearchChunk {
-  records: EntryRecord[];
+export interface SearchChunk<R = EntryRecord> {
+  records: R[];
   large?: Record<string, number>;
-  sets?: ResultSet[];
+  sets?: ResultSet<R>[];
 }
 
 /** A file of consecutive result pages of one or more large prefixes. */
-export interface SearchPages {
-  pages: EntryRecord[][];
+export interface SearchPages<R = EntryRecord> {
+  pages: R[][];
 }
 
 export interface ListInfo {
@@ -93,6 +94,19 @@ export interface ListInfo {
   /** First keys of the search files, in order (docs/search-index.md). */
   search: string[];
 }
+
+/**
+ * A paged list under a parent: its pages are under each parent item, so
+ * lookup.json holds only what its Id buckets and Term index, shared by all
+ * its parents' items, need. Its total counts them all.
+ */
+export type NestedInfo = Pick<ListInfo, 'layout' | 'total' | 'buckets' | 'search'>;
+
+/**
+ * An entry of a paged list under a parent, as its Id buckets and Term index
+ * hold it: the chain of its parents' ids (`US`, `840/6`), and its record.
+ */
+export type NestedRecord = [chain: string, record: EntryRecord];
 
 /** What a key of an item holds: the id, the label, or the field at this index of a record's fields. */
 export type KeyValue = 'id' | 'label' | number;
@@ -140,8 +154,8 @@ export interface Manifest {
   pageSize: number;
   /** The groups counts are given for, by id in code-unit order. */
   systems: { id: string; text: string }[];
-  /** Paged lists' files, and the roots of whole and grid lists' totals, by list name. */
-  lists: Record<string, ListInfo | { total: number }>;
+  /** Paged lists' files (under a parent, their internal files), and the roots of whole and grid lists' totals, by list name. */
+  lists: Record<string, ListInfo | NestedInfo | { total: number }>;
   /** The declared lists, and the group parameter when there are counts. */
   api: { group?: string; lists: ApiList[] };
 }

@@ -515,8 +515,13 @@ function checkRelations(e: Errors, lists: ListSpec[]): void {
     }
     if (!list.parent && RESERVED.includes(list.path.toLowerCase())) e.add(`lists.${list.name}`, `/${list.path}.json is the tree's own; choose another ${list.path === list.name ? 'name' : 'path'}`);
     const parent = list.parent && byName.get(list.parent.list)!;
-    if (parent && !list.embeddedIn && (list.shape === 'paged' || parent.shape === 'paged')) {
-      e.add(`lists.${list.name}.parent`, `a list under a parent and its parent are "whole" or "grid" lists for now (${quote(list.shape === 'paged' ? list.name : parent.name)} is paged)`);
+    if (parent && !list.embeddedIn && parent.shape === 'paged') {
+      e.add(`lists.${list.name}.parent`, `a parent is a "whole" or "grid" list for now (${quote(parent.name)} is paged): declare "shape": "whole" in lists.${parent.name}, or give ${quote(list.name)} another parent`);
+    }
+    if (parent && !list.embeddedIn && list.shape === 'paged') {
+      for (const key of ['counts', 'children'] as const) {
+        if (list[key]) e.add(`lists.${list.name}.${key}`, `a paged list under a parent has no ${key} for now: drop "${key}", or declare a list of its own without a parent for them`);
+      }
     }
   }
   const paths = new Map<string, string>();

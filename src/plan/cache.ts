@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, Id } from '../sources/model.js';
 import type { ListState } from '../render/render.js';
+import type { NestedInfo } from '../client/types.js';
 import type { Output } from '../tree-files.js';
 
 /** Bumped whenever what the cache holds, or how labels fold, changes. */
@@ -25,6 +26,8 @@ export interface CacheMeta {
   totals: Record<string, number>;
   /** The paged lists' states, by name. */
   lists: Record<string, ListState>;
+  /** What lookup.json says of the paged lists under a parent, by their section's root list (sections that have any). */
+  nested: Record<string, Record<string, NestedInfo>>;
 }
 
 export const META = 'meta.json';

@@ -130,5 +130,5 @@ export function servedForPlan(declaration: Declaration, served: ServedBuild | un
       if (found) lines[list.name] = found;
     }
   }
-  return { states: served.meta.lists, lines, totals: served.meta.totals };
+  return { states: served.meta.lists, lines, totals: served.meta.totals, nested: served.meta.nested ?? {} };
 }

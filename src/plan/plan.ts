@@ -6,6 +6,7 @@ import type { Entry, Node } from '../sources/model.js';
 import type { ListState } from '../render/render.js';
 import { changedByItems, type Changed, type ServedList } from '../render/update.js';
 import type { ListSpec } from '../config/declaration.js';
+import type { NestedInfo } from '../client/types.js';
 
 /**
  * What to do with one paged list: keep it as served (its sources did not
@@ -18,8 +19,12 @@ export type ListPlan =
   | { how: 'edited' | 'updated'; served: ServedList; changed: Changed[] }
   | { how: 'rendered'; items: Entry[] };
 
-/** What to do with a section of whole and grid lists: keep it, or render it from its root's items. */
-export type TreePlan = { how: 'kept'; total: number } | { how: 'rendered'; nodes: Node[] };
+/**
+ * What to do with a section of whole and grid lists: keep it (with its root's
+ * total and what lookup.json says of the paged lists under it), or render it
+ * whole from its root's items.
+ */
+export type TreePlan = { how: 'kept'; total: number; nested: Record<string, NestedInfo> } | { how: 'rendered'; nodes: Node[] };
 
 /** By root list name: a paged list's plan, or a tree section's. */
 export interface Plan {
@@ -43,6 +48,8 @@ export interface Served {
   /** The entries in list order (cache lines) of the lists that may be changed in place. */
   lines: Record<string, string[]>;
   totals: Record<string, number>;
+  /** The paged lists under a parent, by their section's root list (none when no section has any). */
+  nested?: Record<string, Record<string, NestedInfo>>;
 }
 
 /**
@@ -60,7 +67,7 @@ export function planBuild(
     if (root.shape !== 'paged') {
       const nodes = trees[name];
       if (nodes) plan.trees[name] = { how: 'rendered', nodes };
-      else if (served?.totals[name] !== undefined) plan.trees[name] = { how: 'kept', total: served.totals[name] };
+      else if (served?.totals[name] !== undefined) plan.trees[name] = { how: 'kept', total: served.totals[name], nested: served.nested?.[name] ?? {} };
       else throw new Error(`planBuild: ${name} is unchanged but the served tree has no total for it`);
       continue;
     }

@@ -6,6 +6,7 @@
 // `firstPagePaths`); test/nginx.test.ts checks that they agree by serving a
 // real tree through nginx.
 import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL, servicePaths } from '../client/host.js';
+import { nestedFolder } from '../client/paths.js';
 import { chainOf } from '../client/request.js';
 import type { ApiList, ListInfo, Manifest } from '../client/types.js';
 import type { TreeFile } from '../tree-files.js';
@@ -22,6 +23,13 @@ export interface HostOptions {
 const casings = (name: string | undefined): string[] => (name === undefined ? [] : [...new Set([name.toLowerCase(), name])]);
 
 const paged = (manifest: Manifest) => manifest.api.lists.filter((l) => l.shape === 'paged');
+/** Paged lists without a parent: at `/{path}.json`. */
+const rootPaged = (manifest: Manifest) => paged(manifest).filter((l) => !l.parent);
+/** Paged lists under a parent: at `/{parent path}/{id}/{path}.json`, each parent item's pages its own files. */
+const nestedPaged = (manifest: Manifest) => paged(manifest).filter((l) => l.parent);
+
+/** The folder of a paged list's internal files (Id buckets, Term index, result page files). */
+const internalFolder = (manifest: Manifest, list: ApiList) => (list.parent ? nestedFolder(chainOf(manifest.api, list).map((l) => l.path)) : list.path);
 
 /** `a, b and c`. */
 const spoken = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
@@ -102,7 +110,7 @@ function redirects(manifest: Manifest): string {
   }
   const rule = (from: string, params: string[], to: string, status: string) =>
     lines.push([from, ...params, to, status].join('  '));
-  for (const list of lists) {
+  for (const list of rootPaged(manifest)) {
     const from = `/${list.path}.json`;
     const { page, group } = list.params;
     const segment = manifest.api.group?.toLowerCase();
@@ -112,6 +120,12 @@ function redirects(manifest: Manifest): string {
     }
     for (const p of casings(page)) rule(from, [`${p}=:p`], `/${list.path}/page/:p.json`, '200!');
     for (const g of casings(group)) rule(from, [`${g}=:s`], `/${list.path}/${segment}/:s.json`, '200!');
+  }
+  // Under a parent, a page is a file under the parent's item: past the end, or under an unknown parent, none (404).
+  for (const list of nestedPaged(manifest)) {
+    const path = pathPattern(manifest, list, ':');
+    for (const name of [...casings(list.params.term), ...casings(list.params.id)]) rule(`/${path}.json`, [`${name}=:x`], '/404.html', '404!');
+    for (const p of casings(list.params.page)) rule(`/${path}.json`, [`${p}=:p`], `/${path}/page/:p.json`, '200!');
   }
   for (const list of manifest.api.lists.filter((l) => l.shape === 'whole')) {
     for (const name of casings(list.params.term)) rule(`/${pathPattern(manifest, list, ':')}.json`, [`${name}=:x`], '/404.html', '404!');
@@ -166,10 +180,13 @@ const UNQUOTABLE = String.raw`"[\"\\\\]"`;
 const pageVar = (page: string | undefined) => (page === undefined ? '1' : `$reflist_page_${page.toLowerCase()}`);
 const groupVar = (group: string) => `$reflist_group_${group.toLowerCase()}`;
 
-function nginxList(list: ApiList, manifest: Manifest, upstream: boolean): string {
+/**
+ * A paged list's checks of its parameters, in the original service's order
+ * (Page, Id, child, then the group), and then the requests only the client
+ * answers (Id, Term), each an nginx `if`.
+ */
+function pagedChecks(list: ApiList, manifest: Manifest, upstream: boolean): { checks: string[]; toClient: string[] } {
   const { page, id, child, group, term } = list.params;
-  const name = list.path;
-  const pastEnd = `'{"total":${(manifest.lists[list.name] as ListInfo).total},"items":[]}'`;
   // Group ids are [A-Za-z0-9_-]: nothing to escape in a regex.
   const groups = manifest.systems.map((s) => s.id).join('|');
   const arg = (param: string) => `$arg_${param.toLowerCase()}`;
@@ -180,10 +197,7 @@ function nginxList(list: ApiList, manifest: Manifest, upstream: boolean): string
   const idChecked = !list.children || idClass(list.children) === idClass(list);
   const idCheck = id ? [`if (${arg(id)} !~ "^${idClass(list)}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`] : [];
   const idToClient = id ? [`if (${arg(id)} != "") { ${TO_CLIENT} }`] : [];
-  // The checks run in the original service's order: Page, Id, child, then the group.
   const checks = [
-    // A `//` or an escaped `.json`: no list's path, but the file's.
-    `if ($request_uri !~ ${AS_SENT}) { ${TO_FILE} }`,
     ...unread(page),
     ...(page ? [`if (${arg(page)} !~ "^(0*[1-9][0-9]*)?$") { return 400 ${error(`${page}: expected an integer >= 1`)}; }`] : []),
     ...unread(id),
@@ -193,16 +207,30 @@ function nginxList(list: ApiList, manifest: Manifest, upstream: boolean): string
     ...unread(group),
     ...(group && !upstream ? [`if (${arg(group)} ~ ${UNQUOTABLE}) { ${unknownGroup('')} }`] : []),
     ...(group ? [`if (${arg(group)} !~ "^(${groups})?$") { ${unknownGroup(` "${arg(group)}"`)} }`] : []),
-    ...(idChecked ? idToClient : []),
-    ...(term ? [`if (${arg(term)} != "") { ${TO_CLIENT} }`] : []),
-    // No tree has a billion pages; such a number would only make a needlessly long file name.
-    ...(page ? [`if (${pageVar(page)} ~ "^[0-9]{10}") { return 200 ${pastEnd}; }`] : []),
+  ];
+  return { checks, toClient: [...(idChecked ? idToClient : []), ...(term ? [`if (${arg(term)} != "") { ${TO_CLIENT} }`] : [])] };
+}
+
+/** No tree has a billion pages; such a number would only make a needlessly long file name. */
+const billion = (page: string) => `if (${pageVar(page)} ~ "^[0-9]{10}")`;
+
+function nginxList(list: ApiList, manifest: Manifest, upstream: boolean): string {
+  const { page, group } = list.params;
+  const name = list.path;
+  const pastEnd = `'{"total":${(manifest.lists[list.name] as ListInfo).total},"items":[]}'`;
+  const { checks, toClient } = pagedChecks(list, manifest, upstream);
+  const all = [
+    // A `//` or an escaped `.json`: no list's path, but the file's.
+    `if ($request_uri !~ ${AS_SENT}) { ${TO_FILE} }`,
+    ...checks,
+    ...toClient,
+    ...(page ? [`${billion(page)} { return 200 ${pastEnd}; }`] : []),
   ];
   const file = `/${name}${group ? groupVar(group) : ''}/page/${pageVar(page)}.json`;
   return `location = /${name}.json {
     error_page 418 = @reflist_client;
     error_page 419 = @reflist_file;
-    ${checks.join('\n    ')}
+    ${all.join('\n    ')}
     try_files ${file} @reflist_${list.name}_past_end;
 }
 # A page past the end has no file: the true total and no items.
@@ -210,6 +238,41 @@ location @reflist_${list.name}_past_end {
     return 200 ${pastEnd};
 }
 `;
+}
+
+/**
+ * A paged list under a parent: each parent item's pages are files beneath
+ * it, so nginx serves Page from them, and answers 404 under an unknown
+ * parent (no page 1). A page past the end has no file, and only the parent's
+ * page 1 says its total: it goes to the client like Term and Id (decision:
+ * without an upstream, a 501 that says so, as nginx.conf cannot hold every
+ * parent's total).
+ */
+function nginxNested(list: ApiList, manifest: Manifest, upstream: boolean): string {
+  const { page } = list.params;
+  const base = `$reflist_${list.name.toLowerCase()}`;
+  const pastEnd = upstream ? '@reflist_client' : `@reflist_${list.name}_past_end`;
+  const { checks, toClient } = pagedChecks(list, manifest, upstream);
+  const all = [
+    `if ($request_uri !~ ${AS_SENT}) { ${TO_FILE} }`,
+    ...checks,
+    // Every known parent has a page 1, which is this very path (of ids and names: nothing to escape in JSON).
+    `if (!-f $request_filename) { return 404 '{"error":"not found: $uri"}'; }`,
+    ...toClient,
+    ...(page ? [`${billion(page)} { return 420; }`] : []),
+  ];
+  return `location ~ "^(?<${base.slice(1)}>/${pathPattern(manifest, list, 're')})\\.json$" {
+    error_page 418 = @reflist_client;
+    error_page 419 = @reflist_file;
+    error_page 420 = ${pastEnd};
+    ${all.join('\n    ')}
+    try_files ${base}/page/${pageVar(page)}.json ${pastEnd};
+}
+${upstream ? '' : `# A page past the end has no file, and its total is its parent's page 1's: the client says it.
+location ${pastEnd} {
+    return 501 ${error('a page past the end of a list under a parent needs lookup-client.js or reflist serve, which read its total: this nginx serves the static pages only (build with --nginx-upstream)')};
+}
+`}`;
 }
 
 /**
@@ -293,6 +356,7 @@ function pageSets(manifest: Manifest): string {
 }
 
 function nginxConf(manifest: Manifest, options: HostOptions): string {
+  const example = paged(manifest)[0];
   return `# reflist nginx.conf, tree format ${manifest.format}: generated by the build, rebuilt with the tree.
 # The body of a server block of its own. Include it in a server that sets root to
 # this folder, and reload nginx after each build (list totals and systems are
@@ -305,7 +369,7 @@ function nginxConf(manifest: Manifest, options: HostOptions): string {
 #   }
 #
 # Serves the static tree with CORS, and answers the legacy query URLs of
-# ${spoken(paged(manifest).map((l) => l.path))} with their page${manifest.api.group ? ` and ${manifest.api.group}` : ''} parameters (as /${paged(manifest)[0]?.path ?? 'list'}.json?${paged(manifest)[0]?.params.page ?? 'Page'}=2).
+# ${spoken(paged(manifest).map((l) => pathPattern(manifest, l, ':')))} with their page${manifest.api.group ? ` and ${manifest.api.group}` : ''} parameters (as /${example ? pathPattern(manifest, example, ':') : 'list'}.json?${example?.params.page ?? 'Page'}=2).
 # Term, Id and child need the client: ${options.nginxUpstream ? `they go to ${options.nginxUpstream} (reflist serve)` : 'they answer 501 here (see @reflist_client)'}.
 
 types {
@@ -356,7 +420,7 @@ ${leadingZeros(manifest)}
 # in the server, because an if that does not return inside a location would
 # drop that location's try_files.
 ${pageSets(manifest)}
-${paged(manifest).map((list) => nginxList(list, manifest, options.nginxUpstream !== undefined)).join('')}
+${rootPaged(manifest).map((list) => nginxList(list, manifest, options.nginxUpstream !== undefined)).join('')}${nestedPaged(manifest).map((list) => nginxNested(list, manifest, options.nginxUpstream !== undefined)).join('')}
 ${manifest.api.lists.filter((l) => l.shape === 'whole').map((l) => nginxWhole(manifest, l)).join('')}# lookup.json is asked again on every visit; result page files are named after their content.
 # (A location's own add_header drops the server's, hence CORS again.)
 location = /lookup.json {
@@ -364,7 +428,7 @@ location = /lookup.json {
     add_header Cache-Control "${MANIFEST_CACHE_CONTROL}";
     try_files $uri @reflist_not_found;
 }
-location ~ "^/(${paged(manifest).map((l) => l.path).join('|')})/pages/" {
+location ~ "^/(${paged(manifest).map((l) => internalFolder(manifest, l)).join('|')})/pages/" {
     add_header Access-Control-Allow-Origin * always;
     add_header Cache-Control "${IMMUTABLE_CACHE_CONTROL}";
     try_files $uri @reflist_not_found;

@@ -4,10 +4,9 @@ import { compareIds, fold } from '../client/fold.js';
 import { textOf } from '../client/search.js';
 import { bucketPath, childBucketPath, firstPagePaths, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from '../client/paths.js';
 import type { ListInfo, Manifest } from '../client/types.js';
-import type { Declaration, ListSpec } from '../config/declaration.js';
-import { listsUnder, type SectionSpec } from '../config/sections.js';
+import type { ListSpec } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
-import type { Entry, Id, Node, Value } from '../sources/model.js';
+import type { Entry, Id, Value } from '../sources/model.js';
 import { buildSearchIndex, LABELS, type IndexLayout, type IndexPart, type PartMeta, type Searched, type SearchIndexOptions } from '../search/index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
 import type { TreeFile } from '../tree-files.js';
@@ -144,7 +143,7 @@ function searchPaths(list: string, layout: string, starts: string[]): Map<string
 }
 
 /** The files of some parts of a list's Term index, whose search files start as `starts` says. */
-export function* indexFiles(list: string, info: ListInfo, parts: IndexPart[]): Generator<TreeFile> {
+export function* indexFiles(list: string, info: Pick<ListInfo, 'layout' | 'search'>, parts: IndexPart[]): Generator<TreeFile> {
   const paths = searchPaths(list, info.layout, info.search);
   for (const part of parts) {
     for (const file of part.files()) {
@@ -222,37 +221,11 @@ export function* renderList(
   return { info, layout, metas };
 }
 
-/**
- * A section of whole and grid lists: each list's file under every item of
- * its parent (`{path}.json` for the root), empty ones too, and its items'
- * files where declared.
- */
-export function* renderTreeSection(d: Declaration, section: SectionSpec, nodes: Node[]): Generator<TreeFile> {
-  function* scope(list: ListSpec, prefix: string, items: Node[]): Generator<TreeFile> {
-    const head = itemHead(list);
-    const texts = items.map((n) => head(n) + '}');
-    const body = texts.join(',');
-    yield [`${prefix}${list.path}.json`, list.shape === 'grid'
-      ? `{"total":${texts.length ? 1 : 0},"page":1,"records":${texts.length},"rows":[${body}]}`
-      : `{"total":${texts.length},"items":[${body}]}`];
-    const under = listsUnder(d, list);
-    for (const [i, node] of items.entries()) {
-      if (list.items) yield [`${prefix}${list.path}/${node.id}.json`, texts[i]!];
-      for (const nested of under) yield* scope(nested, `${prefix}${list.path}/${node.id}/`, node.nested[nested.name] ?? []);
-    }
-  }
-  yield* scope(section.root, '', nodes);
-}
-
 /** About how many files a list renders (the search files are guessed), for a progress bar. */
 export function estimateListFiles(list: ListSpec, total: number, pageSize: number, groups: number): number {
   const pages = Math.max(1, Math.ceil(total / pageSize)) + 1;
   const variants = list.counts ? 1 + groups : 1;
   return pages * variants + bucketsFor(total) * (list.children ? 2 : 1) + Math.ceil(total / 40);
-}
-
-export function estimateTreeFiles(nodes: Node[]): number {
-  return nodes.reduce((n, node) => n + 2 + Object.values(node.nested).reduce((m, items) => m + 1 + estimateTreeFiles(items), 0), 1);
 }
 
 const NOT_FOUND_PAGE = `<!doctype html><meta charset="utf-8"><title>404 Not Found</title><h1>404 Not Found</h1>\n`;

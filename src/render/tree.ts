@@ -1,7 +1,7 @@
 // Carries out a build's plan (plan.ts): each section of the tree kept from
 // the served tree, changed in place, or rendered afresh; then the root files
 // and the build cache. Pure: the writer alone touches the disk.
-import { FORMAT, type ListInfo, type Manifest } from '../client/types.js';
+import { FORMAT, type ListInfo, type Manifest, type NestedInfo } from '../client/types.js';
 import { cacheLines, metaOutput, sourceFile, type CacheMeta } from '../plan/cache.js';
 import { apiOf } from '../config/api.js';
 import type { Declaration } from '../config/declaration.js';
@@ -9,7 +9,8 @@ import { sectionsOf, type SectionSpec } from '../config/sections.js';
 import type { HostOptions } from './hosts.js';
 import { sortInOrder } from '../sources/model.js';
 import type { ListPlan, Plan } from '../plan/plan.js';
-import { encodeRecord, recordShape, renderList, renderRoot, renderTreeSection, type GroupVariants, type ListState, type RenderOptions } from './render.js';
+import { renderTreeSection } from './nested.js';
+import { encodeRecord, recordShape, renderList, renderRoot, type GroupVariants, type ListState, type RenderOptions } from './render.js';
 import type { Output, TreeFile } from '../tree-files.js';
 import { renderChanges, updatable } from './update.js';
 import type { Groups } from '../sources/validate.js';
@@ -23,7 +24,7 @@ export interface TreeInput {
   /** The sources of the lists that changed, for the cache's copies (see delta.ts). */
   sources: Record<string, Uint8Array>;
   /** What the build cache records besides the lists' states. */
-  cache: Omit<CacheMeta, 'version' | 'lists' | 'totals'>;
+  cache: Omit<CacheMeta, 'version' | 'lists' | 'totals' | 'nested'>;
 }
 
 /**
@@ -37,12 +38,16 @@ export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions
   const sections = sectionsOf(d);
   const groups: GroupVariants = { segment: d.groups?.param.toLowerCase() ?? '', ids: input.groups.ids };
   const totals: Record<string, number> = {};
+  /** The paged lists under a parent, by their section's root: a kept section's are the served build's. */
+  const nested: Record<string, Record<string, NestedInfo>> = {};
   for (const section of sections) {
-    const treePlan = plan.trees[section.root.name];
+    const { name } = section.root;
+    const treePlan = plan.trees[name];
     if (!treePlan) continue;
-    if (treePlan.how === 'rendered') yield* renderTreeSection(d, section, treePlan.nodes);
-    else yield { keep: section.name, drop: [] };
-    totals[section.root.name] = treePlan.how === 'rendered' ? treePlan.nodes.length : treePlan.total;
+    if (treePlan.how === 'rendered') nested[name] = yield* renderTreeSection(d, section, treePlan.nodes, options);
+    else (nested[name] = treePlan.nested), yield { keep: section.name, drop: [] };
+    totals[name] = treePlan.how === 'rendered' ? treePlan.nodes.length : treePlan.total;
+    if (Object.keys(nested[name]).length === 0) delete nested[name];
   }
   const states: Record<string, ListState> = {};
   for (const section of sections) {
@@ -56,9 +61,10 @@ export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions
   const lists: Record<string, ListInfo | { total: number }> = {};
   for (const [name, state] of Object.entries(states)) lists[name] = state.info;
   for (const [name, total] of Object.entries(totals)) lists[name] = { total };
+  for (const infos of Object.values(nested)) Object.assign(lists, infos);
   const manifest: Manifest = { format: FORMAT, pageSize: options.pageSize, systems: input.groups.list, lists, api: apiOf(d) };
   yield* renderRoot(manifest, input.scripts, input.hosts);
-  yield metaOutput({ ...input.cache, totals, lists: states });
+  yield metaOutput({ ...input.cache, totals, lists: states, nested });
 }
 
 /** A paged list's outputs as its plan says, and its state for the next build. */

@@ -51,8 +51,12 @@ const COMPRESSIBLE = /\.(json|js|html)$/;
 /** Below this a compressed copy saves less than a packet. */
 const MIN_COMPRESS = 256;
 
-/** Tree paths are made from digits and checked system ids; anything else is a bug, never a path. */
-const SAFE_PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_\-./]+$/;
+/**
+ * Tree paths are made from digits, checked ids and names, and the `~` of the
+ * folders no id can name (a paged list under a parent's internal files);
+ * anything else is a bug, never a path.
+ */
+const SAFE_PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_\-./~]+$/;
 
 /** The spare generation as this build changes it: what it holds, kept in step with its files. */
 class Spare {

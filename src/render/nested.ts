@@ -1,0 +1,108 @@
+// Stage 4, render, for a section of whole and grid lists: each list's file
+// under every item of its parent, and the paged lists under them
+// (docs/lists.md, Paged lists under a parent): their pages under every
+// parent item, and one set of Id buckets and one Term index for all their
+// parents' items, whose keys carry the parent chain (docs/tree.md), so a
+// parent with few items costs no files of its own beyond its pages. Pure.
+import { bucketPath, layoutOf, nestedFolder, scoped } from '../client/paths.js';
+import type { NestedInfo } from '../client/types.js';
+import { ancestors, type Declaration, type ListSpec } from '../config/declaration.js';
+import { listsUnder, type SectionSpec } from '../config/sections.js';
+import { ReflistError } from '../errors.js';
+import { buildSearchIndex } from '../search/index.js';
+import type { Entry, Node } from '../sources/model.js';
+import type { TreeFile } from '../tree-files.js';
+import {
+  bucketsFor, encodeRecord, indexFiles, itemHead, recordShape, renderBuckets, renderItems, renderPages, searchedOf, type GroupVariants, type RenderOptions,
+} from './render.js';
+
+/** Paged lists under a parent have no counts: their pages have no group variants. */
+const NO_GROUPS: GroupVariants = { segment: '', ids: [] };
+const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
+
+/** A paged list under a parent, its items gathered parent by parent for the files they share. */
+class NestedList {
+  readonly entries: Entry[] = [];
+  /** Each entry's parent chain (`US`, `840/6`). */
+  readonly chains: string[] = [];
+
+  constructor(readonly list: ListSpec, readonly folder: string) {}
+
+  /** Its pages (and item files) under one parent item, whose files are under `prefix`; the items join the shared files. */
+  *under(prefix: string, chain: string, nodes: Node[], pageSize: number): Generator<TreeFile> {
+    const entries = nodes.map((n): Entry => ({ id: n.id, text: n.text, key: n.key, counts: NO_COUNTS, ...(n.fields ? { fields: n.fields } : {}) }));
+    for (const e of entries) this.entries.push(e), this.chains.push(chain);
+    // The list's own paths, at this parent's prefix: `country/US/city.json`, `country/US/city/page/2.json`.
+    const here = { ...this.list, path: `${prefix}${this.list.path}` };
+    yield* renderPages(here, undefined, entries, pageSize, NO_GROUPS);
+    yield* renderItems(here, undefined, entries);
+  }
+
+  /** The Id buckets and the Term index of every parent's items, and what lookup.json says of them. */
+  *shared(options: RenderOptions): Generator<TreeFile, NestedInfo> {
+    const { list, folder, entries, chains } = this;
+    const { pageSize } = options;
+    const shape = recordShape(list);
+    const records = entries.map((e, i) => `[${JSON.stringify(chains[i])},${encodeRecord(e, shape)}]`);
+    const layout = layoutOf(pageSize, undefined);
+    const buckets = bucketsFor(entries.length);
+    yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => scoped(chains[i]!, String(entries[i]!.id)), (i) => records[i]!,
+      (b) => bucketPath(folder, layout, buckets, b));
+    const info: NestedInfo = { layout, total: entries.length, buckets, search: [] };
+    if (!list.search) return info;
+    const searched = { ...searchedOf(list, entries), scopes: chains.map((chain) => scoped(chain, '')) };
+    // Records are made above, for every entry: an entry with children is encoded anew, and these have none.
+    const encode = (): string => {
+      throw new Error('a paged list under a parent has no children');
+    };
+    const { metas, fresh } = buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searched);
+    info.search = metas.flatMap((m) => m.starts);
+    const names = new Set<string>();
+    for (const file of indexFiles(folder, info, fresh)) {
+      if (names.has(file[0])) throw new ReflistError('UNSAFE_OUTPUT', `two search files hash to ${file[0]}: please report this`);
+      names.add(file[0]);
+      yield file;
+    }
+    return info;
+  }
+}
+
+/**
+ * A section of whole and grid lists: each list's file under every item of
+ * its parent (`{path}.json` for the root), empty ones too, its items' files
+ * where declared, and the paged lists under them with their shared files.
+ * Returns what lookup.json says of those paged lists, by name.
+ */
+export function* renderTreeSection(
+  d: Declaration, section: SectionSpec, nodes: Node[], options: RenderOptions,
+): Generator<TreeFile, Record<string, NestedInfo>> {
+  const byName = new Map(d.lists.map((l) => [l.name, l]));
+  const paged = new Map(section.nested.filter((l) => l.shape === 'paged').map((l) => {
+    const paths = [...ancestors(l, byName), l].map((a) => a.path);
+    return [l.name, new NestedList(l, nestedFolder(paths))];
+  }));
+  function* scope(list: ListSpec, prefix: string, chain: string, items: Node[]): Generator<TreeFile> {
+    const nested = paged.get(list.name);
+    if (nested) return yield* nested.under(prefix, chain, items, options.pageSize);
+    const head = itemHead(list);
+    const texts = items.map((n) => head(n) + '}');
+    const body = texts.join(',');
+    yield [`${prefix}${list.path}.json`, list.shape === 'grid'
+      ? `{"total":${texts.length ? 1 : 0},"page":1,"records":${texts.length},"rows":[${body}]}`
+      : `{"total":${texts.length},"items":[${body}]}`];
+    const under = listsUnder(d, list);
+    for (const [i, node] of items.entries()) {
+      if (list.items) yield [`${prefix}${list.path}/${node.id}.json`, texts[i]!];
+      const id = String(node.id);
+      for (const l of under) yield* scope(l, `${prefix}${list.path}/${id}/`, chain === '' ? id : scoped(chain, id), node.nested[l.name] ?? []);
+    }
+  }
+  yield* scope(section.root, '', '', nodes);
+  const infos: Record<string, NestedInfo> = {};
+  for (const [name, nested] of paged) infos[name] = yield* nested.shared(options);
+  return infos;
+}
+
+export function estimateTreeFiles(nodes: Node[]): number {
+  return nodes.reduce((n, node) => n + 2 + Object.values(node.nested).reduce((m, items) => m + 1 + estimateTreeFiles(items), 0), 1);
+}

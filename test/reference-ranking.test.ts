@@ -143,6 +143,31 @@ describe('a search text and exact matches first', () => {
   });
 });
 
+describe('a search text made of fields as an item carries them', () => {
+  const config = {
+    lists: {
+      town: { label: '{name} ({state})', fields: { name: 'string', area: { column: 'area_km2', type: 'number' } }, search: { text: '{name} {area_km2}' } },
+      townByName: { source: 'town.csv', label: '{name} ({state})', fields: { name: 'string' }, search: { text: 'name' } },
+    },
+  };
+  const files = { 'town.csv': 'id,name,state,area_km2\n1,Springfield,IL,1.50\n2,Springfield,MA,85\n3,Shelbyville,TN,1e1\n' };
+  const ask = createDeclaredReference(declarationOf(config), files, 10);
+  const ids = (url: string) => (ask(url).body as { items: { id: number }[] }).items.map((x) => x.id);
+
+  test('a number field is in the text as the item has it (1.5, 10), not as its cell was written (1.50, 1e1)', () => {
+    expect(ask('/town.json?Term=1.5')).toEqual(ok({ total: 1, items: [{ id: 1, text: 'Springfield (IL)', name: 'Springfield', area: 1.5 }] }));
+    expect(ids('/town.json?Term=10')).toEqual([3]);
+    expect(ids('/town.json?Term=1.50')).toEqual([]);
+    expect(ids('/town.json?Term=1e1')).toEqual([]);
+  });
+
+  test('one field\'s name is that field\'s text; the label\'s other columns are not searched', () => {
+    expect(ids('/townByName.json?Term=spring')).toEqual([1, 2]);
+    expect(ids('/townByName.json?Term=il')).toEqual([]);
+    expect(ids('/town.json?Term=tn')).toEqual([]);
+  });
+});
+
 describe('a paged list under a parent', () => {
   const config = {
     lists: {

@@ -170,7 +170,7 @@ const startsAWord = (folded: string, q: string): boolean => (' ' + folded).inclu
  * 2 when q starts a later word of it, 3 when q starts a word of a column's value;
  * undefined when none matches.
  */
-export function tierOf(text: string, columns: readonly string[], q: string, exact: boolean): number | undefined {
+function tierOf(text: string, columns: readonly string[], q: string, exact: boolean): number | undefined {
   const f = fold(text);
   const cs = columns.map(fold);
   if (exact && (f === q || cs.includes(q))) return 0;

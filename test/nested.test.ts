@@ -90,10 +90,15 @@ describe.each(SIZES)('a paged list under a parent, with %s search files', (size,
     expect(await read('country/AQ/city.json')).toEqual({ total: 0, items: [] });
   });
 
+  test('lookup() of many ids is for lists without a parent: under one, the error says to ask Id under the parent', async () => {
+    const client = await treeClient(out, { baseUrl: `${server.url}${size}/` });
+    await expect(client.lookup('city', [4])).rejects.toThrow('lookup: "city" is a list under a parent, whose ids name an item only under their parent; request its Id under the parent\'s path');
+  });
+
   test('one Id bucket set and one Term index serve every parent, in a folder no id can name', () => {
     const manifest = JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest;
     const city = manifest.lists['city'] as NestedInfo;
-    expect(city.total).toBe(21);
+    expect(city.total).toBe(22);
     expect(Object.keys(city).sort()).toEqual(['buckets', 'layout', 'search', 'total']);
     expect(readdirSync(join(out, 'country')).filter((f) => f.startsWith('~')).sort()).toEqual(['~city', '~region~town']);
     expect(readdirSync(join(out, 'country', 'US', 'city')).filter((f) => !/^\d+\.json$/.test(f))).toEqual(['page']);

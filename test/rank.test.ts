@@ -3,14 +3,14 @@
 import { describe, expect, test } from 'vitest';
 import { fold } from '../src/client/fold.js';
 import {
-  AT_COLUMN, AT_COLUMN_WORD, AT_TEXT, AT_TEXT_WORD, byTier, COLUMN, EXACT, itemTier, keyTier, NONE, START, textTier, WORD, type KeyAt, type Searched, type Tier,
+  AT_COLUMN, AT_COLUMN_WORD, AT_TEXT, AT_TEXT_WORD, byTier, COLUMN, EXACT, itemTier, keyTier, NONE, START, textTier, WORD, type KeyAt, type ItemTexts, type Tier,
 } from '../src/client/rank.js';
 import { collectPairs } from '../src/search/keys.js';
 import { labelled, type Entry } from '../src/sources/model.js';
 
 describe('the tiers', () => {
   // [what a user sees, the item, the Term, exact, its tier]
-  const CASES: [string, Searched, string, boolean, Tier][] = [
+  const CASES: [string, ItemTexts, string, boolean, Tier][] = [
     ['a text that is the Term is exact, first, in a list that asks for it', { text: 'German' }, 'german', true, EXACT],
     ['a text that is the Term starts with it where exact is not declared', { text: 'German' }, 'german', false, START],
     ['a text that starts with the Term is tier 1', { text: 'San Francisco' }, 'san', true, START],
@@ -30,6 +30,10 @@ describe('the tiers', () => {
   ];
   test.each(CASES)('%s', (_what, item, term, exact, tier) => {
     expect(itemTier(item, fold(term), exact)).toBe(tier);
+  });
+
+  test('the tiers are numbered as they rank: 0 (exact), 1, 2, 3, and no match after them', () => {
+    expect([EXACT, START, WORD, COLUMN, NONE]).toEqual([0, 1, 2, 3, 4]);
   });
 
   test('an answer lists tier 0, then 1, 2 and 3, each in list order, and leaves out what does not match', () => {

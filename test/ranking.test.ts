@@ -3,7 +3,10 @@
 // through the client over a static server and through the compat server, with
 // the index's files cut small enough that large prefixes answer some Terms.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { layoutOf } from '../src/client/paths.js';
+import type { ListInfo, Manifest } from '../src/client/types.js';
 import { createCompatServer, listen } from '../src/commands/serve.js';
 import { CITY_FIELDS, CITY_FILES } from './fixtures/cities.js';
 import { SMALL_SEARCH } from './host-checks.js';
@@ -24,11 +27,11 @@ const CONFIG = {
 
 /** [what a user sees, the request, the total, the names answered] */
 const ANSWERS: [string, string, number, string[]][] = [
-  ['pages follow the declared order, most populous first', '/city.json', 21, ['São Paulo', 'Santiago', 'Los Angeles']],
-  ['cities of one population follow the default order: by label', '/city.json?Page=5', 21, ['Graz', 'Salem', 'Springfield']],
-  ['tier 1 keeps the declared order across pages', '/city.json?Term=san&Page=3', 10, ['San José', 'Sankt Pölten', 'Santa']],
-  ['the last page of a Term holds its tier 2', '/city.json?Term=san&Page=4', 10, ['Puerto San José']],
-  ['the first page of a Term is its most populous tier 1', '/city.json?Term=san', 10, ['Santiago', 'Sanaa', 'Santa Cruz de la Sierra']],
+  ['pages follow the declared order, most populous first', '/city.json', 22, ['São Paulo', 'Santiago', 'Los Angeles']],
+  ['cities of one population follow the default order: by label', '/city.json?Page=5', 22, ['Graz', 'Salem', 'Springfield']],
+  ['tier 1 keeps the declared order across pages', '/city.json?Term=san&Page=3', 11, ['San Francisco', 'San José', 'Sankt Pölten']],
+  ['the last page of a Term ends with its tier 2', '/city.json?Term=san&Page=4', 11, ['Santa', 'Puerto San José']],
+  ['the exact name first, before the most populous of tier 1', '/city.json?Term=san', 11, ['San', 'Santiago', 'Sanaa']],
   ['exact names come first, in the declared order, then later words', '/city.json?Term=san%20jose', 3, ['San Jose', 'San José', 'Puerto San José']],
   ['a list without exact or order answers the same Term by label, in list order', '/place.json?Term=san%20jose', 3, ['San José', 'San Jose', 'Puerto San José']],
   ['an exact match comes before a more populous prefix match', '/city.json?Term=santa', 2, ['Santa', 'Santa Cruz de la Sierra']],
@@ -73,6 +76,13 @@ describe.each(SIZES)('a declared order, a search text and exact matches, with %s
     expect({ status: answer.status, total: body.total, names: body.items.map((it) => label(it.text)) }).toEqual({ status: 200, total, names });
     const res = await fetch(`http://127.0.0.1:${port}${url}`);
     expect({ status: res.status, body: await res.json() }).toEqual(answer);
+  });
+
+  test('a list\'s internal paths change with its search text and exact, so a page holding an older lookup.json reads it again', () => {
+    const manifest = JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest;
+    const layout = (list: string) => (manifest.lists[list] as ListInfo).layout;
+    expect(layout('place')).toBe(layoutOf(3, undefined));
+    expect(layout('city')).not.toBe(layout('place'));
   });
 
   test('two cities of one population and one label follow their ids, across a page break', async () => {

@@ -8,6 +8,7 @@ import { listTypes } from '../src/commands/types.js';
 import { checkConfig, type Declaration } from '../src/config/declaration.js';
 import { PRESETS } from '../src/config/preset.js';
 import { tempDir, writeSources } from './helpers.js';
+import { NESTED_CONFIG } from './fixtures/cities.js';
 
 async function cli(args: string[]) {
   let stdout = '';
@@ -256,6 +257,21 @@ describe('a client typed by the lists\' types', () => {
       `use.ts(7): Argument of type '"region"' is not assignable to parameter of type '"city" | "division" | "tag-set" | "tag_set"'.`,
       `use.ts(9): Type 'string | undefined' is not assignable to type 'number | undefined'.\n  Type 'string' is not assignable to type 'number'.`,
     ]);
+  });
+
+  test('a paged list under a parent types its pages, and lookup, which reads ids without their parent, does not take it', () => {
+    const { errors } = typeCheck({
+      'reflist-lists.d.ts': listTypes(declared(NESTED_CONFIG), 'reflist.config.json', './reflist-lists.js'),
+      'use.ts': `
+        import { createLookupClient } from 'reflist/client';
+        import type { Lists } from './reflist-lists.js';
+        const client = createLookupClient<Lists>({ baseUrl: '/lookup/' });
+        const answer = await client.request('/country/US/city.json?Term=san&Page=2');
+        export const population: number | undefined = answer.status === 200 ? answer.body.items[0]?.population : undefined;
+        await client.lookup('city', [4]);
+      `,
+    });
+    expect(errors).toEqual([`use.ts(7): Argument of type '"city"' is not assignable to parameter of type 'never'.`]);
   });
 
   test('the example\'s types compile for a consumer of its species', () => {

@@ -70,8 +70,8 @@ export interface LookupClient {
  */
 export interface TypedLookupClient<Lists extends ListTypes<Lists>> extends Pick<LookupClient, 'manifest' | 'baseUrl'> {
   request<Url extends string>(url: RequestUrl<Lists, Url>): Promise<TypedAnswer<BodyAt<Lists, Url>>>;
-  // The names of the paged lists, written out so that a name of another list is told which names it could be.
-  lookup<Name extends { [N in keyof Lists]: Lists[N]['shape'] extends 'paged' ? N : never }[keyof Lists] & string>(
+  // The names of the paged lists without a parent (a path of one segment), written out so that a name of another list is told which names it could be.
+  lookup<Name extends { [N in keyof Lists]: Lists[N]['shape'] extends 'paged' ? (Lists[N]['path'] extends [string] ? N : never) : never }[keyof Lists] & string>(
     list: Name, ids: readonly (string | number)[], options?: LookupOptions,
   ): Promise<Lookup<Lists[Name]['item']>>;
 }

@@ -48,12 +48,15 @@ function numbered(dir: string, n: number): string {
 /**
  * A list's layout (lookup.json's `lists.{list}.layout`): a name for what an
  * answer takes from lookup.json besides the file it reads, the tree's format,
- * the page size and, for a list with counts, the systems in their order. Every
- * internal path has it, so no file of a build with another layout is ever read
- * in its place (docs/tree.md, Across a deploy).
+ * the page size, for a list with counts the systems in their order, and for
+ * a list that declares them its search text and exact matches (`ranking`: a
+ * large prefix's stored answer is ranked by them, a small one's by the
+ * client). Every internal path has it, so no file of a build with another
+ * layout is ever read in its place (docs/tree.md, Across a deploy).
  */
-export function layoutOf(pageSize: number, systems: readonly string[] | undefined): string {
-  return nameOf(JSON.stringify([FORMAT, pageSize, systems ?? []]));
+export function layoutOf(pageSize: number, systems: readonly string[] | undefined, ranking?: object): string {
+  const layout = [FORMAT, pageSize, systems ?? []];
+  return nameOf(JSON.stringify(ranking ? [...layout, ranking] : layout));
 }
 
 /**

@@ -47,7 +47,7 @@ export function textTier(text: string, q: string, exact: boolean, column = false
 }
 
 /** What a Term searches in an item, as the item has them: its text, its children's labels, its searched columns' values. */
-export interface Searched {
+export interface ItemTexts {
   text: string;
   children?: readonly string[];
   columns?: readonly unknown[];
@@ -58,7 +58,7 @@ export interface Searched {
  * child's label or a searched column gives. Each is folded only while a
  * better tier is still possible.
  */
-export function itemTier(item: Searched, q: string, exact: boolean): Tier {
+export function itemTier(item: ItemTexts, q: string, exact: boolean): Tier {
   const top = exact ? EXACT : START;
   let best = textTier(fold(item.text), q, exact);
   for (const child of item.children ?? []) {

@@ -13,7 +13,7 @@ import { buildSearchIndex } from '../search/index.js';
 import type { Entry, Node } from '../sources/model.js';
 import type { TreeFile } from '../tree-files.js';
 import {
-  bucketsFor, encodeRecord, indexFiles, itemHead, recordShape, renderBuckets, renderItems, renderPages, searchedOf, type GroupVariants, type RenderOptions,
+  bucketsFor, encodeRecord, indexFiles, itemHead, rankingOf, recordShape, renderBuckets, renderItems, renderPages, searchedOf, type GroupVariants, type RenderOptions,
 } from './render.js';
 
 /** Paged lists under a parent have no counts: their pages have no group variants. */
@@ -44,7 +44,7 @@ class NestedList {
     const { pageSize } = options;
     const shape = recordShape(list);
     const records = entries.map((e, i) => `[${JSON.stringify(chains[i])},${encodeRecord(e, shape)}]`);
-    const layout = layoutOf(pageSize, undefined);
+    const layout = layoutOf(pageSize, undefined, rankingOf(list));
     const buckets = bucketsFor(entries.length);
     yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => scoped(chains[i]!, String(entries[i]!.id)), (i) => records[i]!,
       (b) => bucketPath(folder, layout, buckets, b));

@@ -162,13 +162,19 @@ export function listInfo(list: ListSpec, entries: Entry[], options: { pageSize: 
   const { pageSize, groups } = options;
   const childCount = list.children ? entries.reduce((n, e) => n + (e.children?.length ?? 0), 0) : 0;
   return {
-    layout: layoutOf(pageSize, list.counts ? groups : undefined),
+    layout: layoutOf(pageSize, list.counts ? groups : undefined, rankingOf(list)),
     total: entries.length,
     pages: Math.max(1, Math.ceil(entries.length / pageSize)),
     buckets: bucketsFor(entries.length),
     ...(list.children ? { childBuckets: bucketsFor(childCount) } : {}),
     search,
   };
+}
+
+/** How a list ranks, where it declares more than its labels and columns (see layoutOf): its search text and exact matches. */
+export function rankingOf(list: ListSpec): object | undefined {
+  const { search } = list;
+  return search && (search.text || search.exact) ? { text: search.text?.parts ?? null, exact: search.exact === true } : undefined;
 }
 
 /**

@@ -20,15 +20,13 @@
 // parts.ts (a part's large prefixes and cuts), output.ts (the files' text)
 // and types.ts.
 import type { Entry } from '../sources/model.js';
-import { collectPairs, runEnd, suffixesOf } from './keys.js';
+import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
 import { headPart, indexPart } from './parts.js';
 import type { IndexLayout, IndexPart, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
 
 export type { IndexLayout, IndexPart, PartMeta, Searched, SearchFile, SearchIndex, SearchIndexOptions } from './types.js';
-
-/** A list that searches its labels alone, as most do. */
-export const LABELS: Searched = { exact: false };
+export { LABELS };
 
 /** The part a key belongs to. */
 export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<string>): string {
@@ -44,18 +42,23 @@ export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<stri
  */
 function reachableUnder(depth: number): (prefix: string) => boolean {
   return (prefix) => {
-    let slashes = 0;
-    for (let i = prefix.indexOf('/'); i >= 0; i = prefix.indexOf('/', i + 1)) slashes++;
     const last = prefix.charCodeAt(prefix.length - 1);
-    return slashes === depth && last !== 47 && last !== 32; // neither `/` nor a space
+    return slashesIn(prefix) === depth && last !== 47 && last !== 32; // neither `/` nor a space
   };
+}
+
+function slashesIn(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf('/'); i >= 0; i = s.indexOf('/', i + 1)) n++;
+  return n;
 }
 
 /** A list's Matcher, the sizes' defaults filled in. */
 function matcherFor(entries: Entry[], records: string[], encode: (e: Entry) => string, options: SearchIndexOptions, searched: Searched): Matcher {
   const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
-  const depth = searched.scopes?.[0]?.split('/').length;
-  const reachable = depth === undefined ? undefined : reachableUnder(depth - 1);
+  // Every scope of one list is a chain of as many ids, and a `/`.
+  const scope = searched.scopes?.[0];
+  const reachable = scope === undefined ? undefined : reachableUnder(slashesIn(scope));
   return new Matcher({ entries, records, encode, pageSize, leafBytes, fileBytes, pagesBytes, filtered: entries.some((e) => e.children), searched, reachable });
 }
 

@@ -7,8 +7,8 @@ import { AT_COLUMN, AT_COLUMN_WORD, AT_TEXT, AT_TEXT_WORD, keyTier, type KeyAt }
 import type { Entry } from '../sources/model.js';
 import type { Pairs, Searched } from './types.js';
 
-/** A list that searches its labels alone. */
-const NOTHING_ELSE: Searched = { exact: false };
+/** A list that searches its labels alone, as most do. */
+export const LABELS: Searched = { exact: false };
 
 /** A label's word-start suffixes: itself, and what follows each space. */
 export function* suffixesOf(label: string): Generator<string> {
@@ -35,7 +35,7 @@ const dominates = (a: KeyAt, b: KeyAt, exact: boolean) =>
  * sorted; only the distinct keys go through the engine's own string sort.
  * `searched` says what else than the folded labels an entry's keys come from.
  */
-export function collectPairs(entries: Entry[], keep?: (text: string, start: number) => boolean, searched: Searched = NOTHING_ELSE): Pairs {
+export function collectPairs(entries: Entry[], keep?: (text: string, start: number) => boolean, searched: Searched = LABELS): Pairs {
   const { texts, columns, scopes, exact } = searched;
   // Each distinct key has a slot; its pairs are chained in the order they
   // come (list order), each as entry * 4 + where the key starts (KeyAt): no array for every key.

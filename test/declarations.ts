@@ -34,11 +34,14 @@ const SEPARATORS = [' ', ' ', ', ', '-', ' (', ') ', '/', ' & ', '\n'];
 // Long shared starts, so that labels differ only late and Terms match many.
 const SHARED = ['Museum für Naturkunde ', 'Muséum national d\u2019histoire ', 'Universität ', '国立科学博物館 ', 'Smith, Jo'];
 
-/** A label or a label's column: often one already used in the list, so duplicates are common. */
-function text(g: G, used: string[]): string {
+/** A label or a label's column: often one already used in the list, so duplicates are common; a long shared start `shared` of the time. */
+function text(g: G, used: string[], shared = 0.25): string {
   if (used.length > 0 && chance(g, 0.2)) return pick(g, used);
+  // The first words of one already used: a whole text that starts others, which an exact match ranks before them.
+  const start = used.length > 0 && chance(g, 0.15) ? pick(g, used).split(' ') : [];
+  if (start.length > 1) return start.slice(0, int(g, 1, start.length - 1)).join(' ');
   const words = Array.from({ length: int(g, 1, 3) }, (_, i) => (i === 0 ? '' : pick(g, SEPARATORS)) + pick(g, WORDS));
-  const t = ((chance(g, 0.25) ? pick(g, SHARED) : '') + words.join('')).trim();
+  const t = ((chance(g, shared) ? pick(g, SHARED) : '') + words.join('')).trim();
   used.push(t);
   return t;
 }
@@ -79,12 +82,17 @@ interface Planned {
 
 type Kind = 'top' | 'nested' | 'embedded';
 
+/** A declared field by the two names a config may call it. */
+type Named = { key: string; column: string };
+
+// Numbers often repeat, so that items tie on an order key and fall back to the next.
 const FIELDS = [
-  { key: 'city', column: 'city', config: 'string' as unknown, cell: (g: G, used: string[]) => text(g, used) },
-  { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => spaced(g, String(int(g, 0, 9_999_999))) },
+  { key: 'city', column: 'city', config: 'string' as unknown, cell: (g: G, used: string[], shared?: number) => text(g, used, shared) },
+  { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => spaced(g, String(chance(g, 0.5) ? pick(g, [0, 7, 1200]) : int(g, 0, 9_999_999))) },
   { key: 'lat', column: 'lat', config: { type: 'number', min: -90, max: 90 }, cell: (g: G) => spaced(g, pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999'])) },
-  // Alternative names: often another item's label, so a Term matches one item's label and another's field.
-  { key: 'alt', column: 'alt_names', config: { column: 'alt_names', type: 'string' }, cell: (g: G, used: string[]) => (chance(g, 0.2) ? '' : text(g, used)) },
+  // Alternative names: often another item's label, or the start many labels share, so a Term matches one item's
+  // label and another's field, and one item's whole field (an exact match) and other labels' starts.
+  { key: 'alt', column: 'alt_names', config: { column: 'alt_names', type: 'string' }, cell: (g: G, used: string[], shared?: number) => (chance(g, 0.2) ? '' : chance(g, 0.2) ? pick(g, SHARED).trim() : text(g, used, shared)) },
 ];
 
 class Builder {
@@ -101,7 +109,7 @@ class Builder {
   list(kind: Kind, parent?: Planned, grand?: Planned): Planned {
     const g = this.g;
     const name = `${pick(g, ['inst', 'family', 'genus', 'species', 'tag', 'place', 'work'])}${this.count++}`;
-    const shape = kind === 'embedded' ? 'paged' : kind === 'top' ? pick(g, ['paged', 'paged', 'whole', 'whole', 'grid']) : pick(g, ['whole', 'whole', 'grid']);
+    const shape = kind === 'embedded' ? 'paged' : kind === 'top' ? pick(g, ['paged', 'paged', 'whole', 'whole', 'grid']) : pick(g, ['paged', 'whole', 'whole', 'grid']);
     const c: Record<string, unknown> = {};
     this.lists[name] = c; // declared before the lists under it, as a user would
     const ids: IdGen = { type: pick(g, ['integer', 'string']), chars: pick(g, Object.keys(ALPHABETS)), next: pick(g, [-1, 0, 99, 2 ** 53 - 4000]), issued: [], seen: new Set() };
@@ -116,9 +124,16 @@ class Builder {
     else if (template !== '{text}') c['label'] = labelColumns.length === 1 ? labelColumns[0] : template;
     // Children are an id and a label in their parent's items.
     const fields = kind === 'embedded' ? [] : g(() => fc.subarray(FIELDS));
-    if (fields.length > 0) c['fields'] = Object.fromEntries(fields.map((f) => [f.key, f.config]));
-    const ownKeys = [idKey, labelKey, ...fields.map((f) => f.key)];
+    // Now and then the label's columns are string fields too, so that a search text can be made of them, and an order.
+    const labelFields = kind !== 'embedded' && chance(g, 0.3) ? labelColumns.map((column) => ({ key: column === labelKey ? `${column}_` : column, column })) : [];
+    const declaredFields = [...fields.map((f) => [f.key, f.config]), ...labelFields.map((f) => [f.key, f.key === f.column ? 'string' : { column: f.column, type: 'string' }])];
+    if (declaredFields.length > 0) c['fields'] = Object.fromEntries(declaredFields);
+    const ownKeys = [idKey, labelKey, ...fields.map((f) => f.key), ...labelFields.map((f) => f.key)];
     if (kind !== 'embedded' && chance(g, 0.3)) c['keys'] = g(() => fc.shuffledSubarray(ownKeys, { minLength: ownKeys.length, maxLength: ownKeys.length }));
+    // A declared order: one or two fields, each ascending (+ or nothing) or descending (-), named by key or column.
+    const fieldName = (f: Named): string => (chance(g, 0.5) ? f.key : f.column);
+    const orderable = [...fields, ...labelFields];
+    if (orderable.length > 0 && chance(g, 0.5)) c['order'] = g(() => fc.shuffledSubarray(orderable, { minLength: 1, maxLength: Math.min(2, orderable.length) })).map((f) => pick(g, ['', '+', '-']) + fieldName(f));
 
     // One parent column names the parent; one per ancestor names them all (only one when the parent's ids are unique in its whole list).
     const parentColumns = !parent ? [] : grand && !(parent.globalIds && chance(g, 0.5)) ? [`${grand.name}_id`, `${parent.name}_id`] : [`${parent.name}_id`];
@@ -131,7 +146,10 @@ class Builder {
     if (shape !== 'grid' && !search) c['search'] = false;
     const counts = kind === 'top' && shape === 'paged' && chance(g, 0.5);
 
-    // Rows: a top list sometimes long enough for many pages, a list under a parent 0 to 3 per parent item.
+    // Rows: a top list sometimes long enough for many pages, a list under a parent 0 to 3 per parent item, but a
+    // crowded list many under some parents, with long shared starts: pages and large prefixes under a parent.
+    const crowded = chance(g, 0.25);
+    const shared = crowded ? 0.6 : 0.25;
     const globalIds = kind !== 'nested' || chance(g, 0.5);
     const planned: Planned = { name, items: [], globalIds, depth: parent ? parent.depth + 1 : 0 };
     const rows: Record<string, string>[] = [];
@@ -142,7 +160,7 @@ class Builder {
     const recased = (id: Id): Id => (typeof id === 'string' && ids.chars === 'A-Za-z0-9_-' && chance(g, 0.3) ? swapCase(id) : id);
     for (const p of under) {
       const taken = new Set<string>();
-      const n = !parent ? (chance(g, 0.3) ? int(g, 0, 40) : pick(g, [0, 1, 2, 3, 5, 8])) : int(g, 0, 3);
+      const n = !parent ? (chance(g, 0.3) ? int(g, 0, 40) : pick(g, [0, 1, 2, 3, 5, 8])) : crowded && planned.items.length < 60 && chance(g, 0.4) ? int(g, 4, 24) : int(g, 0, 3);
       for (let i = 0; i < n; i++) {
         let id = !globalIds && ids.issued.length > 0 && chance(g, 0.4) ? recased(pick(g, ids.issued)) : freshId(g, ids);
         if (taken.has(String(id).toLowerCase())) id = freshId(g, ids);
@@ -150,8 +168,8 @@ class Builder {
         const chain = parent ? [...p.chain, p.id] : [];
         planned.items.push({ id, chain });
         const row: Record<string, string> = { [idColumn]: padded(id) };
-        for (const column of labelColumns) row[column] = text(g, used);
-        for (const f of fields) row[f.column] = f.cell(g, used);
+        for (const column of labelColumns) row[column] = text(g, used, shared);
+        for (const f of fields) row[f.column] = f.cell(g, used, shared);
         parentColumns.forEach((column, k) => (row[column] = padded(chain[chain.length - parentColumns.length + k]!)));
         rows.push(row);
       }
@@ -165,10 +183,17 @@ class Builder {
       const child = this.list('embedded', planned);
       c['children'] = chance(g, 0.5) ? child.name : { list: child.name, key: pick(g, ['children', 'kids']) };
     }
-    // A list without children may search string fields too, named by column or by key.
+    // A list without children may search string fields too, named by column or by key, and rank a search text of its
+    // string fields in tiers 1 and 2; any list may rank exact matches first.
     const searchable = fields.filter((f) => f.key === 'city' || f.key === 'alt');
-    if (search && kind !== 'embedded' && !('children' in c) && searchable.length > 0 && chance(g, 0.6)) {
-      c['search'] = { columns: g(() => fc.subarray(searchable, { minLength: 1 })).map((f) => (chance(g, 0.5) ? f.column : f.key)) };
+    if (search && kind !== 'embedded') {
+      const s: Record<string, unknown> = {};
+      const plain = !('children' in c);
+      if (plain && searchable.length > 0 && chance(g, 0.6)) s['columns'] = g(() => fc.subarray(searchable, { minLength: 1 })).map(fieldName);
+      if (plain && fields.length + labelFields.length > 0 && chance(g, 0.4)) s['text'] = this.searchText(template, labelFields, fields, fieldName);
+      if (chance(g, s['columns'] ? 0.7 : 0.5)) s['exact'] = chance(g, 0.85);
+      if (Object.keys(s).length > 0) c['search'] = s;
+      else if (chance(g, 0.1)) c['search'] = true;
     }
     if (kind !== 'embedded' && shape !== 'paged' && planned.depth < 2 && this.count < 8) {
       for (let k = int(g, 0, 2); k > 0; k--) this.list('nested', planned, parent);
@@ -176,6 +201,23 @@ class Builder {
     const params = kind === 'embedded' ? undefined : this.params(shape, search, counts, 'children' in c);
     if (params) c['params'] = params;
     return planned;
+  }
+
+  /**
+   * A search text: the label's own columns as fields (all of them, the label again, or the first alone), else one
+   * or two other fields (a number now and then: the client writes it as its JSON), in braces or (one) a bare name.
+   */
+  searchText(template: string, labelFields: Named[], fields: Named[], name: (f: Named) => string): string {
+    const g = this.g;
+    if (labelFields.length > 0 && (fields.length === 0 || chance(g, 0.5))) {
+      if (chance(g, 0.5)) return template.replace(/\{([^{}]*)\}/g, (_, column: string) => `{${name(labelFields.find((f) => f.column === column)!)}}`);
+      return `{${name(labelFields[0]!)}}`;
+    }
+    const textual = [...fields.filter((f) => f.key === 'city' || f.key === 'alt' || chance(g, 0.3)), ...labelFields];
+    if (textual.length === 0) return name(fields[0]!);
+    const chosen = g(() => fc.shuffledSubarray(textual, { minLength: 1, maxLength: Math.min(2, textual.length) }));
+    if (chosen.length === 1 && chance(g, 0.3)) return name(chosen[0]!);
+    return chosen.map((f) => `{${name(f)}}`).join(pick(g, [' ', ' - ', ', ', '']));
   }
 
   /** Renames or turns off some of a list's parameters; names of different roles never collide. */
@@ -281,9 +323,40 @@ function idValue(g: G, list: ListSpec, ids: readonly Id[]): string {
   return ids.length > 0 && chance(g, 0.5) ? swapCase(String(pick(g, ids))) : pick(g, ['zz', 'Q', 'A-1', '0']);
 }
 
-/** A Term cut from a label at a word start, sometimes disguised, or one that matches nothing. */
-function termValue(g: G, labels: readonly string[]): string {
+/** A place of a list that takes a Term, with items to rank, and declares how it ranks them: an order, a search text, exact matches first. */
+const ranksItsOwnWay = ({ list, items }: Route): boolean =>
+  list.params.term !== undefined && items.length > 1 && (list.order !== undefined || (list.search && (list.search.text !== undefined || list.search.exact === true)));
+
+/**
+ * Term requests that meet what lists declare of their ranking, each page of
+ * each answer (up to `pages`): at up to `places` places of lists that take a
+ * Term (those that rank their own way first), for a few of their items, the
+ * item's whole search text, label and searched values (exact matches, where
+ * the list ranks them first) and its text's first letters. Random requests
+ * meet these seldom: an exact match ranks apart only where another item's text
+ * starts with it, or the declared order puts it after such an item.
+ */
+export function searchSweep(declared: Declared, { places = 5, perPlace = 4, pages = 3 } = {}): string[] {
+  const d = checkConfig(declared.config, 'reflist.config.json').declaration!;
+  const routes = declaredRoutes(d, declared.files).filter((r) => r.list.params.term !== undefined && r.items.length > 1);
+  const chosen = [...routes.filter(ranksItsOwnWay), ...routes.filter((r) => !ranksItsOwnWay(r))].slice(0, places);
+  return chosen.flatMap(({ list, prefix, items }) => {
+    const searched = list.search ? list.search.fields.map((i) => list.fields[i]!.key) : [];
+    const step = Math.ceil(items.length / perPlace);
+    const terms = new Set(items.filter((_, i) => i % step === 0).flatMap((x) => [x.text, x.label, ...searched.map((k) => String(x.own[k])), Array.from(x.text).slice(0, 3).join('')]));
+    const last = list.params.page ? Math.min(pages, Math.ceil(items.length / declared.pageSize)) : 1;
+    return [...terms].filter((t) => t.trim() !== '').flatMap((t) => Array.from({ length: last }, (_, k) =>
+      `${prefix}.json?${list.params.term}=${encodeURIComponent(t)}${k > 0 ? `&${list.params.page}=${k + 1}` : ''}`));
+  });
+}
+
+/** A Term cut from a label at a word start, sometimes disguised, or a whole label (`whole` of the time: an exact match), or one that matches nothing. */
+function termValue(g: G, labels: readonly string[], whole = 0.2): string {
   if (labels.length === 0 || chance(g, 0.2)) return pick(g, ['zzqx', ' ', '!!', 'ss', 'ß', 'smi', '山', 'e\u0301', 'x'.repeat(70)]);
+  if (chance(g, whole)) {
+    const label = pick(g, labels);
+    return pick(g, [label, label.toUpperCase(), `${label}!`]);
+  }
   const cps = Array.from(pick(g, labels));
   const starts = cps.flatMap((ch, i) => (/[\p{L}\p{N}]/u.test(ch) && (i === 0 || !/[\p{L}\p{N}\p{M}]/u.test(cps[i - 1]!)) ? [i] : []));
   const start = starts.length > 0 ? pick(g, starts) : 0;
@@ -298,14 +371,17 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
   const { declaration: d, errors } = checkConfig(declared.config, 'reflist.config.json');
   if (!d) throw new Error(`arbDeclared made an invalid config: ${errors.map((e) => e.message).join('; ')}`);
   const routes = declaredRoutes(d, declared.files);
+  // The places of lists that declare how they rank (search text, exact first, an order), with items to rank:
+  // asked more often, so that a Term meets what they declare.
+  const ranked = routes.filter(ranksItsOwnWay);
   const byName = new Map(d.lists.map((l) => [l.name, l]));
   const all = declaredItems(d, declared.files);
   const gr = d.groups;
   const groupIds = gr ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id).trim()) : [];
   const plain = (g: G): string => {
-    const route = pick(g, routes);
+    const route = ranked.length > 0 && chance(g, 0.3) ? pick(g, ranked) : pick(g, routes);
     const { list } = route;
-    if (chance(g, 0.05)) return pick(g, ['/', '/nope.json', `${route.prefix}.JSON`, `${route.prefix.toUpperCase()}.json`, route.prefix, `${route.prefix}.json/`, `/${route.prefix}.json`, `${route.prefix}/page/1.json`, `${route.prefix}/x/y.json`]);
+    if (chance(g, 0.05)) return pick(g, ['/', '/nope.json', `${route.prefix}.JSON`, `${route.prefix.toUpperCase()}.json`, route.prefix, `${route.prefix}.json/`, `/${route.prefix}.json`, `${route.prefix}/page/1.json`, `${route.prefix}/page/2.json`, `${route.prefix}/x/y.json`]);
     // The ancestors' ids, now and then zero-padded, unknown or malformed.
     const base = route.chain.map((p, k) => {
       const id = chance(g, 0.07) ? idValue(g, route.ancestors[k]!, all.get(route.ancestors[k]!.name)!.map((x) => x.id)) : typeof p.id === 'number' && chance(g, 0.1) ? `0${p.id}` : String(p.id);
@@ -316,15 +392,26 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
     const child = list.children && byName.get(list.children.list);
     const childItems = child ? all.get(child.name)! : [];
     const searched = (list.search ? list.search.fields : []).map((i) => list.fields[i]!.key);
-    const labels = [...route.items, ...childItems].map((x) => x.label).concat(route.items.flatMap((x) => searched.map((k) => String(x.own[k]))).filter((t) => t !== ''));
+    // Terms are cut from the labels (children's too), the searched columns' values or the search texts, as often from each.
+    const labels = [...route.items, ...childItems].map((x) => x.label);
+    const columns = route.items.flatMap((x) => searched.map((k) => String(x.own[k]))).filter((t) => t !== '');
+    const texts = route.items.map((x) => x.text).filter((t) => t !== '');
+    const pools = [labels, columns, texts].filter((pool) => pool.length > 0);
     const last = Math.max(1, Math.ceil(route.items.length / declared.pageSize));
     const values: Record<keyof typeof DEFAULT_NAMES, () => string> = {
       page: () => pick(g, ['1', '2', String(last), String(last + 1), '01', '0', 'x', '-1', '1.5', '99999999999999999999', '']),
-      term: () => termValue(g, labels),
-      id: () => idValue(g, list, [...route.items, ...(chance(g, 0.3) ? childItems : [])].map((x) => x.id)),
+      // A list that ranks exact matches first is asked whole texts and values more often.
+      term: () => termValue(g, pools.length > 0 ? pick(g, pools) : [], list.search && list.search.exact ? 0.5 : 0.2),
+      // An id among the route's items, or a child's, or one of the list's under another parent (none here).
+      id: () => idValue(g, list, [...route.items, ...(chance(g, 0.3) ? childItems : []), ...(chance(g, 0.2) ? all.get(list.name)! : [])].map((x) => x.id)),
       child: () => pick(g, ['true', 'false', '1', '0', 'TRUE', 'False', 'maybe', '2', '']),
       group: () => (groupIds.length > 0 && chance(g, 0.7) ? (chance(g, 0.85) ? pick(g, groupIds) : swapCase(pick(g, groupIds))) : pick(g, ['nosuch', ''])),
     };
+    // As a drop-down asks: a Term alone, or with a later page of its answer, its parameters spelt as declared.
+    if (list.params.term && chance(g, 0.3)) {
+      const page = list.params.page && chance(g, 0.5) ? `&${list.params.page}=${pick(g, ['2', '3'])}` : '';
+      return `${base}.json?${list.params.term}=${encodeURIComponent(values.term())}${page}`;
+    }
     const params: [string, string][] = [];
     for (const role of Object.keys(values) as (keyof typeof DEFAULT_NAMES)[]) {
       if (!chance(g, role === 'id' ? 0.25 : 0.4)) continue;

@@ -1,13 +1,16 @@
 // Random declarations (test/declarations.ts), built for real from their
 // config and sources, asked random requests through lookup-client.js over a
 // real static server and through the compat server, every answer compared
-// with the generic brute-force reference written from docs/lists.md.
+// with the generic brute-force reference written from docs/lists.md; and the
+// public pages of every paged list, under every parent, as files.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseRequest } from '../src/client/request.js';
 import { createCompatServer, listen } from '../src/commands/serve.js';
+import { checkConfig } from '../src/config/declaration.js';
+import { declaredRoutes } from './declarations.js';
 import { startServe, tempDir, treeClient, type Running } from './helpers.js';
 import { arbDeclaredHostCase, buildDeclaredTree, expectLikeDeclared, fetchRaw, filePathOf } from './host-checks.js';
 
@@ -52,6 +55,17 @@ test('over random declarations, the client over a static server and the compat s
           }
           // Key order too, as for the client: the compat server sends the client's answer as JSON text.
           expectLikeDeclared(url, actual, expected);
+        }
+        // What a static host serves without the client: page n of every paged list, under each of its parents.
+        for (const { list, prefix, items } of declaredRoutes(checkConfig(declared.config, 'x').declaration!, declared.files)) {
+          if (list.shape !== 'paged' || !list.params.page) continue;
+          for (let n = 1; n <= Math.max(1, Math.ceil(items.length / declared.pageSize)); n++) {
+            const { body } = reference(`${prefix}.json?${list.params.page}=${n}`);
+            for (const file of [...(n === 1 ? [`${prefix}.json`] : []), `${prefix}/page/${n}.json`]) {
+              const text = existsSync(join(out, file)) ? JSON.stringify(JSON.parse(readFileSync(join(out, file), 'utf8'))) : 'no such file';
+              expect({ file, text }).toEqual({ file, text: JSON.stringify(body) });
+            }
+          }
         }
       } finally {
         compat.close();

@@ -23,7 +23,7 @@ import { apiOf } from '../src/config/api.js';
 import { checkConfig } from '../src/config/declaration.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
-import { arbDeclared, arbDeclaredRequest, type Declared } from './declarations.js';
+import { arbDeclared, arbDeclaredRequest, searchSweep, type Declared } from './declarations.js';
 import { buildFrom, tempDir, writeSources } from './helpers.js';
 import { createDeclaredReference, type DeclaredResponse } from './reference-declared.js';
 import type { RefResponse, RefSources } from './reference.js';
@@ -251,7 +251,8 @@ export interface DeclaredHostCase {
 
 /**
  * A random declaration (arbDeclared()) with `requests` (20 to 40 unless told)
- * random requests over it (arbDeclaredRequest). Not fc.array(arbDeclaredRequest(…)):
+ * random requests over it (arbDeclaredRequest), then its searchSweep: Terms
+ * that meet what its lists declare of their ranking. Not fc.array(arbDeclaredRequest(…)):
  * fc.gen() draws from a copy of the random stream and never moves the stream
  * itself on, so every element of such an array is one and the same URL (and an
  * arbitrary chained after arbDeclared() starts where the declaration's draws
@@ -261,7 +262,7 @@ export interface DeclaredHostCase {
 export function arbDeclaredHostCase(requests: { minLength: number; maxLength: number } = { minLength: 20, maxLength: 40 }): fc.Arbitrary<DeclaredHostCase> {
   return fc
     .tuple(fc.integer(), fc.integer({ min: requests.minLength, max: requests.maxLength }), arbDeclared())
-    .map(([seed, count, declared]) => ({ declared, urls: fc.sample(arbDeclaredRequest(declared), { seed, numRuns: count }) }));
+    .map(([seed, count, declared]) => ({ declared, urls: [...fc.sample(arbDeclaredRequest(declared), { seed, numRuns: count }), ...searchSweep(declared)] }));
 }
 
 /** Search files this small split even a random declaration's few labels into many leaves and files. */

@@ -9,7 +9,7 @@ import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { arbCsvStyle, arbPageSize, arbRequest, arbSources, toCsvFiles } from './arbitraries.js';
 import { arbDeclaredHostCase } from './host-checks.js';
 import { arbDeclared, declaredRoutes, type Declared, type Route } from './declarations.js';
-import { createDeclaredReference, readRows, type DeclaredResponse } from './reference-declared.js';
+import { createDeclaredReference, fieldNamed, rankingOf, readRows, type DeclaredResponse } from './reference-declared.js';
 import { fold, referenceRequest } from './reference.js';
 
 const RUNS = Number(process.env['PROPERTY_RUNS'] ?? 60);
@@ -80,16 +80,32 @@ function collect(ask: Ask, route: Route, pageSize: number, query = ''): { total:
   return { total: first.total, items };
 }
 
-const tierOf = (label: unknown, q: string): number => {
-  const f = fold(String(label));
-  return !(' ' + f).includes(' ' + q) ? 0 : f.startsWith(q) ? 1 : 2;
+/** No tier: the text does not match. */
+const NONE = 9;
+
+/** A text's tier for folded q, read off an answer's item: 0 exact (when the list ranks exact matches first), 1 it starts with q, 2 q starts a later word. */
+const textTier = (text: unknown, q: string, exact: boolean): number => {
+  const f = fold(String(text));
+  return exact && f === q ? 0 : f.startsWith(q) ? 1 : (' ' + f).includes(' ' + q) ? 2 : NONE;
 };
 
-/** Terms from a list's labels and its children's: a label's start (tier 1), a later word (tier 2), a label in capitals. */
-function termsOf(labels: readonly unknown[]): string[] {
-  return [...new Set(labels.slice(0, 8).flatMap((label) => {
-    const words = fold(String(label)).split(' ');
-    return [words[0]!.slice(0, 3), words[1] ?? '', String(label).toUpperCase()].filter((t) => fold(t) !== '');
+/** A searched column's tier: 0 exact (when the list says so), 3 when q starts one of its words. */
+const columnTier = (value: unknown, q: string, exact: boolean): number => {
+  const f = fold(String(value));
+  return exact && f === q ? 0 : (' ' + f).includes(' ' + q) ? 3 : NONE;
+};
+
+/** The search text of an answer's item: the list's `search.text` over the fields it carries, else its label. */
+function textOf(list: ListSpec, item: Item): unknown {
+  const { text } = rankingOf(list);
+  return text === undefined ? item[list.label.key] : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(item[fieldNamed(list, name).key]));
+}
+
+/** Terms from a list's texts and its children's labels: a start (tier 1), a later word (tier 2), a whole text in capitals (exact). */
+function termsOf(texts: readonly unknown[]): string[] {
+  return [...new Set(texts.slice(0, 8).flatMap((text) => {
+    const words = fold(String(text)).split(' ');
+    return [words[0]!.slice(0, 3), words[1] ?? '', String(text).toUpperCase()].filter((t) => fold(t) !== '');
   }))];
 }
 
@@ -145,7 +161,29 @@ describe('the declared reference agrees with itself over random declarations', (
     );
   }, 120_000);
 
-  test('a Term answers the matching items of the whole list, by tier (a searched field alone is tier 3), then in list order, each with its matching children', () => {
+  test('without a Term, a list answers its items in its declared order: each order key in turn, then fold(label), the label, the id', () => {
+    fc.assert(
+      fc.property(arbDeclared(), (declared) => {
+        const { ask, routes } = load(declared);
+        const cmp = (a: unknown, b: unknown): number => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0);
+        for (const route of routes) {
+          const { list } = route;
+          const { order } = rankingOf(list);
+          const keysOf = (x: Item): unknown[] => [...order.map((o) => x[o.field.key]), fold(String(x[list.label.key])), x[list.label.key], x[list.id.key]];
+          const { items } = collect(ask, route, declared.pageSize);
+          for (let i = 1; i < items.length; i++) {
+            const [a, b] = [keysOf(items[i - 1]!), keysOf(items[i]!)];
+            const k = a.findIndex((x, j) => cmp(x, b[j]) !== 0);
+            // Ids are unique among a route's items, so two items always differ by some key, and the first that differs decides.
+            expect({ a, b, before: k >= 0 && cmp(a[k], b[k]) === (order[k]?.descending ? 1 : -1) }).toEqual({ a, b, before: true });
+          }
+        }
+      }),
+      { numRuns: RUNS },
+    );
+  }, 120_000);
+
+  test('a Term answers the matching items of the whole list, each in its best tier (exact, the text\'s start, a later word, a searched column), then in list order, each with its matching children', () => {
     fc.assert(
       fc.property(arbDeclared(), (declared) => {
         const { d, ask, routes } = load(declared);
@@ -154,15 +192,14 @@ describe('the declared reference agrees with itself over random declarations', (
           const { total: all, items: full } = collect(ask, route, declared.pageSize);
           // Without a page parameter only page 1 can be asked, and a Term may find items past it.
           if (!list.params.term || full.length < all) continue;
+          const { exact, columns } = rankingOf(list);
           const idOf = (x: Item) => x[list.id.key];
           const key = list.children?.key;
           const childLabel = key ? specOf(d, list.children!.list).label.key : '';
-          const childMatches = (x: Item, q: string): Item[] => (key ? (x[key] as Item[]).filter((c) => tierOf(c[childLabel], q) !== 0) : []);
-          // Fields the list also searches: a match on them alone is tier 3.
-          const also = (list.search ? list.search.fields : []).map((i) => list.fields[i]!.key);
-          const tierOfItem = (x: Item, q: string) => tierOf(x[list.label.key], q) || (also.some((k) => tierOf(x[k], q) !== 0) ? 3 : 0);
-          const labels = full.flatMap((x) => [x[list.label.key], ...also.map((k) => x[k]), ...(key ? (x[key] as Item[]).map((c) => c[childLabel]) : [])]);
-          for (const term of termsOf(labels)) {
+          const childMatches = (x: Item, q: string): Item[] => (key ? (x[key] as Item[]).filter((c) => textTier(c[childLabel], q, exact) !== NONE) : []);
+          const tierOfItem = (x: Item, q: string) => Math.min(textTier(textOf(list, x), q, exact), ...columns.map((f) => columnTier(x[f.key], q, exact)));
+          const texts = full.flatMap((x) => [textOf(list, x), x[list.label.key], ...columns.map((f) => x[f.key]), ...(key ? (x[key] as Item[]).map((c) => c[childLabel]) : [])]);
+          for (const term of termsOf(texts)) {
             const q = fold(term);
             const { total, items } = collect(ask, route, declared.pageSize, `${list.params.term}=${encodeURIComponent(term)}`);
             const ranked = items.map((item) => {
@@ -173,11 +210,10 @@ describe('the declared reference agrees with itself over random declarations', (
                 return { tier: own, index: full.indexOf(whole) };
               }
               const matching = childMatches(whole, q);
-              expect(item).toEqual({ ...whole, [key]: own !== 0 ? whole[key] : matching });
-              const tiers = [own, ...matching.map((c) => tierOf(c[childLabel], q))].filter((t) => t !== 0);
-              return { tier: Math.min(...tiers), index: full.indexOf(whole) };
+              expect(item).toEqual({ ...whole, [key]: own !== NONE ? whole[key] : matching });
+              return { tier: Math.min(own, ...matching.map((c) => textTier(c[childLabel], q, exact))), index: full.indexOf(whole) };
             });
-            const expectedIds = full.filter((x) => tierOfItem(x, q) !== 0 || childMatches(x, q).length > 0).map(idOf);
+            const expectedIds = full.filter((x) => tierOfItem(x, q) !== NONE || childMatches(x, q).length > 0).map(idOf);
             expect({ term, ids: items.map(idOf).sort() }).toEqual({ term, ids: expectedIds.sort() });
             expect(total).toBe(expectedIds.length);
             const sorted = [...ranked].sort((a, b) => a.tier - b.tier || a.index - b.index);

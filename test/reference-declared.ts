@@ -3,7 +3,7 @@
 // sources are parsed and sorted once, and every request filters whole lists;
 // clarity over speed. For the lookup-service preset it answers exactly what
 // test/reference.ts answers, error wording included.
-import type { Declaration, ListSpec } from '../src/config/declaration.js';
+import type { Declaration, FieldSpec, ListSpec } from '../src/config/declaration.js';
 import { fold } from './reference.js';
 
 export type Id = number | string;
@@ -12,6 +12,8 @@ export type Id = number | string;
 export interface DeclaredItem {
   id: Id;
   label: string;
+  /** What Term's tiers 1 and 2 are reckoned on: the label, or the list's `search.text` made from the item's fields. */
+  text: string;
   /** The row's parent columns, each as an id of the ancestor it names (outermost first). */
   up: Id[];
   /** The item's own keys, in `keys` order. */
@@ -75,6 +77,38 @@ export function itemsUnder(list: ListSpec, chain: readonly DeclaredItem[], all: 
   return all.filter((it) => it.up.every((id, i) => id === chain[i]!.id));
 }
 
+// ---------------------------------------------------------------- ranking
+
+/** What a list declares of its order and its Term search beyond the label (docs/lists.md "Order", "Term search"). */
+export interface Ranking {
+  /** The order keys, first key first: a declared field, descending or not. Ties fall back to the default order. */
+  order: { field: FieldSpec; descending: boolean }[];
+  /** `search.text`: a template over the list's fields, by key or column; the label when undefined. */
+  text?: string;
+  /** `search.exact`: an item whose text, searched column or child's label folds to the Term ranks first (tier 0). */
+  exact: boolean;
+  /** `search.columns`: string fields searched in tier 3. */
+  columns: FieldSpec[];
+}
+
+/** A list's ranking as its Declaration says it; the text's template names fields, which the reference reads itself. */
+export function rankingOf(list: ListSpec): Ranking {
+  const { order = [], search } = list;
+  return {
+    order: order.map(({ field, descending }) => ({ field: list.fields[field]!, descending })),
+    ...(search && search.text ? { text: search.text.template } : {}),
+    exact: search ? search.exact === true : false,
+    columns: search ? search.fields.map((i) => list.fields[i]!) : [],
+  };
+}
+
+/** The field a search text's placeholder names: by key, else by column (any case, as headers match). */
+export function fieldNamed(list: ListSpec, name: string): FieldSpec {
+  const field = list.fields.find((f) => f.key === name) ?? list.fields.find((f) => f.column.toLowerCase() === name.toLowerCase());
+  if (!field) throw new Error(`lists.${list.name}.search.text names ${name}, no field of the list`);
+  return field;
+}
+
 /** Ids, references, counts, numbers and group ids are read without the white space around them; texts as written. */
 const bare = (cell: string): string => cell.trim();
 const idOfCell = (list: ListSpec, cell: string): Id => (list.id.type === 'integer' ? Number(bare(cell)) : bare(cell));
@@ -84,6 +118,7 @@ export function declaredItems(d: Declaration, files: Record<string, string>): Ma
   const byName = new Map(d.lists.map((l) => [l.name, l]));
   const out = new Map<string, DeclaredItem[]>();
   for (const list of d.lists) {
+    const { text, order } = rankingOf(list);
     const ancestors = ancestorsOf(list, byName);
     // One parent column names the parent; one per ancestor names them all.
     const upLists = list.parent?.columns.length === 1 ? ancestors.slice(-1) : ancestors;
@@ -93,19 +128,30 @@ export function declaredItems(d: Declaration, files: Record<string, string>): Ma
       const values = new Map<string, unknown>([[list.id.key, id], [list.label.key, label]]);
       for (const f of list.fields) values.set(f.key, f.type === 'string' ? cell(f.column) : Number(bare(cell(f.column))));
       const up = (list.parent?.columns ?? []).map((column, i) => idOfCell(upLists[i]!, cell(column)));
-      return { id, label, up, own: Object.fromEntries(list.keys.map((k) => [k, values.get(k)])) };
+      // The client makes the search text from what an item carries: a number field as its JSON text, not its cell's.
+      const searchText = text === undefined ? label : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(values.get(fieldNamed(list, name).key)));
+      return { id, label, text: searchText, up, own: Object.fromEntries(list.keys.map((k) => [k, values.get(k)])) };
     });
-    out.set(list.name, items.sort(compareItems));
+    // Each order key in turn, then the default order, which orders any two items.
+    const compare = (a: DeclaredItem, b: DeclaredItem): number => {
+      for (const { field, descending } of order) {
+        const c = cmp(a.own[field.key] as string | number, b.own[field.key] as string | number);
+        if (c !== 0) return descending ? -c : c;
+      }
+      return compareItems(a, b);
+    };
+    out.set(list.name, items.sort(compare));
   }
   return out;
 }
 
-const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Numbers by value, strings by code unit (so '' comes first). */
+const cmp = <T extends string | number>(a: T, b: T): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** fold(label), then the label, then the id: integers by value, strings by code unit. */
+/** The default order: fold(label), then the label, then the id (integers by value, strings by code unit). */
 function compareItems(a: DeclaredItem, b: DeclaredItem): number {
-  const byId = typeof a.id === 'number' && typeof b.id === 'number' ? a.id - b.id : cmpStr(String(a.id), String(b.id));
-  return cmpStr(fold(a.label), fold(b.label)) || cmpStr(a.label, b.label) || byId;
+  const byId = typeof a.id === 'number' && typeof b.id === 'number' ? cmp(a.id, b.id) : cmp(String(a.id), String(b.id));
+  return cmp(fold(a.label), fold(b.label)) || cmp(a.label, b.label) || byId;
 }
 
 /** The canonical form of an id as a path segment or `Id` value gives it, or undefined when it is malformed. */
@@ -116,10 +162,22 @@ function idKey(list: ListSpec, raw: string): string | undefined {
 
 const hasId = (key: string) => (item: DeclaredItem): boolean => String(item.id) === key;
 
-/** 1 when fold(label) starts with q, 2 when q starts at one of its word starts, else 0 (q non-empty). */
-function tierOf(label: string, q: string): number {
-  const f = fold(label);
-  return !(' ' + f).includes(' ' + q) ? 0 : f.startsWith(q) ? 1 : 2;
+const startsAWord = (folded: string, q: string): boolean => (' ' + folded).includes(' ' + q);
+
+/**
+ * The tier of a text and its searched columns' values for folded q (non-empty):
+ * 0 when exact and one of them folds to q, 1 when the folded text starts with q,
+ * 2 when q starts a later word of it, 3 when q starts a word of a column's value;
+ * undefined when none matches.
+ */
+function tierOf(text: string, columns: readonly string[], q: string, exact: boolean): number | undefined {
+  const f = fold(text);
+  const cs = columns.map(fold);
+  if (exact && (f === q || cs.includes(q))) return 0;
+  if (f.startsWith(q)) return 1;
+  if (startsAWord(f, q)) return 2;
+  if (cs.some((c) => startsAWord(c, q))) return 3;
+  return undefined;
 }
 
 // ---------------------------------------------------------------- requests
@@ -179,23 +237,28 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
     return body;
   };
 
-  /** Items and children kept under folded query q (docs/lists.md "Term search" and "Children"), by tier, then in list order. */
-  const search = (list: ListSpec, all: readonly DeclaredItem[], q: string): { item: DeclaredItem; children: DeclaredItem[] }[] =>
-    all
+  /**
+   * Items and children kept under folded query q (docs/lists.md "Term search" and "Children"), each in its best
+   * tier, by tier, then in list order. A child is reckoned on its label; its parent keeps every child when its own
+   * text matches, else only the matching ones, and ranks by the best of its own tier and theirs.
+   */
+  const search = (list: ListSpec, all: readonly DeclaredItem[], q: string): { item: DeclaredItem; children: DeclaredItem[] }[] => {
+    const { exact, columns } = rankingOf(list);
+    return all
       .flatMap((item, index) => {
         const children = childrenOf(list, item);
         if (q === '') return [{ item, children, tier: 0, index }];
-        // A match on nothing but a searched field's text is tier 3.
-        const also = (list.search ? list.search.fields : []).map((i) => String(item.own[list.fields[i]!.key]));
-        const own = tierOf(item.label, q) || (also.some((text) => tierOf(text, q) !== 0) ? 3 : 0);
-        const tiers = children.map((c) => tierOf(c.label, q));
-        const matching = [own, ...tiers].filter((t) => t !== 0);
+        const own = tierOf(item.text, columns.map((f) => item.own[f.key] as string), q, exact);
+        const tiers = children.map((c) => tierOf(c.label, [], q, exact));
+        const matching = [own, ...tiers].filter((t) => t !== undefined);
         if (matching.length === 0) return [];
-        return [{ item, children: own !== 0 ? children : children.filter((_, i) => tiers[i] !== 0), tier: Math.min(...matching), index }];
+        return [{ item, children: own !== undefined ? children : children.filter((_, i) => tiers[i] !== undefined), tier: Math.min(...matching), index }];
       })
       .sort((a, b) => a.tier - b.tier || a.index - b.index);
+  };
 
-  const paged = (list: ListSpec, get: ReturnType<typeof parseQuery>): DeclaredResponse => {
+  /** A paged list's answer over `all`, its items (under its parent, for a list under one). */
+  const paged = (list: ListSpec, all: readonly DeclaredItem[], get: ReturnType<typeof parseQuery>): DeclaredResponse => {
     const p = list.params;
     const pageRaw = get(p.page);
     if (pageRaw !== undefined && !(/^\d+$/.test(pageRaw) && BigInt(pageRaw) >= 1n)) return fail(400, `${p.page}: expected an integer ≥ 1, got "${pageRaw}"`);
@@ -213,7 +276,6 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
     if (!childOk) return fail(400, `${p.child}: expected true|false|1|0, got "${get(p.child)}"`);
     const group = get(p.group);
     if (group !== undefined && !groupIds.includes(group)) return fail(404, `unknown ${g!.param.toLowerCase()} "${group}"`);
-    const all = items.get(list.name)!;
     if (key !== undefined) {
       if (!child) {
         const found = all.find(hasId(key));
@@ -256,8 +318,8 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
     }
     if (found.length === chain.length) return ok(render(list, found[found.length - 1]!, undefined));
     const get = parseQuery(query);
-    if (list.shape === 'paged') return paged(list, get);
     const all = under(list, found);
+    if (list.shape === 'paged') return paged(list, all, get);
     if (list.shape === 'grid') return ok({ total: all.length > 0 ? 1 : 0, page: 1, records: all.length, rows: all.map((it) => render(list, it, undefined)) });
     const hits = search(list, all, fold(get(list.params.term) ?? ''));
     return ok(envelope(hits.map((h) => render(list, h.item, undefined))));

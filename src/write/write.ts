@@ -22,14 +22,19 @@ import {
   swapLink, writeIndex, type Generations,
 } from './generations.js';
 import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
+import { measureTree, overCaps, type Host, type Misfit, type TreeSize } from './fit.js';
 import type { Output, Section } from '../tree-files.js';
 
 export { cacheDir, servedGeneration } from './generations.js';
 
 export interface WriteReport {
-  /** Files and bytes of the new tree. */
+  /** Files and bytes of the new tree, compressed copies included. */
   files: number;
   bytes: number;
+  /** The new tree's measure: what a host caps (fit.ts). */
+  size: TreeSize;
+  /** The caps of the host the tree was built for that it is over: when any, the served tree stays as it was. */
+  refused: Misfit[];
   /** Files written because their content changed since the served tree. */
   written: number;
   /** Unchanged files linked from the served tree into the spare generation. */
@@ -45,11 +50,31 @@ export interface WriteReport {
 export interface WriteOptions {
   /** Also write `.gz` and `.br` siblings of JSON, JS and HTML files, for hosts that serve them. */
   compress?: boolean;
+  /** The host the tree is for: a tree over its caps is not swapped in. */
+  host?: Host;
 }
 
-const COMPRESSIBLE = /\.(json|js|html)$/;
-/** Below this a compressed copy saves less than a packet. */
-const MIN_COMPRESS = 256;
+/**
+ * The files --compress writes copies of: JSON, JS and HTML, from 256 bytes
+ * (below that a copy saves less than a packet). A file the tree stores
+ * compressed already (`.json.gz`) takes none.
+ */
+export const takesCopies = (path: string, bytes: number): boolean => /\.(json|js|html)$/.test(path) && bytes >= 256;
+
+/**
+ * The copies --compress writes, each named in the index by its source's hash
+ * and its settings (`{hash}.gz6`), so a copy is compressed again only when
+ * its source or its settings change. Brotli's quality 6 and gzip's level 6
+ * cost a fraction of 9 for a few tenths of a point of ratio (docs/performance.md).
+ */
+const COPIES = [
+  { suffix: '.gz', tag: 'gz6', compress: (data: string | Uint8Array) => gzipSync(data, { level: 6 }) },
+  {
+    suffix: '.br',
+    tag: 'br6',
+    compress: (data: string | Uint8Array) => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+  },
+] as const;
 
 /** Tree paths are made from digits and checked system ids; anything else is a bug, never a path. */
 const SAFE_PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_\-./]+$/;
@@ -115,6 +140,7 @@ export class TreeWriter {
   private readonly keeps = new Map<Section, Set<string>>();
   private readonly cacheNext: string;
   private readonly compress: boolean;
+  private readonly host: Host | undefined;
   /** The served files the spare lacks or holds otherwise, and how many of them linkAhead has seen to. */
   private readonly stale: string[];
   private ahead = 0;
@@ -125,6 +151,7 @@ export class TreeWriter {
 
   constructor(outDir: string, options: WriteOptions = {}) {
     this.compress = options.compress ?? false;
+    this.host = options.host;
     mkdirSync(dirname(resolve(outDir)), { recursive: true });
     const found = findGenerations(outDir);
     this.unlock = lock(found);
@@ -153,11 +180,9 @@ export class TreeWriter {
     if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
     const h = hash('sha1', text, 'base64');
     const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
-    this.put(path, indexEntry(h, bytes), () => text);
-    if (this.compress && COMPRESSIBLE.test(path) && bytes >= MIN_COMPRESS) {
-      // A sibling is named by its source's hash, so it is compressed only when its source changed.
-      this.put(`${path}.gz`, `${h}.gz`, () => gzipSync(text, { level: 9 }));
-      this.put(`${path}.br`, `${h}.br`, () => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
+    this.put(path, h, () => text);
+    if (this.compress && takesCopies(path, bytes)) {
+      for (const copy of COPIES) this.put(`${path}${copy.suffix}`, `${h}.${copy.tag}`, () => copy.compress(text));
     }
   }
 
@@ -181,11 +206,20 @@ export class TreeWriter {
     else this.cache(output.cache, output.text, output.append);
   }
 
-  /** Records a file of the new tree, writing it only when the served tree does not hold the same. */
-  private put(path: string, entry: string, data: () => string | Uint8Array): void {
-    this.added.set(path, entry);
-    if (this.served?.get(path) === entry) return;
-    this.spare.write(path, data());
+  /**
+   * Records a file of the new tree by its key (its hash, or a copy's source's
+   * hash and settings), making and writing it only when the served tree does
+   * not hold the same.
+   */
+  private put(path: string, key: string, data: () => string | Uint8Array): void {
+    const served = this.served?.get(path);
+    if (served !== undefined && served.slice(0, served.indexOf('\t')) === key) {
+      this.added.set(path, served);
+      return;
+    }
+    const made = data();
+    this.added.set(path, indexEntry(key, typeof made === 'string' ? Buffer.byteLength(made) : made.length));
+    this.spare.write(path, made);
     this.written++;
     this.mirror?.paths.push(path);
   }
@@ -227,9 +261,11 @@ export class TreeWriter {
       const { out, active, twin, moving } = this.generations;
       const { spare, served, mirror } = this;
       const diff = diffTree({ served, spare: spare.index, stale: this.stale, added: this.added, keeps: this.keeps, moving });
-      const { files, bytes, kept, removed, copied, unchanged } = diff;
-      const report: WriteReport = { files, bytes, written: this.written, copied, kept, removed, unchanged };
-      if (diff.unchanged) {
+      const { kept, removed, copied, unchanged } = diff;
+      const size = measureTree(diff.next, this.host);
+      const refused = this.host ? overCaps(size, this.host) : [];
+      const report: WriteReport = { files: size.files, bytes: size.bytes, size, refused, written: this.written, copied, kept, removed, unchanged };
+      if (diff.unchanged || refused.length > 0) {
         this.keepSpare();
         return report;
       }

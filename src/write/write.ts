@@ -4,7 +4,8 @@
 // this module writes the changed files into the spare and carries the diff
 // out. An unchanged file keeps its mtime (hard-linked from the served tree),
 // which lets rsync or an S3 sync upload only what changed; a build that
-// changes nothing writes nothing.
+// changes nothing writes nothing. A tree over the caps of the host it is
+// for (fit.ts) is measured from its index and never swapped in.
 //
 // On top, one speed-up that pays (docs/performance.md): links made ahead. The
 // spare lags behind the served tree by the files the last build changed; a
@@ -13,7 +14,6 @@
 // its writer has nothing to write, so that the first rebuild finds most of it
 // there (TreeWriter.linkAhead). Links that can wait never hold a build up.
 import { hash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ReflistError } from '../errors.js';
@@ -22,6 +22,7 @@ import {
   swapLink, writeIndex, type Generations,
 } from './generations.js';
 import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
+import { COPIES, copyMaker, takesCopies, type CopyMaker, type CopyTag } from './copies.js';
 import { measureTree, overCaps, type Host, type Misfit, type TreeSize } from './fit.js';
 import type { Output, Section } from '../tree-files.js';
 
@@ -54,27 +55,6 @@ export interface WriteOptions {
   host?: Host;
 }
 
-/**
- * The files --compress writes copies of: JSON, JS and HTML, from 256 bytes
- * (below that a copy saves less than a packet). A file the tree stores
- * compressed already (`.json.gz`) takes none.
- */
-export const takesCopies = (path: string, bytes: number): boolean => /\.(json|js|html)$/.test(path) && bytes >= 256;
-
-/**
- * The copies --compress writes, each named in the index by its source's hash
- * and its settings (`{hash}.gz6`), so a copy is compressed again only when
- * its source or its settings change. Brotli's quality 6 and gzip's level 6
- * cost a fraction of 9 for a few tenths of a point of ratio (docs/performance.md).
- */
-const COPIES = [
-  { suffix: '.gz', tag: 'gz6', compress: (data: string | Uint8Array) => gzipSync(data, { level: 6 }) },
-  {
-    suffix: '.br',
-    tag: 'br6',
-    compress: (data: string | Uint8Array) => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
-  },
-] as const;
 
 /** Tree paths are made from digits and checked system ids; anything else is a bug, never a path. */
 const SAFE_PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_\-./]+$/;
@@ -99,6 +79,16 @@ class Spare {
     writeFileSync(this.prepare(path), data);
   }
 
+  /** The spare's path for a file about to be replaced: its folder made, its old file (maybe a link shared with the served tree) removed. */
+  prepare(path: string): string {
+    if (!this.changing) markChanging(this.root), (this.changing = true);
+    const file = join(this.root, path);
+    this.makeDir(dirname(file));
+    // The old file may be a hard link shared with the served tree: replace it, never write into it.
+    if (this.index.has(path)) unlinkSync(file);
+    return file;
+  }
+
   /** Hard-links a file of another generation into the spare: the same bytes and mtime, nothing copied. */
   link(from: string, path: string, entry: string): void {
     linkSync(join(from, path), this.prepare(path));
@@ -111,16 +101,6 @@ class Spare {
 
   makeDir(dir: string): void {
     if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
-  }
-
-  /** The spare's path for a file about to be replaced. */
-  private prepare(path: string): string {
-    if (!this.changing) markChanging(this.root), (this.changing = true);
-    const file = join(this.root, path);
-    this.makeDir(dirname(file));
-    // The old file may be a hard link shared with the served tree: replace it, never write into it.
-    if (this.index.has(path)) unlinkSync(file);
-    return file;
   }
 }
 
@@ -139,7 +119,9 @@ export class TreeWriter {
   private written = 0;
   private readonly keeps = new Map<Section, Set<string>>();
   private readonly cacheNext: string;
-  private readonly compress: boolean;
+  /** --compress's copies, made on a thread of their own, and the copies taken but not yet made: path and key. */
+  private readonly copies: CopyMaker | undefined;
+  private readonly pending: [path: string, key: string][] = [];
   private readonly host: Host | undefined;
   /** The served files the spare lacks or holds otherwise, and how many of them linkAhead has seen to. */
   private readonly stale: string[];
@@ -150,7 +132,6 @@ export class TreeWriter {
   private closed = false;
 
   constructor(outDir: string, options: WriteOptions = {}) {
-    this.compress = options.compress ?? false;
     this.host = options.host;
     mkdirSync(dirname(resolve(outDir)), { recursive: true });
     const found = findGenerations(outDir);
@@ -173,6 +154,7 @@ export class TreeWriter {
     if (!active) clearGeneration(twin), (this.mirror = { paths: [], linked: 0 });
     this.cacheNext = `${cacheDir(spare)}.next`;
     remove(this.cacheNext);
+    this.copies = options.compress ? copyMaker() : undefined;
   }
 
   /** A file of the tree, as text or as its UTF-8 bytes. */
@@ -181,9 +163,23 @@ export class TreeWriter {
     const h = hash('sha1', text, 'base64');
     const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
     this.put(path, h, () => text);
-    if (this.compress && takesCopies(path, bytes)) {
-      for (const copy of COPIES) this.put(`${path}${copy.suffix}`, `${h}.${copy.tag}`, () => copy.compress(text));
+    if (this.copies && takesCopies(path, bytes)) this.addCopies(path, h, text);
+  }
+
+  /** The copies of a file: those the served tree does not hold made by the copies' thread, into the spare. */
+  private addCopies(path: string, h: string, text: string | Uint8Array): void {
+    const tags: CopyTag[] = [];
+    for (const { suffix, tag } of COPIES) {
+      const [copy, key] = [`${path}${suffix}`, `${h}.${tag}`];
+      if (this.keepServed(copy, key)) continue;
+      this.spare.prepare(copy);
+      this.added.set(copy, key); // its size comes with settle; linkAhead leaves it alone meanwhile
+      this.pending.push([copy, key]);
+      this.written++;
+      tags.push(tag);
     }
+    // A buffer of its own: the copies' thread takes it whole.
+    if (tags.length > 0) this.copies!.take({ file: join(this.spare.root, path), tags, data: typeof text === 'string' ? new TextEncoder().encode(text) : text.slice() });
   }
 
   /** Keeps the served tree's files of a section, but those in `drop` (and those added anew). */
@@ -212,16 +208,20 @@ export class TreeWriter {
    * not hold the same.
    */
   private put(path: string, key: string, data: () => string | Uint8Array): void {
-    const served = this.served?.get(path);
-    if (served !== undefined && served.slice(0, served.indexOf('\t')) === key) {
-      this.added.set(path, served);
-      return;
-    }
+    if (this.keepServed(path, key)) return;
     const made = data();
     this.added.set(path, indexEntry(key, typeof made === 'string' ? Buffer.byteLength(made) : made.length));
     this.spare.write(path, made);
     this.written++;
     this.mirror?.paths.push(path);
+  }
+
+  /** Takes the served tree's file at `path` into the new tree when it has this key: nothing to make or write. */
+  private keepServed(path: string, key: string): boolean {
+    const served = this.served?.get(path);
+    if (served === undefined || served.slice(0, served.indexOf('\t')) !== key) return false;
+    this.added.set(path, served);
+    return true;
   }
 
   /**
@@ -258,6 +258,8 @@ export class TreeWriter {
   finish(): WriteReport {
     this.closed = true; // nothing is linked ahead once the spare may be served
     try {
+      const made = this.copies?.settle() ?? [];
+      for (const [i, [path, key]] of this.pending.entries()) this.added.set(path, indexEntry(key, made[i]!));
       const { out, active, twin, moving } = this.generations;
       const { spare, served, mirror } = this;
       const diff = diffTree({ served, spare: spare.index, stale: this.stale, added: this.added, keeps: this.keeps, moving });
@@ -278,6 +280,7 @@ export class TreeWriter {
       if (moving) removeOlderLayout(out);
       return report;
     } finally {
+      this.copies?.close();
       this.unlock();
     }
   }
@@ -299,6 +302,7 @@ export class TreeWriter {
   /** Leaves the served tree as it is. */
   abort(): void {
     this.closed = true;
+    this.copies?.close();
     this.keepSpare();
     this.unlock();
   }

@@ -4,11 +4,12 @@
 // each naming the knob of the declaration that would bring it under
 // (docs/lists.md, "When a list outgrows a host"). Pure.
 import { ancestors, type Declaration, type ListSpec } from './config/declaration.js';
+import { sectionsOf } from './config/sections.js';
 import { ReflistError } from './errors.js';
 import { FOLDER_CAP, HOST_NAMES, HOSTS, overCaps, type Host, type HostName, type Misfit, type Part, type Tally, type TreeSize } from './write/fit.js';
 
 /** What the knobs depend on besides the tree: the declaration and the page size it was built with. */
-export interface Shape {
+export interface Knobs {
   declaration: Declaration;
   pageSize: number;
 }
@@ -66,30 +67,30 @@ export function fitLine(size: TreeSize, out: string): string {
 }
 
 /** A warning for each folder over FOLDER_CAP entries: a public one (items, pages) keeps its names, so the build says which hosts cannot take it, and the knob. */
-export function crowdedWarnings(size: TreeSize, shape: Shape): string[] {
+export function crowdedWarnings(size: TreeSize, knobs: Knobs): string[] {
   return size.crowded.filter((f) => f.entries > FOLDER_CAP).map(({ path, entries, copies }) => {
     const refuse = HOST_NAMES.filter((name) => overCaps(size, HOSTS[name]).some((m) => m.figure === 'folder' && m.path === path));
-    const hosts = refuse.length > 0 ? `${refuse.map((name) => `${name} cannot take it (~${int(HOSTS[name].folderEntries!)} at most)`).join(', ')}` : 'the hosts --host knows take it';
-    return `folder ${path} holds ${int(entries)} entries, over the ${int(FOLDER_CAP)} of docs/contract.md §3: ${hosts}; to keep under: ${folderKnob(path, entries, copies, FOLDER_CAP, shape)}`;
+    const hosts = refuse.length > 0 ? refuse.map((name) => `${name} cannot take it (~${int(HOSTS[name].folderEntries!)} at most)`).join(', ') : 'the hosts --host knows take it';
+    return `folder ${folderName(path)} holds ${int(entries)} entries, over the ${int(FOLDER_CAP)} of docs/contract.md §3: ${hosts}; to keep under: ${folderKnob(path, entries, copies, FOLDER_CAP, knobs)}`;
   });
 }
 
 /** An error for each cap of `host` the tree is over, naming the figure and the knob. */
-export function misfitErrors(host: Host, misfits: Misfit[], size: TreeSize, shape: Shape): ReflistError[] {
-  return misfits.map((m) => new ReflistError('OVER_CAP', `${host.name}: ${figure(m, host)}: ${knob(host, m, size, shape)}`));
+export function misfitErrors(host: Host, misfits: Misfit[], size: TreeSize, knobs: Knobs): ReflistError[] {
+  return misfits.map((m) => new ReflistError('OVER_CAP', `${host.name}: ${figure(m, host)}: ${knob(host, m, size, knobs)}`));
 }
 
-function knob(host: Host, m: Misfit, size: TreeSize, shape: Shape): string {
-  const elsewhere = HOST_NAMES.filter((name) => name !== host.name && !overCaps(size, HOSTS[name]).some((o) => o.figure === m.figure));
+function knob(host: Host, m: Misfit, size: TreeSize, knobs: Knobs): string {
+  const elsewhere = fits(size).fit.filter((name) => name !== host.name);
   const or = elsewhere.length > 0 ? `; or build for a host with room for it (--host ${elsewhere.join(', ')})` : '';
   switch (m.figure) {
     case 'files':
     case 'site':
-      return countKnob(m.figure === 'files' ? 'files' : 'bytes', m.value - m.cap, size, shape) + or;
+      return countKnob(m.figure === 'files' ? 'files' : 'bytes', m.value - m.cap, size, knobs) + or;
     case 'file':
-      return fileKnob(m.path, shape) + or;
+      return fileKnob(m.path, knobs) + or;
     case 'folder':
-      return folderKnob(m.path, m.value, size.crowded.find((f) => f.path === m.path)!.copies, m.cap, shape) + or;
+      return folderKnob(m.path, m.value, size.crowded.find((f) => f.path === m.path)!.copies, m.cap, knobs) + or;
   }
 }
 
@@ -113,14 +114,14 @@ function pageSizeFor(pageSize: number, pages: number, target: number): string {
 }
 
 /** What would bring a folder of `entries` (`copies` of them compressed copies) under `cap`, by what fills it. */
-function folderKnob(path: string, entries: number, copies: number, cap: number, shape: Shape): string {
+function folderKnob(path: string, entries: number, copies: number, cap: number, knobs: Knobs): string {
   if (copies > 0) {
     const without = `build without --compress (${int(copies)} of them are .gz/.br copies)`;
-    return entries - copies <= cap ? without : `${without}, and ${folderKnob(path, entries - copies, 0, cap, shape)}`;
+    return entries - copies <= cap ? without : `${without}, and ${folderKnob(path, entries - copies, 0, cap, knobs)}`;
   }
-  const d = shape.declaration;
+  const d = knobs.declaration;
   const segments = path.split('/').filter((s) => s !== '');
-  if (segments.at(-1) === 'page') return pageSizeFor(shape.pageSize, entries, cap);
+  if (segments.at(-1) === 'page') return pageSizeFor(knobs.pageSize, entries, cap);
   const group = d.groups?.param.toLowerCase();
   if (group && segments.length === 2 && segments[1] === group) return `fewer groups (each holds 2 entries here: its first page and its folder) (${LISTS_DOC})`;
   const list = listAt(d, segments);
@@ -131,10 +132,10 @@ function folderKnob(path: string, entries: number, copies: number, cap: number, 
 }
 
 /** What would bring one file under a host's cap on a file, by whose file it is. */
-function fileKnob(path: string, shape: Shape): string {
+function fileKnob(path: string, knobs: Knobs): string {
   const segments = path.replace(/\.json$/, '').split('/');
-  if (segments.at(-2) === 'page') return `a smaller "pageSize" (now ${shape.pageSize})`;
-  const list = listAt(shape.declaration, segments);
+  if (segments.at(-2) === 'page') return `a smaller "pageSize" (now ${knobs.pageSize})`;
+  const list = listAt(knobs.declaration, segments);
   if (list && list.shape !== 'paged') return `declare "shape": "paged" on lists.${list.name}${list.parent ? ' (a paged list has no parent yet: declare it beside this one)' : ''}, or list it under a parent (${LISTS_DOC})`;
   return `see ${LISTS_DOC}`;
 }
@@ -150,21 +151,22 @@ const PART_NAMES: Record<Part, string> = {
 };
 
 /** What would bring the tree's files (or bytes) down by `excess`: the knob of the part that holds the most. */
-function countKnob(what: keyof Tally, excess: number, size: TreeSize, shape: Shape): string {
+function countKnob(what: keyof Tally, excess: number, size: TreeSize, knobs: Knobs): string {
   const parts = Object.entries(size.parts).flatMap(([section, p]) => Object.entries(p).map(([part, tally]) => ({ section, part: part as Part, tally })));
   const top = parts.sort((a, b) => b.tally[what] - a.tally[what])[0]!;
   const of = `most are ${PART_NAMES[top.part]}${top.part === 'copies' ? '' : ` of ${top.section}`} (${what === 'files' ? int(top.tally.files) : amount(top.tally.bytes, false)})`;
-  const list = listAt(shape.declaration, [top.section]);
+  const list = listAt(knobs.declaration, [top.section]);
   switch (top.part) {
     case 'page':
-      return `${of}: ${what === 'files' ? pageSizeFor(shape.pageSize, top.tally.files, top.tally.files - excess) : `a larger "pageSize" (now ${shape.pageSize})`}`;
+      return `${of}: ${what === 'files' ? pageSizeFor(knobs.pageSize, top.tally.files, top.tally.files - excess) : `a larger "pageSize" (now ${knobs.pageSize})`}`;
     case 'copies':
       return `${of}: build without --compress (the host compresses what it serves)`;
     case 'search':
     case 'results':
       return `${of}: declare "search": false on lists.${list?.name ?? top.section} (no Term search there)`;
     case 'public': {
-      const items = shape.declaration.lists.filter((l) => l.items && (l === list || (list && ancestors(l, new Map(shape.declaration.lists.map((x) => [x.name, x]))).includes(list))));
+      const section = sectionsOf(knobs.declaration).find((s) => s.name === top.section);
+      const items = section ? [section.root, ...section.nested].filter((l) => l.items) : [];
       return items.length > 0 ? `${of}: declare "items": false on ${items.map((l) => `lists.${l.name}`).join(', ')} (${LISTS_DOC})` : `${of} (${LISTS_DOC})`;
     }
     default:

@@ -113,9 +113,9 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
     );
     const written = await tree.write(outputs, (n) => progress.tick(n));
     progress.end();
-    const shape = { declaration, pageSize: options.pageSize };
-    if (written.refused.length > 0) throw new ReflistErrors(misfitErrors(host!, written.refused, written.size, shape));
-    for (const line of crowdedWarnings(written.size, shape)) (options.warn ?? log)(line);
+    const knobs = { declaration, pageSize: options.pageSize };
+    if (written.refused.length > 0) throw new ReflistErrors(misfitErrors(host!, written.refused, written.size, knobs));
+    for (const line of crowdedWarnings(written.size, knobs)) (options.warn ?? log)(line);
     const sections: Record<Section, How> = {};
     for (const root of roots) sections[root.name] = (plan.lists[root.name] ?? plan.trees[root.name])!.how;
     return { rows, absent: loaded.absent, sections, ...written, ms: performance.now() - started };

@@ -3,6 +3,7 @@
 // fail a build over a host's caps before its tree is swapped in; the folders
 // over the contract's 10,000 entries.
 import { describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from '../src/build.js';
@@ -177,6 +178,14 @@ describe('a list of 10,001 items, a page each', () => {
       + '"pageSize": 2 or more (now 1; --page-size overrides it)\n',
     );
     expect(first.stdout).toMatch(/\ntree: \d+ files, .*; not cloudflare-pages-free \(\d{2},\d{3} files, over 20,000\)\n/);
+    // Cloudflare's own check, offline, says the same.
+    const home = tempDir('reflist-wrangler-');
+    const wrangler = spawnSync(join(process.cwd(), 'node_modules/.bin/wrangler'), ['pages', 'project', 'validate', `${out}/`], {
+      encoding: 'utf8',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_LOG_PATH: join(home, 'logs'), XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1' },
+    });
+    expect(wrangler.status).not.toBe(0);
+    expect(wrangler.stdout + wrangler.stderr).toContain('Pages only supports up to 20,000 files');
     const [before, link] = [snapshotTree(out), readlinkSync(out)];
     writeSources(sources, { 'item.csv': files['item.csv'].replace('Item 7\n', 'Item seven\n') });
     const refused = await cli(['build', '--sources', sources, '--out', out, '--host', 'cloudflare-pages-free']);

@@ -10,7 +10,7 @@ import { build } from '../src/build.js';
 import { run } from '../src/cli.js';
 import { ReflistErrors } from '../src/errors.js';
 import { indexEntry, type Index } from '../src/write/diff.js';
-import { HOST_NAMES, measureTree, overCaps, partOf, type Host } from '../src/write/fit.js';
+import { HOST_NAMES, HOSTS, measureTree, overCaps, partOf, type Host } from '../src/write/fit.js';
 import { VALID } from './fixtures/valid.js';
 import { snapshotTree, tempDir, writeSources } from './helpers.js';
 
@@ -90,6 +90,22 @@ describe('the measure of a tree', () => {
     const size = measureTree(index({ '_worker.js': 10, '_headers': 1, '_routes.json': 1, 'a.json': 1 }));
     expect(overCaps(size, { name: 'cf', title: 'cf', files: 1, settings: ['_worker.js', '_headers', '_routes.json'] })).toEqual([]);
     expect(overCaps(size, { name: 'other', title: 'other', files: 1 })).toEqual([{ figure: 'files', value: 4, cap: 1 }]);
+  });
+
+  test.each(HOST_NAMES)('%s takes a tree at each of its caps, and names the figure of a tree one over it', (name) => {
+    const host = HOSTS[name];
+    const files = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`a/${i}.json`, 1]));
+    const cases: [number | undefined, (n: number) => Record<string, number>, string][] = [
+      [host.files, files, 'files'],
+      [host.folderEntries, files, 'folder'],
+      [host.fileBytes, (n) => ({ 'a.json': n }), 'file'],
+      [host.siteBytes, (n) => ({ 'a.json': n / 2, 'b.json': n / 2 }), 'site'],
+    ];
+    for (const [cap, tree, figure] of cases) {
+      if (cap === undefined) continue;
+      expect(overCaps(measureTree(index(tree(cap)), host), host)).toEqual([]);
+      expect(overCaps(measureTree(index(tree(cap + (figure === 'site' ? 2 : 1))), host), host).map((m) => m.figure)).toContain(figure);
+    }
   });
 
   test("the schema's hosts are the ones --host knows", () => {

@@ -1,6 +1,6 @@
-// Benchmarks, each printing the figures its issue names. With --docs, build
-// and ab also put their table into docs/performance.md, between the markers
-// `<!-- bench build -->` / `<!-- bench ab -->` and their closing ones, so the
+// Benchmarks, each printing the figures its issue names. With --docs, build,
+// ab, size and compress also put their table into docs/performance.md, between
+// the markers `<!-- bench NAME -->` and `<!-- /bench NAME -->`, so the
 // figures there are the bench's own output, never edited by hand.
 //
 //   npm run bench -- search [--authors N]   the Term index on a generated corpus:
@@ -29,6 +29,12 @@
 //   npm run bench -- widgets   the drop-down adapters: each one's size
 //       minified and gzipped, and in Chromium the requests it makes for a
 //       term typed a key at a time, for page 2, and for 100 saved ids.
+//   npm run bench -- size [--rows N,N] [--authors N] [--against REV]  what a
+//       tree holds part by part (public, Id buckets, search files, result
+//       pages, other), this tree against REV (17c080e), over the declared
+//       list, the preset's generated sources and the real cities (bench-size.ts).
+//   npm run bench -- compress [--authors N] [--rounds R]  what --compress
+//       costs: each quality's CPU time and ratio, and builds with and without.
 //   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
 //       the sources alone (csv-parse). The A/B of the hand-written parser
 //       against csv-parse that chose it is this mode at commit 7cc075b
@@ -49,7 +55,9 @@ import { fold } from '../src/client/fold.js';
 import { deployRun, randomRequest, sourcesA, sourcesB, type Tally } from '../test/deploy.js';
 import { startServe, tempDir } from '../test/helpers.js';
 import { widgetsBench } from './bench-widgets.js';
+import { cliAt, compressBench, sizeBench } from './bench-size.js';
 import { writeSynthetic } from './sources.js';
+import { writeDeclared } from './sources/declared.js';
 import { mulberry32 } from './sources/prng.js';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -269,14 +277,10 @@ function timedBuild(cli: string, sources: string, out: string): { seconds: numbe
 /** This tree (B) against commit `rev` (A), paired round by round. */
 async function abBench(rev: string, authors: number, rounds: number): Promise<void> {
   execFileSync(process.execPath, ['scripts/compile.mjs']);
-  const clone = tempDir('reflist-ab-');
-  execFileSync('git', ['clone', '--quiet', '--no-checkout', '.', clone]);
-  execFileSync('git', ['-C', clone, 'checkout', '--quiet', rev]);
-  console.log(`A: ${execFileSync('git', ['-C', clone, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 90)}`);
+  const { dir: clone, cli, title } = cliAt(rev);
+  console.log(`A: ${title}`);
   console.log(`B: this tree (${execFileSync('git', ['log', '-1', '--format=%h'], { encoding: 'utf8' }).trim()}${execFileSync('git', ['status', '--porcelain', 'src'], { encoding: 'utf8' }) ? ', with uncommitted changes' : ''})`);
-  execFileSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone, stdio: 'inherit' });
-  execFileSync(process.execPath, ['scripts/compile.mjs'], { cwd: clone });
-  const clis = { A: join(clone, 'lib/cli.js'), B: join(process.cwd(), 'lib/cli.js') };
+  const clis = { A: cli, B: join(process.cwd(), 'lib/cli.js') };
   console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${int(authors)} authors, ${rounds} rounds`);
   const sources = tempDir('reflist-ab-src-');
   await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
@@ -404,19 +408,7 @@ const { positionals, values } = parseArgs({ allowPositionals: true, options: { a
 async function declaredBench(rows: number): Promise<void> {
   execFileSync(process.execPath, ['scripts/compile.mjs']);
   const sources = tempDir('reflist-declared-');
-  const random = mulberry32(7);
-  const WORDS = ['Museum', 'Institute', 'Herbarium', 'Naturkunde', 'Muséum', 'Collection', 'Garden', 'Société', 'Zoologisches', 'Botanic'];
-  const CITIES = ['Berlin', 'Paris', 'München', 'Chicago', 'Tōkyō', 'São Paulo', 'Kraków', 'Zürich', 'Leiden', 'Washington'];
-  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
-  const lines = ['id,name,city,founded'];
-  for (let i = 0; i < rows; i++) {
-    const name = `${pick(WORDS)} ${pick(WORDS)} ${Math.floor(random() * 1e6).toString(36)}`;
-    lines.push(`X-${i.toString(36).toUpperCase().padStart(5, '0')},${name},${pick(CITIES)},${1500 + Math.floor(random() * 520)}`);
-  }
-  writeFileSync(join(sources, 'institution.csv'), lines.join('\n') + '\n');
-  writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify({ lists: { institution: {
-    id: { column: 'id', type: 'string' }, label: '{name} ({city})', fields: { city: 'string', founded: 'integer' },
-  } } }));
+  writeDeclared(sources, rows);
   const out = join(tempDir('reflist-declared-out-'), 'dist');
   console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${rows.toLocaleString('en')} rows declared in reflist.config.json`);
   const full = cliBuild(sources, out);
@@ -437,5 +429,7 @@ else if (which === 'deploy') await deployBench(Number(values.authors ?? 3000));
 else if (which === 'writes') await writesBench((values.authors ?? '100000,1000000').split(',').map(Number));
 else if (which === 'declared') await declaredBench(Number(values.rows ?? 1_000_000));
 else if (which === 'widgets') await widgetsBench();
+else if (which === 'size') await sizeBench({ rows: (values.rows ?? '100000,1000000').split(',').map(Number), authors: Number(values.authors ?? 100_000), against: values.against ?? '17c080e' }, toDocs);
+else if (which === 'compress') await compressBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6), toDocs);
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
-else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets or parser`);
+else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, compress or parser`);

@@ -1,4 +1,4 @@
-// Bundles the CLI, the programmatic API and the writer's thread for Node, the
+// Bundles the CLI, the programmatic API and the writer's threads for Node, the
 // scripts every built tree carries at its root (the client and the host
 // adapters), each a single dependency-free file, and the drop-down adapters. `npm pack` runs this (prepack).
 import { rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ await Promise.all([
   build({ ...common, entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' }, outdir: 'lib', splitting: true,
     chunkNames: '[name]-[hash]', platform: 'node', packages: 'external' }),
   build({ ...common, entryPoints: ['src/write/worker.ts'], outfile: 'lib/write-worker.js', platform: 'node', packages: 'external' }),
+  build({ ...common, entryPoints: ['src/write/copy-worker.ts'], outfile: 'lib/copy-worker.js', platform: 'node', packages: 'external' }),
   build({ ...tree, entryPoints: ['src/client/index.ts'], outfile: 'lib/tree/lookup-client.js' }),
   build({ ...tree, entryPoints: ['src/adapters/cloudflare.ts'], outfile: 'lib/tree/_worker.js' }),
   build({ ...tree, entryPoints: ['src/adapters/netlify.ts'], outfile: 'lib/tree/_netlify/lib/reflist.js' }),

@@ -12,7 +12,6 @@ import { loadDeclaration } from './config/load.js';
 import type { Declaration } from './config/declaration.js';
 import { sectionsOf } from './config/sections.js';
 import { checkChanges, findChanges, servedBuild, servedForPlan } from './plan/changes.js';
-import { ReflistError } from './errors.js';
 import { packageFile } from './root.js';
 import type { ListItem, Node } from './sources/model.js';
 import { createProgress, type Progress } from './progress.js';
@@ -24,6 +23,9 @@ import { renderTree } from './render/tree.js';
 import type { Groups } from './sources/validate.js';
 import { openTree } from './write/threaded.js';
 import type { WriteReport } from './write/write.js';
+import { HOST_NAMES, HOSTS, isHostName, type Host, type HostName } from './write/fit.js';
+import { crowdedWarnings, misfitErrors } from './advice.js';
+import { didYouMean, ReflistError, ReflistErrors } from './errors.js';
 
 /** Items per page of every paged list when none is given (docs/contract.md §1.3). */
 export const DEFAULT_PAGE_SIZE = 30;
@@ -40,6 +42,12 @@ export interface BuildOptions {
   search?: RenderOptions['search'];
   /** Also write `.gz` and `.br` siblings (see WriteOptions). */
   compress?: boolean;
+  /**
+   * The host the tree is for (else the config's `host`): a tree over its caps
+   * fails the build and the served tree stays. A name from HOSTS, or caps of
+   * one's own.
+   */
+  host?: HostName | Host;
   /** Where nginx.conf sends the requests only the client answers (Term, Id, child): a `reflist serve`. */
   nginxUpstream?: string;
   log?: (line: string) => void;
@@ -78,14 +86,17 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
   for (const line of loaded.notices) log(line);
   for (const line of loaded.warnings) (options.warn ?? log)(line);
   const progress = options.progress ?? createProgress(undefined);
+  const host = hostOf(buildOptions.host ?? loaded.declaration.host);
   // Opened first, so the writer thread starts while the sources are read; it
   // writes nothing until the sources have passed every check.
-  const tree = openTree(options.out, { compress: options.compress });
+  const tree = openTree(options.out, { compress: options.compress, host });
   try {
     progress.phase('reading and checking sources');
     const { declaration } = loaded;
     // A config that says anything else makes every section again: it may change any file.
-    const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false, declaration });
+    // The host shapes no file: another one is checked without rendering anything again.
+    const { host: _host, ...shaping } = declaration;
+    const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false, declaration: shaping });
     const served = servedBuild(options.out, key);
     const changes = findChanges(options.sources, declaration, served);
     // A build that will change the tree lets the writer link the files the spare lags behind on, meanwhile.
@@ -103,6 +114,9 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
     );
     const written = await tree.write(outputs, (n) => progress.tick(n));
     progress.end();
+    const knobs = { declaration, pageSize: options.pageSize };
+    if (written.refused.length > 0) throw new ReflistErrors(misfitErrors(host!, written.refused, written.size, knobs));
+    for (const line of crowdedWarnings(written.size, knobs)) (options.warn ?? log)(line);
     const sections: Record<Section, How> = {};
     for (const root of roots) sections[root.name] = (plan.lists[root.name] ?? plan.trees[root.name])!.how;
     return { rows, absent: loaded.absent, sections, ...written, ms: performance.now() - started };
@@ -110,6 +124,13 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
     await tree.abort();
     throw err;
   }
+}
+
+/** The host a build checks its tree against: one by name, one of the caller's, or none. */
+function hostOf(host: HostName | Host | undefined): Host | undefined {
+  if (host === undefined || typeof host === 'object') return host;
+  if (isHostName(host)) return HOSTS[host];
+  throw new ReflistError('INVALID_OPTION', `--host: expected one of ${HOST_NAMES.join(', ')}, got "${host}"${didYouMean(host, HOST_NAMES)}`);
 }
 
 /** The rows a build reports, in the order it prints them: the lists in declared order, then the groups. */

@@ -5,11 +5,13 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, DEFAULT_PAGE_SIZE } from './build.js';
 import { startDev, type DevOptions } from './commands/dev.js';
 import type { How } from './plan/plan.js';
-import { errorLines, ReflistError, ReflistErrors } from './errors.js';
+import { didYouMean, errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { init, ownVersion } from './commands/init.js';
 import { createProgress, type Io } from './progress.js';
 import { checkTree, createCompatServer, listen } from './commands/serve.js';
 import { types, TYPES_FILE, type TypesOptions } from './commands/types.js';
+import { fitLine } from './advice.js';
+import { HOST_NAMES, isHostName, type HostName } from './write/fit.js';
 
 export type { Io } from './progress.js';
 
@@ -34,6 +36,11 @@ function origin(value: string): string {
     throw new InvalidArgumentError(`--nginx-upstream: expected an origin like http://127.0.0.1:8081, got "${value}"`);
   }
   return url.origin;
+}
+
+function hostName(value: string): HostName {
+  if (!isHostName(value)) throw new InvalidArgumentError(`--host: expected one of ${HOST_NAMES.join(', ')}, got "${value}"${didYouMean(value, HOST_NAMES)}`);
+  return value;
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
@@ -92,8 +99,9 @@ it writes nothing and names them. Then: npm install, npm run build.
     .option('--page-size <n>', `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`, integer('--page-size', 1, 10000))
     .option('--compress', 'also write .gz and .br copies of JSON, JS and HTML files, for hosts that serve them')
     .option('--nginx-upstream <url>', 'nginx.conf hands Term, Id and child requests to `reflist serve` at this origin', origin)
+    .option('--host <name>', `the host the tree is for (default: the config's host): a tree over its caps fails and the served one stays; one of ${HOST_NAMES.join(', ')}`, hostName)
     .option('-q, --quiet', 'print nothing but errors')
-    .action(async (opts: { sources: string; config?: string; out: string; pageSize?: number; compress?: boolean; nginxUpstream?: string; quiet?: boolean }) => {
+    .action(async (opts: { sources: string; config?: string; out: string; pageSize?: number; compress?: boolean; nginxUpstream?: string; host?: HostName; quiet?: boolean }) => {
       const say = opts.quiet ? () => {} : io.stdout;
       const progress = createProgress(opts.quiet ? undefined : io.progress);
       const report = await build({ ...opts, log: (line) => say(line + '\n'), warn: (line) => io.stderr(`warning: ${line}\n`), progress });
@@ -104,7 +112,7 @@ it writes nothing and names them. Then: npm install, npm run build.
       const groups = new Map<How, string[]>();
       for (const [section, how] of Object.entries(report.sections)) groups.set(how, [...(groups.get(how) ?? []), section]);
       say(`sections: ${[...groups].map(([how, sections]) => `${sections.join(', ')} ${HOW[how]}`).join('; ')}\n`);
-      say(`tree: ${report.files} files, ${mb(report.bytes)} at ${opts.out}\n`);
+      say(`${fitLine(report.size, opts.out)}\n`);
       say(
         report.unchanged
           ? `unchanged: nothing written in ${seconds} s (peak memory ${peak})\n`

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'UNKNOWN_REFERENCE'
   | 'INVALID_OPTION'
   | 'INVALID_CONFIG'
+  | 'OVER_CAP'
   | 'UNSAFE_OUTPUT';
 
 export interface Location {

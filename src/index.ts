@@ -6,6 +6,8 @@ export type { BuildOptions, BuildReport } from './build.js';
 export type { How } from './plan/plan.js';
 export type { Section } from './tree-files.js';
 export type { WriteReport } from './write/write.js';
+export { HOSTS } from './write/fit.js';
+export type { Host, HostName, Misfit, TreeSize } from './write/fit.js';
 export type { Progress } from './progress.js';
 export { createCompatServer } from './commands/serve.js';
 export type { ServeOptions } from './commands/serve.js';

@@ -134,6 +134,8 @@ describe('a config declares the lists', () => {
       'reflist.config.json: lists.family.fields.rank: expected integer, number or string, got "numbr" (did you mean "number"?)', true],
     ['an optional that is no flag', withList('family', { optional: 'yes' }),
       'reflist.config.json: lists.family.optional: expected true or false, got "yes"', true],
+    ['a host --host does not know', { ...OWN_LISTS, host: 'netlfy' },
+      'reflist.config.json: host: expected one of github-pages, cloudflare-pages, cloudflare-pages-free, netlify, s3, got "netlfy" (did you mean "netlify"?)', true],
   ];
 
   test.each(ERRORS)('%s is a located error that says what was expected', (_what, config, error, schemaTells) => {

@@ -4,6 +4,7 @@
 // error it finds, each located by its JSON path. Pure: load.ts reads the file,
 // and columns.ts checks the sources' headers.
 import { didYouMean, ReflistError, suggest } from '../errors.js';
+import { HOST_NAMES, isHostName, type HostName } from '../write/fit.js';
 import { readOrder, readSearch, type OrderKey, type SearchSpec } from './ranking.js';
 
 export type { OrderKey, SearchSpec, TextSpec } from './ranking.js';
@@ -114,6 +115,8 @@ export interface GroupsSpec {
 
 export interface Declaration {
   pageSize?: number;
+  /** The host the tree is for: a build over its caps fails (`--host` overrides it). */
+  host?: HostName;
   groups?: GroupsSpec;
   /** In declared order. */
   lists: ListSpec[];
@@ -349,13 +352,14 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
     e.add('(top)', 'expected an object with "lists"');
     return { errors: e.all };
   }
-  e.keys('(top)', json, ['$schema', 'pageSize', 'groups', 'lists']);
+  e.keys('(top)', json, ['$schema', 'pageSize', 'host', 'groups', 'lists']);
   let pageSize: number | undefined;
   if (json['pageSize'] !== undefined) {
     const n = json['pageSize'];
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 10000) e.add('pageSize', `expected an integer from 1 to 10000, got ${JSON.stringify(n)}`);
     else pageSize = n;
   }
+  const host = readHost(e, json['host']);
   const groups = readGroups(e, json['groups']);
   const lists: ListSpec[] = [];
   const rawLists = json['lists'];
@@ -375,7 +379,13 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
     }
     if (e.all.length === 0) checkRelations(e, lists);
   }
-  return e.all.length > 0 ? { errors: e.all } : { declaration: { ...(pageSize ? { pageSize } : {}), ...(groups ? { groups } : {}), lists }, errors: [] };
+  return e.all.length > 0 ? { errors: e.all } : { declaration: { ...(pageSize ? { pageSize } : {}), ...(host ? { host } : {}), ...(groups ? { groups } : {}), lists }, errors: [] };
+}
+
+function readHost(e: Errors, v: Json): HostName | undefined {
+  if (v === undefined || (typeof v === 'string' && isHostName(v))) return v;
+  e.add('host', `expected one of ${HOST_NAMES.join(', ')}, got ${JSON.stringify(v)}${typeof v === 'string' ? didYouMean(v, HOST_NAMES) : ''}`);
+  return undefined;
 }
 
 function readGroups(e: Errors, v: Json): GroupsSpec | undefined {

@@ -4,16 +4,13 @@
 // write.ts carries it out.
 import { sectionOf, type Section } from '../tree-files.js';
 
-/** path → `hash<TAB>size`: what a generation holds. Compressed siblings are `hash.gz` / `hash.br`, their source's hash. */
+/**
+ * path → `key<TAB>size`: what a generation holds. A file's key is its hash; a
+ * compressed copy's, its source's hash and its settings (`hash.gz6`, write.ts).
+ */
 export type Index = Map<string, string>;
 
-export const indexEntry = (hash: string, bytes: number) => `${hash}\t${bytes}`;
-
-/** A file's size from its entry; compressed siblings count nothing (the tree's size is what is served uncompressed). */
-const entryBytes = (entry: string) => {
-  const tab = entry.indexOf('\t');
-  return tab < 0 ? 0 : Number(entry.slice(tab + 1));
-};
+export const indexEntry = (key: string, bytes: number) => `${key}\t${bytes}`;
 
 /** The served tree's files the spare lacks or holds otherwise: linked into it wherever the new tree keeps them. */
 export function staleFiles(served: Index, spare: Index): string[] {
@@ -50,8 +47,6 @@ export interface TreeDiff {
   copied: number;
   /** Files of the served tree that the new one no longer has. */
   removed: number;
-  files: number;
-  bytes: number;
   /** The new tree equals the served one: nothing to swap. */
   unchanged: boolean;
 }
@@ -71,8 +66,6 @@ export function diffTree({ served, spare, stale, added, keeps, moving = false }:
     }
     for (const [path, entry] of added) if (served.get(path) !== entry) written++;
   }
-  let bytes = 0;
-  for (const entry of next.values()) bytes += entryBytes(entry);
   const unchanged = served !== undefined && written === 0 && removed === 0 && !moving;
   const link: string[] = [];
   let copied = 0;
@@ -83,5 +76,5 @@ export function diffTree({ served, spare, stale, added, keeps, moving = false }:
     if (spare.get(path) !== entry) link.push(path);
   }
   const remove = unchanged ? [] : [...spare.keys()].filter((path) => !next.has(path));
-  return { next, link, remove, kept, copied, removed, files: next.size, bytes, unchanged };
+  return { next, link, remove, kept, copied, removed, unchanged };
 }

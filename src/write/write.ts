@@ -4,7 +4,8 @@
 // this module writes the changed files into the spare and carries the diff
 // out. An unchanged file keeps its mtime (hard-linked from the served tree),
 // which lets rsync or an S3 sync upload only what changed; a build that
-// changes nothing writes nothing.
+// changes nothing writes nothing. A tree over the caps of the host it is
+// for (fit.ts) is measured from its index and never swapped in.
 //
 // On top, one speed-up that pays (docs/performance.md): links made ahead. The
 // spare lags behind the served tree by the files the last build changed; a
@@ -13,7 +14,6 @@
 // its writer has nothing to write, so that the first rebuild finds most of it
 // there (TreeWriter.linkAhead). Links that can wait never hold a build up.
 import { hash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ReflistError } from '../errors.js';
@@ -22,14 +22,20 @@ import {
   swapLink, writeIndex, type Generations,
 } from './generations.js';
 import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
+import { COPIES, copyMaker, takesCopies, type CopyMaker, type CopyTag } from './copies.js';
+import { measureTree, overCaps, type Host, type Misfit, type TreeSize } from './fit.js';
 import type { Output, Section } from '../tree-files.js';
 
 export { cacheDir, servedGeneration } from './generations.js';
 
 export interface WriteReport {
-  /** Files and bytes of the new tree. */
+  /** Files and bytes of the new tree, compressed copies included. */
   files: number;
   bytes: number;
+  /** The new tree's measure: what a host caps (fit.ts). */
+  size: TreeSize;
+  /** The caps of the host the tree was built for that it is over: when any, the served tree stays as it was. */
+  refused: Misfit[];
   /** Files written because their content changed since the served tree. */
   written: number;
   /** Unchanged files linked from the served tree into the spare generation. */
@@ -45,11 +51,10 @@ export interface WriteReport {
 export interface WriteOptions {
   /** Also write `.gz` and `.br` siblings of JSON, JS and HTML files, for hosts that serve them. */
   compress?: boolean;
+  /** The host the tree is for: a tree over its caps is not swapped in. */
+  host?: Host;
 }
 
-const COMPRESSIBLE = /\.(json|js|html)$/;
-/** Below this a compressed copy saves less than a packet. */
-const MIN_COMPRESS = 256;
 
 /**
  * Tree paths are made from digits, checked ids and names, and the `~` of the
@@ -78,6 +83,16 @@ class Spare {
     writeFileSync(this.prepare(path), data);
   }
 
+  /** The spare's path for a file about to be replaced: its folder made, its old file (maybe a link shared with the served tree) removed. */
+  prepare(path: string): string {
+    if (!this.changing) markChanging(this.root), (this.changing = true);
+    const file = join(this.root, path);
+    this.makeDir(dirname(file));
+    // The old file may be a hard link shared with the served tree: replace it, never write into it.
+    if (this.index.has(path)) unlinkSync(file);
+    return file;
+  }
+
   /** Hard-links a file of another generation into the spare: the same bytes and mtime, nothing copied. */
   link(from: string, path: string, entry: string): void {
     linkSync(join(from, path), this.prepare(path));
@@ -90,16 +105,6 @@ class Spare {
 
   makeDir(dir: string): void {
     if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
-  }
-
-  /** The spare's path for a file about to be replaced. */
-  private prepare(path: string): string {
-    if (!this.changing) markChanging(this.root), (this.changing = true);
-    const file = join(this.root, path);
-    this.makeDir(dirname(file));
-    // The old file may be a hard link shared with the served tree: replace it, never write into it.
-    if (this.index.has(path)) unlinkSync(file);
-    return file;
   }
 }
 
@@ -118,7 +123,10 @@ export class TreeWriter {
   private written = 0;
   private readonly keeps = new Map<Section, Set<string>>();
   private readonly cacheNext: string;
-  private readonly compress: boolean;
+  /** --compress's copies, made on a thread of their own, and the copies taken but not yet made: path and key. */
+  private readonly copies: CopyMaker | undefined;
+  private readonly pending: [path: string, key: string][] = [];
+  private readonly host: Host | undefined;
   /** The served files the spare lacks or holds otherwise, and how many of them linkAhead has seen to. */
   private readonly stale: string[];
   private ahead = 0;
@@ -128,7 +136,7 @@ export class TreeWriter {
   private closed = false;
 
   constructor(outDir: string, options: WriteOptions = {}) {
-    this.compress = options.compress ?? false;
+    this.host = options.host;
     mkdirSync(dirname(resolve(outDir)), { recursive: true });
     const found = findGenerations(outDir);
     this.unlock = lock(found);
@@ -150,6 +158,7 @@ export class TreeWriter {
     if (!active) clearGeneration(twin), (this.mirror = { paths: [], linked: 0 });
     this.cacheNext = `${cacheDir(spare)}.next`;
     remove(this.cacheNext);
+    this.copies = options.compress ? copyMaker() : undefined;
   }
 
   /** A file of the tree, as text or as its UTF-8 bytes. */
@@ -157,12 +166,24 @@ export class TreeWriter {
     if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
     const h = hash('sha1', text, 'base64');
     const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
-    this.put(path, indexEntry(h, bytes), () => text);
-    if (this.compress && COMPRESSIBLE.test(path) && bytes >= MIN_COMPRESS) {
-      // A sibling is named by its source's hash, so it is compressed only when its source changed.
-      this.put(`${path}.gz`, `${h}.gz`, () => gzipSync(text, { level: 9 }));
-      this.put(`${path}.br`, `${h}.br`, () => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
+    this.put(path, h, () => text);
+    if (this.copies && takesCopies(path, bytes)) this.addCopies(path, h, text);
+  }
+
+  /** The copies of a file: those the served tree does not hold made by the copies' thread, into the spare. */
+  private addCopies(path: string, h: string, text: string | Uint8Array): void {
+    const tags: CopyTag[] = [];
+    for (const { suffix, tag } of COPIES) {
+      const [copy, key] = [`${path}${suffix}`, `${h}.${tag}`];
+      if (this.keepServed(copy, key)) continue;
+      this.spare.prepare(copy);
+      this.added.set(copy, key); // its size comes with settle; linkAhead leaves it alone meanwhile
+      this.pending.push([copy, key]);
+      this.written++;
+      tags.push(tag);
     }
+    // A buffer of its own: the copies' thread takes it whole.
+    if (tags.length > 0) this.copies!.take({ file: join(this.spare.root, path), tags, data: typeof text === 'string' ? new TextEncoder().encode(text) : text.slice() });
   }
 
   /** Keeps the served tree's files of a section, but those in `drop` (and those added anew). */
@@ -185,13 +206,26 @@ export class TreeWriter {
     else this.cache(output.cache, output.text, output.append);
   }
 
-  /** Records a file of the new tree, writing it only when the served tree does not hold the same. */
-  private put(path: string, entry: string, data: () => string | Uint8Array): void {
-    this.added.set(path, entry);
-    if (this.served?.get(path) === entry) return;
-    this.spare.write(path, data());
+  /**
+   * Records a file of the new tree by its key (its hash, or a copy's source's
+   * hash and settings), making and writing it only when the served tree does
+   * not hold the same.
+   */
+  private put(path: string, key: string, data: () => string | Uint8Array): void {
+    if (this.keepServed(path, key)) return;
+    const made = data();
+    this.added.set(path, indexEntry(key, typeof made === 'string' ? Buffer.byteLength(made) : made.length));
+    this.spare.write(path, made);
     this.written++;
     this.mirror?.paths.push(path);
+  }
+
+  /** Takes the served tree's file at `path` into the new tree when it has this key: nothing to make or write. */
+  private keepServed(path: string, key: string): boolean {
+    const served = this.served?.get(path);
+    if (served === undefined || served.slice(0, served.indexOf('\t')) !== key) return false;
+    this.added.set(path, served);
+    return true;
   }
 
   /**
@@ -228,12 +262,16 @@ export class TreeWriter {
   finish(): WriteReport {
     this.closed = true; // nothing is linked ahead once the spare may be served
     try {
+      const made = this.copies?.settle() ?? [];
+      for (const [i, [path, key]] of this.pending.entries()) this.added.set(path, indexEntry(key, made[i]!));
       const { out, active, twin, moving } = this.generations;
       const { spare, served, mirror } = this;
       const diff = diffTree({ served, spare: spare.index, stale: this.stale, added: this.added, keeps: this.keeps, moving });
-      const { files, bytes, kept, removed, copied, unchanged } = diff;
-      const report: WriteReport = { files, bytes, written: this.written, copied, kept, removed, unchanged };
-      if (diff.unchanged) {
+      const { kept, removed, copied, unchanged } = diff;
+      const size = measureTree(diff.next, this.host);
+      const refused = this.host ? overCaps(size, this.host) : [];
+      const report: WriteReport = { files: size.files, bytes: size.bytes, size, refused, written: this.written, copied, kept, removed, unchanged };
+      if (diff.unchanged || refused.length > 0) {
         this.keepSpare();
         return report;
       }
@@ -246,6 +284,7 @@ export class TreeWriter {
       if (moving) removeOlderLayout(out);
       return report;
     } finally {
+      this.copies?.close();
       this.unlock();
     }
   }
@@ -267,6 +306,7 @@ export class TreeWriter {
   /** Leaves the served tree as it is. */
   abort(): void {
     this.closed = true;
+    this.copies?.close();
     this.keepSpare();
     this.unlock();
   }

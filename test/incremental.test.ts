@@ -1,11 +1,11 @@
 // Incremental builds: only changed files are written, unchanged ones keep
 // their mtime, and every tree equals a clean build of the same sources.
-import { storedCompressed } from '../src/client/paths.js';
 import { describe, expect, test } from 'vitest';
 import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { build } from '../src/build.js';
+import { storedCompressed } from '../src/client/paths.js';
 import { TreeWriter, writeTree } from '../src/write/write.js';
 import { writeTreeThreaded } from '../src/write/threaded.js';
 import { PRESETS } from '../src/config/preset.js';

@@ -50,7 +50,7 @@ import { build } from '../src/build.js';
 import { readSources } from '../src/plan/changes.js';
 import { sourceFiles } from '../src/config/declaration.js';
 import { loadDeclaration } from '../src/config/load.js';
-import { createLookupClient } from '../src/client/client.js';
+import { createLookupClient, fileAnswer } from '../src/client/client.js';
 import { fold } from '../src/client/fold.js';
 import { deployRun, randomRequest, sourcesA, sourcesB, type Tally } from '../test/deploy.js';
 import { startServe, tempDir } from '../test/helpers.js';
@@ -123,14 +123,14 @@ async function searchBench(authors: number): Promise<void> {
   let bytes = 0;
   const fetch = async (url: string) => {
     const path = url.slice('bench:/'.length);
-    let text: string | undefined;
+    let data: Uint8Array | undefined;
     try {
-      text = readFileSync(join(out, path), 'utf8');
+      data = readFileSync(join(out, path));
     } catch {
-      text = undefined;
+      data = undefined;
     }
-    if (path !== 'lookup.json') (requests++, (bytes += text?.length ?? 0));
-    return { ok: text !== undefined, text: async () => text ?? '' };
+    if (path !== 'lookup.json') (requests++, (bytes += data?.length ?? 0));
+    return fileAnswer(data);
   };
   const labels = {
     author: readFileSync(join(sources, 'author.csv'), 'utf8').split('\n').slice(1, -1),

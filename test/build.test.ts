@@ -7,6 +7,7 @@ import { run } from '../src/cli.js';
 import { VALID } from './fixtures/valid.js';
 import { build } from '../src/build.js';
 import { buildFrom, snapshotTree, tempDir, treeClient, writeSources } from './helpers.js';
+import { fileAnswer } from '../src/client/client.js';
 
 async function cli(args: string[]) {
   let stdout = '';
@@ -42,7 +43,7 @@ describe('a build', () => {
     expect(read('country/840/state/6/county/6037.json')).toEqual({ FIPS: 6037, LongitudeCenter: -118.2243, county: 'Los Angeles', latitudeCenter: 34.3207 });
     expect(Object.keys(read('country/840/state/6/county/6037.json'))).toEqual(['FIPS', 'LongitudeCenter', 'county', 'latitudeCenter']);
     expect(read('country/124/state.json')).toEqual({ total: 0, items: [] });
-    expect(read('lookup.json')).toMatchObject({ format: 2, pageSize: 2, systems: [{ id: 'col' }, { id: 'gbif' }] });
+    expect(read('lookup.json')).toMatchObject({ format: 3, pageSize: 2, systems: [{ id: 'col' }, { id: 'gbif' }] });
   });
 
   test('prints rows per list, files, bytes and time', async () => {
@@ -109,10 +110,9 @@ describe('the shipped sources', () => {
       baseUrl: 'file:/',
       fetch: async (url) => {
         try {
-          const text = readFileSync(join(out, url.slice('file:/'.length)), 'utf8');
-          return { ok: true, text: async () => text };
+          return fileAnswer(readFileSync(join(out, url.slice('file:/'.length))));
         } catch {
-          return { ok: false, text: async () => '' };
+          return fileAnswer(undefined);
         }
       },
     });

@@ -3,24 +3,27 @@ import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { VALID } from './fixtures/valid.js';
+import { fileAnswer } from '../src/client/client.js';
 import { buildFrom, tempDir, treeClient } from './helpers.js';
 
 const out = join(tempDir(), 'dist');
 beforeAll(() => buildFrom(VALID, out, 1));
 
 /** The tree's files over a fetch that records its URLs and can be told to fail. */
+/** An answer of `text`, as a host's error page or app shell comes. */
+const answerOf = (text: string) => fileAnswer(new TextEncoder().encode(text));
+
 function filesFetch(fail: (path: string) => number | undefined = () => undefined) {
   const requested: string[] = [];
   const fetch = async (url: string) => {
     const path = new URL(url).pathname.replace(/^\/lookup\//, '');
     requested.push(path);
     const status = fail(path);
-    if (status) return { ok: false, status, text: async () => 'Service Unavailable' };
+    if (status) return { ...answerOf('Service Unavailable'), ok: false, status };
     try {
-      const text = readFileSync(join(out, path), 'utf8');
-      return { ok: true, status: 200, text: async () => text };
+      return fileAnswer(readFileSync(join(out, path)));
     } catch {
-      return { ok: false, status: 404, text: async () => '<html>app shell</html>' };
+      return { ...answerOf('<html>app shell</html>'), ok: false, status: 404 };
     }
   };
   return { requested, fetch };

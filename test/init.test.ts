@@ -8,6 +8,7 @@ import { nextCommands, packageName } from '../src/commands/init.js';
 import { PRESETS } from '../src/config/preset.js';
 import type { Envelope } from '../src/client/types.js';
 import { snapshotTree, tempDir, treeClient } from './helpers.js';
+import { fileAnswer } from '../src/client/client.js';
 
 async function cli(args: string[]) {
   let stdout = '';
@@ -33,10 +34,9 @@ function diskClient(root: string) {
     baseUrl: 'file:/',
     fetch: async (url) => {
       try {
-        const text = readFileSync(join(root, url.slice('file:/'.length)), 'utf8');
-        return { ok: true, text: async () => text };
+        return fileAnswer(readFileSync(join(root, url.slice('file:/'.length))));
       } catch {
-        return { ok: false, text: async () => '' };
+        return fileAnswer(undefined);
       }
     },
   });

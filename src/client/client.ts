@@ -1,6 +1,6 @@
 // createLookupClient: answers any request of the original service (docs/contract.md §1)
 // from the static tree alone, by turning it into one or two file reads.
-import { bucketOf, bucketPath, childBucketPath, MANIFEST, nestedFolder, pagePath, resultPagesPath, scoped, searchFileFor, searchPath } from './paths.js';
+import { bucketOf, bucketPath, childBucketPath, MANIFEST, nestedFolder, pagePath, resultPagesPath, scoped, searchFileFor, searchPath, storedCompressed } from './paths.js';
 import { chainOf, idKey, parseRequest, type Route } from './request.js';
 import { byTier, itemTier } from './rank.js';
 import { rankRecords, textOf, toItem } from './search.js';
@@ -18,10 +18,22 @@ export interface LookupClientOptions {
    * required elsewhere (workers, service workers, bundles).
    */
   baseUrl?: string | URL;
-  /** A fetch implementation; defaults to globalThis.fetch (and node:fs for file: URLs). */
-  fetch?: (url: string) => Promise<{ ok: boolean; status?: number; text(): Promise<string> }>;
+  /**
+   * A fetch implementation; defaults to globalThis.fetch (and node:fs for
+   * file: URLs). Its answers need `arrayBuffer()` as well as `text()`: the
+   * files behind the client are stored compressed (a Response has both).
+   */
+  fetch?: (url: string) => Promise<FetchedFile>;
   /** How many parsed files to keep for later requests (a scroll, a retyped term). */
   cacheSize?: number;
+}
+
+/** What the client needs of a fetch's answer. */
+export interface FetchedFile {
+  ok: boolean;
+  status?: number;
+  text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
 }
 
 /** An answer as the client makes it; `request` hands it out as the typed Answer. */
@@ -92,16 +104,33 @@ function defaultBaseUrl(): string {
  * variable, marked for webpack and Vite too, so bundlers for the browser
  * leave it alone).
  */
-async function fetchTree(url: string): Promise<{ ok: boolean; status?: number; text(): Promise<string> }> {
+async function fetchTree(url: string): Promise<FetchedFile> {
   if (!url.startsWith('file:')) return globalThis.fetch(url);
   const fs = 'node:fs/promises';
-  const { readFile } = (await import(/* webpackIgnore: true */ /* @vite-ignore */ fs)) as { readFile(path: URL, encoding: 'utf8'): Promise<string> };
-  try {
-    const text = await readFile(new URL(url), 'utf8');
-    return { ok: true, status: 200, text: async () => text };
-  } catch {
-    return { ok: false, status: 404, text: async () => '' };
-  }
+  const { readFile } = (await import(/* webpackIgnore: true */ /* @vite-ignore */ fs)) as { readFile(path: URL): Promise<Uint8Array> };
+  return fileAnswer(await readFile(new URL(url)).catch(() => undefined));
+}
+
+/** A file's bytes (undefined: missing) as a fetch answer: what a custom fetch over files on disk gives the client. */
+export function fileAnswer(bytes: Uint8Array | undefined): FetchedFile {
+  const data = bytes ?? new Uint8Array(0);
+  return {
+    ok: bytes !== undefined,
+    status: bytes === undefined ? 404 : 200,
+    text: async () => new TextDecoder().decode(data),
+    arrayBuffer: async () => new Uint8Array(data).buffer, // a copy: a Buffer may be a view of a shared pool
+  };
+}
+
+/**
+ * A stored file's text (paths.ts, STORED_GZIP): inflated, unless a host sent it
+ * with `Content-Encoding: gzip` and the fetch inflated it already (no gzip
+ * magic bytes then).
+ */
+async function inflate(bytes: ArrayBuffer): Promise<string> {
+  const head = new Uint8Array(bytes, 0, Math.min(2, bytes.byteLength));
+  if (head[0] !== 0x1f || head[1] !== 0x8b) return new TextDecoder().decode(bytes);
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
 }
 
 function parseJson(text: string | undefined): unknown {
@@ -169,7 +198,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
       if (res.status === undefined || res.status === 404 || res.status === 410) return undefined;
       throw new Error(`GET ${url}: HTTP ${res.status}`);
     }
-    return res.text();
+    return storedCompressed(path) ? inflate(await res.arrayBuffer()) : res.text();
   }
 
   /** A file's JSON, or undefined when it is missing or not JSON (an app-shell fallback page). */

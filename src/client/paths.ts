@@ -8,6 +8,17 @@ export const FILES_PER_DIR = 1000;
 export const MANIFEST = 'lookup.json';
 
 /**
+ * The suffix of the files behind the client: JSON stored gzip-compressed. They
+ * are read only by the client, which inflates them, so a host stores and sends
+ * a fifth of their bytes, and a tree keeps to hosts' caps with fewer, larger
+ * files. Public files stay plain JSON.
+ */
+export const STORED_GZIP = '.json.gz';
+
+/** Whether a path of the tree is stored gzip-compressed. */
+export const storedCompressed = (path: string): boolean => path.endsWith(STORED_GZIP);
+
+/**
  * Page p of a list's folder; `variant` is a group's (`system/gbif`: the
  * group parameter's name in lower case, then the group's id).
  */
@@ -42,7 +53,7 @@ export function nestedFolder(paths: readonly string[]): string {
 export const scoped = (chain: string, key: string): string => `${chain}/${key}`;
 
 function numbered(dir: string, n: number): string {
-  return `${dir}/${Math.floor(n / FILES_PER_DIR)}/${n % FILES_PER_DIR}.json`;
+  return `${dir}/${Math.floor(n / FILES_PER_DIR)}/${n % FILES_PER_DIR}${STORED_GZIP}`;
 }
 
 /**
@@ -90,11 +101,11 @@ function commonPrefixLength(a: string, b: string): number {
 export function searchPath(list: string, layout: string, starts: readonly string[], i: number): string {
   const shared = i === 0 ? -1 : commonPrefixLength(starts[i - 1]!, starts[i]!);
   const name = nameOf(JSON.stringify([layout, shared, starts[i], starts[i + 1] ?? null]));
-  return `${list}/search/${name.slice(0, 2)}/${name.slice(2)}.json`;
+  return `${list}/search/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
 }
 
 /** A page file of result sets: named after its content (see ResultSet), so it never changes at its path. */
-export const resultPagesPath = (list: string, name: string): string => `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}.json`;
+export const resultPagesPath = (list: string, name: string): string => `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
 
 const hex = (n: number) => n.toString(16).padStart(8, '0');
 

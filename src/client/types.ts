@@ -1,7 +1,7 @@
 // The shapes that the builder writes and the client reads. Everything beyond
 // the public envelopes of docs/contract.md §1 is compact arrays: these files are internal.
 
-export const FORMAT = 2;
+export const FORMAT = 3;
 
 /** An item's id: an integer, or a string in a list declared with string ids. */
 export type Id = number | string;

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { Duplex } from 'node:stream';
-import { createLookupClient, type LookupClient } from '../client/client.js';
+import { createLookupClient, fileAnswer, type LookupClient } from '../client/client.js';
 import { adapterRouteOf, answerHttp } from '../client/host.js';
 import { MANIFEST } from '../client/paths.js';
 import { toUrl } from '../client/request.js';
@@ -18,6 +18,8 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
+  // The index's files, stored gzip-compressed (docs/tree.md): bytes the client inflates, never a Content-Encoding.
+  '.gz': 'application/gzip',
 };
 
 /**
@@ -46,8 +48,7 @@ function treeClient(root: string): () => LookupClient {
   const fetch = async (url: string) => {
     // The client reads lookup.json past HTTP caches with a query (?fresh=…): a file is its path alone.
     const file = safeFile(root, url.slice('reflist:/'.length).replace(/[?#].*$/s, ''));
-    const text = file ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
-    return { ok: text !== undefined, text: async () => text ?? '' };
+    return fileAnswer(file ? await readFile(file).catch(() => undefined) : undefined);
   };
   return () => {
     // A rebuild swaps the generation the root links to, or rewrites lookup.json in place.

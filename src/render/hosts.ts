@@ -380,6 +380,7 @@ types {
     text/css css;
     image/png png;
     image/svg+xml svg;
+    application/gzip gz;   # the index's files, stored compressed: sent as they are, never compressed again
 }
 default_type application/json;
 charset utf-8;

@@ -14,6 +14,7 @@
 // its writer has nothing to write, so that the first rebuild finds most of it
 // there (TreeWriter.linkAhead). Links that can wait never hold a build up.
 import { hash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ReflistError } from '../errors.js';
@@ -25,6 +26,7 @@ import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
 import { COPIES, copyMaker, takesCopies, type CopyMaker, type CopyTag } from './copies.js';
 import { measureTree, overCaps, type Host, type Misfit, type TreeSize } from './fit.js';
 import type { Output, Section } from '../tree-files.js';
+import { storedCompressed } from '../client/paths.js';
 
 export { cacheDir, servedGeneration } from './generations.js';
 
@@ -55,6 +57,18 @@ export interface WriteOptions {
   host?: Host;
 }
 
+/**
+ * A file the tree stores compressed (client/paths.ts), as gzip with a header
+ * that names no system, so every machine writes the same bytes.
+ */
+function storedGzip(text: string | Uint8Array): Buffer {
+  const data = gzipSync(text, { level: GZIP_LEVEL });
+  data[9] = 255; // the header's OS byte: "unknown", whatever zlib was built for
+  return data;
+}
+
+/** zlib's level for stored files: see docs/performance.md, "Compressed index files". */
+const GZIP_LEVEL = 6;
 
 /**
  * Tree paths are made from digits, checked ids and names, and the `~` of the
@@ -165,6 +179,11 @@ export class TreeWriter {
   add(path: string, text: string | Uint8Array): void {
     if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
     const h = hash('sha1', text, 'base64');
+    if (storedCompressed(path)) {
+      // Keyed by the text's hash and the level: only a changed file is compressed again.
+      this.put(path, `${h}.gz${GZIP_LEVEL}`, () => storedGzip(text));
+      return;
+    }
     const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
     this.put(path, h, () => text);
     if (this.copies && takesCopies(path, bytes)) this.addCopies(path, h, text);

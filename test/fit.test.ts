@@ -42,7 +42,8 @@ function walk(root: string) {
     bytes: sizes.reduce((a, b) => a + b, 0),
     largest: Math.max(...sizes),
     fullest: { entries: fullest, paths: [...folders].filter(([, n]) => n === fullest).map(([path]) => path) },
-    copies: [...files].filter(([path]) => /\.(gz|br)$/.test(path)),
+    // a copy is a sibling of a file the tree serves; a .json.gz alone is a file the tree stores compressed
+    copies: [...files].filter(([path]) => /\.(gz|br)$/.test(path) && files.has(path.slice(0, -3))),
   };
 }
 

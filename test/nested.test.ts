@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { Manifest, NestedInfo } from '../src/client/types.js';
 import { createCompatServer, listen } from '../src/commands/serve.js';
 import { CITY_FILES, NESTED_CONFIG as CONFIG } from './fixtures/cities.js';
@@ -41,6 +42,8 @@ const ANSWERS: [string, string, number, number | string, string[]][] = [
   ['an Id wins over Term and Page', '/country/US/city.json?Id=18&Term=zz&Page=7', 200, 1, names('Los Angeles')],
   ['a malformed Page', '/country/US/city.json?Page=0', 400, 'Page: expected an integer ≥ 1, got "0"', []],
   ['a malformed Id', '/country/US/city.json?Id=x', 400, 'Id: expected digits, got "x"', []],
+  ['an unknown parent, a malformed Page: its path is checked first', '/country/XX/city.json?Page=0', 404, 'not found: /country/XX/city.json', []],
+  ['an unknown parent, a malformed Id', '/country/XX/city.json?Id=x', 404, 'not found: /country/XX/city.json', []],
   ['two levels down, in list order, by the renamed page parameter', '/country/US/region/CA/town.json?p=2', 200, 4, names('San Francisco', 'San Jose')],
   ['two levels down, a Term', '/country/US/region/CA/town.json?q=san', 200, 3, names('San Diego', 'San Francisco')],
   ['two levels down, a Term\'s second page', '/country/US/region/CA/town.json?q=san&p=2', 200, 3, names('San Jose')],
@@ -109,8 +112,8 @@ test('under a parent, a large prefix\'s results are stored, and no prefix that c
   const out = join(root, 'large');
   await buildFrom({ ...CITY_FILES, 'reflist.config.json': JSON.stringify(CONFIG) }, out, 2, SMALL_SEARCH);
   const search = join(out, 'country', '~city', 'search');
-  const large = readdirSync(search, { recursive: true }).map(String).filter((f) => f.endsWith('.json'))
-    .flatMap((f) => Object.keys((JSON.parse(readFileSync(join(search, f), 'utf8')) as { large?: object }).large ?? {}));
+  const large = readdirSync(search, { recursive: true }).map(String).filter((f) => f.endsWith('.json.gz'))
+    .flatMap((f) => Object.keys((JSON.parse(gunzipSync(readFileSync(join(search, f))).toString()) as { large?: object }).large ?? {}));
   expect(large).toContain('US/san');
   // Each is a parent's id, `/`, and a Term: never a part of an id, a bare `/` or a trailing space.
   for (const prefix of large) expect(prefix).toMatch(/^[A-Z]{2}\/[^/ ](.*[^ ])?$/);

@@ -417,7 +417,9 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   function request(url: string): Promise<Answer> {
     return fromOneBuild(async (m) => {
       const r = parseRequest(url, m.api);
-      return 'status' in r ? fail(r.status, r.error) : route(r, m);
+      if (!('status' in r)) return route(r, m);
+      if (r.unlessMissing && !(await load(r.unlessMissing))) return fail(404, `not found: /${r.unlessMissing}`);
+      return fail(r.status, r.error);
     }, (err) => err.fallback ?? fail(404, err.message));
   }
 

@@ -15,6 +15,12 @@ export type Route =
 export interface Failure {
   status: 400 | 404;
   error: string;
+  /**
+   * A 400 of a paged list under a parent: the list's page 1 there, which
+   * only a known parent has. An unknown parent is a 404 whatever the query
+   * holds, as a root list's path is checked before its query.
+   */
+  unlessMissing?: string;
 }
 
 const patterns = new Map<string, RegExp>();
@@ -102,7 +108,8 @@ export function parseRequest(url: string, api: Manifest['api']): Route | Failure
       const params = parseQuery(search);
       if (list.shape === 'grid') return { kind: 'file', list, file };
       if (list.shape === 'whole') return { kind: 'whole', list, file, q: list.params.term ? fold(params.get(list.params.term.toLowerCase()) ?? '') : '' };
-      return parseListParams(list, params, prefix === '' ? undefined : { chain, prefix });
+      const route = parseListParams(list, params, prefix === '' ? undefined : { chain, prefix });
+      return 'status' in route && prefix !== '' ? { ...route, unlessMissing: file } : route;
     }
     const id = segments[i + 1]!;
     if (!isId(list, id)) return notFound;

@@ -402,6 +402,8 @@ const NESTED_URLS: [url: string, alone: 'page' | 'client' | 'past the end' | 404
   ['/country/US/region/CZ/town.json?q=us', 404],
   ['/country/US/city.json?Page=0', 400],
   ['/country/US/city.json?Id=x', 400],
+  ['/country/XX/city.json?Page=0', 404],
+  ['/country/XX/city.json?Id=x', 404],
 ];
 
 describe.skipIf(!haveNginx)('nginx over paged lists under a parent', () => {

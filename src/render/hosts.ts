@@ -256,9 +256,10 @@ function nginxNested(list: ApiList, k: number, manifest: Manifest, upstream: boo
   const { checks, toClient } = pagedChecks(list, manifest, upstream);
   const all = [
     `if ($request_uri !~ ${AS_SENT}) { ${TO_FILE} }`,
-    ...checks,
     // Every known parent has a page 1, which is this very path (of ids and names: nothing to escape in JSON).
+    // Checked before the query, as the client does: an unknown parent is a 404 whatever Page or Id holds.
     `if (!-f $request_filename) { return 404 '{"error":"not found: $uri"}'; }`,
+    ...checks,
     ...toClient,
     ...(page ? [`${billion(page)} { return 420; }`] : []),
   ];

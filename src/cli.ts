@@ -70,7 +70,7 @@ const HOW: Record<How, string> = {
 export async function run(argv: string[], io: Io): Promise<number> {
   let exit = 0;
   const program = new Command('reflist')
-    .description('Turn CSV reference lists into a static JSON lookup API for select2 drop-downs.')
+    .description('Turn CSV reference lists into a static JSON lookup API for drop-downs (select2, react-select, Tom Select, Choices.js), served by any static host.')
     .version(ownVersion(), '-V, --version', "print reflist's version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })

@@ -27,7 +27,11 @@ export default defineConfig({
     // busy 2-core machine; vitest then prints a "Timeout terminating … worker" error for nothing.
     teardownTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT, globalSetup: ['test/setup-unit.ts'] } },
+      {
+        extends: true,
+        // Pure modules hold no state a test could leave behind: one module graph for all files saves loading src/ once a file.
+        test: { name: 'unit', include: UNIT, globalSetup: ['test/setup-unit.ts'], pool: 'threads', isolate: false },
+      },
       { extends: true, test: { name: 'property', include: PROPERTY, globalSetup: ['test/setup.ts'] } },
       {
         extends: true,

@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  * lib/ compiled until it is listed.
  */
 const UNIT = [
-  'columns', 'delta', 'dev-router', 'docs', 'fit-measure', 'hosts', 'model', 'paths', 'plan', 'progress', 'rank', 'readme',
+  'columns', 'delta', 'dev-router', 'docs', 'errors', 'fit-measure', 'host-routes', 'hosts', 'model', 'paths', 'plan', 'progress', 'rank', 'readme',
   'reference', 'reference-ranking', 'request', 'schedule', 'tree-diff',
 ].map((name) => `test/${name}.test.ts`);
 

@@ -4,12 +4,30 @@ import { defineConfig } from 'vitest/config';
  * The unit project: tests of pure modules that import src/ directly, with no
  * browser, no server, no build of a whole tree and no lib/ (vitest compiles
  * src/ on the fly), so `npm run test:unit` takes seconds. A test joins it by
- * name here; any other `*.test.ts` is end to end, so a new test runs with
- * lib/ compiled until it is listed.
+ * its name here, one a line so that lists grown apart merge; any other
+ * `*.test.ts` is end to end, so a new test runs with lib/ compiled until it
+ * is listed.
  */
 const UNIT = [
-  'columns', 'delta', 'dev-router', 'docs', 'errors', 'fit-measure', 'host-routes', 'hosts', 'model', 'paths', 'plan', 'progress', 'rank', 'readme',
-  'reference', 'reference-ranking', 'request', 'schedule', 'tree-diff',
+  'columns',
+  'delta',
+  'dev-router',
+  'docs',
+  'errors',
+  'fit-measure',
+  'host-routes',
+  'hosts',
+  'model',
+  'paths',
+  'plan',
+  'progress',
+  'rank',
+  'readme',
+  'reference',
+  'reference-ranking',
+  'request',
+  'schedule',
+  'tree-diff',
 ].map((name) => `test/${name}.test.ts`);
 
 /**

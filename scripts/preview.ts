@@ -11,7 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildSync } from 'esbuild';
-import { REACT_VENDOR, reactVendorBuild, VENDOR } from '../src/commands/dev.js';
+import { REACT_VENDOR, reactVendorBuild, VENDOR } from '../src/commands/demo-vendor.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVE = join(ROOT, 'node_modules/serve/build/main.js');

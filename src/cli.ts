@@ -70,7 +70,7 @@ const HOW: Record<How, string> = {
 export async function run(argv: string[], io: Io): Promise<number> {
   let exit = 0;
   const program = new Command('reflist')
-    .description('Turn CSV reference lists into a static JSON lookup API for select2 drop-downs.')
+    .description('Turn CSV reference lists into a static JSON lookup API for drop-downs (select2, react-select, Tom Select, Choices.js), served by any static host.')
     .version(ownVersion(), '-V, --version', "print reflist's version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -157,7 +157,7 @@ config; with any error in the config, nothing is written.
 
   program
     .command('dev')
-    .description('build, serve the tree and the select2 demo, and rebuild when a source changes; Ctrl-C stops')
+    .description('build, serve the tree and the drop-down demo, and rebuild when a source changes; Ctrl-C stops')
     .option('--sources <dir>', 'folder of the source CSV files and their reflist.config.json, watched', 'sources')
     .option('--config <file>', 'the config declaring the lists, when not in --sources; watched, with the sources beside it')
     .option('--out <dir>', 'output folder, replaced by each build that succeeds', 'dist')

@@ -1,13 +1,26 @@
 // Every tree carries lib/lookup-client.js, so the bundle must be fresh before
-// any test builds one. Temp folders of a run live under one root, removed at the end.
+// any test builds one: the property and end-to-end projects compile it, once
+// a run. Temp folders of a run live under one root, removed at the end.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export default function setup(): () => void {
-  execFileSync(process.execPath, ['scripts/compile.mjs'], { stdio: 'inherit' });
+/** The run's temp root, made by the first project's setup and shared by the others. */
+export function tempRoot(): () => void {
+  if (process.env['REFLIST_TEST_TMP']) return () => {};
   const root = mkdtempSync(join(tmpdir(), 'reflist-tests-'));
   process.env['REFLIST_TEST_TMP'] = root; // test workers are started after this and inherit it
-  return () => rmSync(root, { recursive: true, force: true });
+  return () => {
+    rmSync(root, { recursive: true, force: true });
+    delete process.env['REFLIST_TEST_TMP'];
+  };
+}
+
+export default function setup(): () => void {
+  if (!process.env['REFLIST_TEST_COMPILED']) {
+    execFileSync(process.execPath, ['scripts/compile.mjs'], { stdio: 'inherit' });
+    process.env['REFLIST_TEST_COMPILED'] = '1';
+  }
+  return tempRoot();
 }

@@ -12,7 +12,7 @@ import { PRESETS, type Preset, type PresetName } from '../config/preset.js';
 import { ReflistError, suggest } from '../errors.js';
 import { packageFile } from '../root.js';
 import type { Io } from '../progress.js';
-import { demoInstall } from './dev.js';
+import { demoInstall } from './demo-vendor.js';
 import { packageFiles, tarball } from './tarball.js';
 
 const README = (name: string, preset: Preset, vendor: string) => `# ${name}

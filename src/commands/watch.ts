@@ -3,7 +3,7 @@
 // save wherever a source lies starts a build, and nothing else below the
 // config's folder (node_modules, the build's .reflist/) is walked or watched.
 import { statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, join, posix } from 'node:path';
+import { basename, dirname, join, posix } from 'node:path';
 import { sourceFiles } from '../config/declaration.js';
 import { CONFIG_FILE, readDeclaration } from '../config/load.js';
 
@@ -67,5 +67,30 @@ export function watchFolders(root: string, onChange: (file: string | null) => vo
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();
     },
+  };
+}
+
+/**
+ * The watch loop: the config's folder and the folders its sources lie in are
+ * watched, and each change of an input is passed to `onInput`. `refresh`
+ * reads the config again and watches the folders it names now; dev calls it
+ * before each build reads them, so that a save during the build is built after it.
+ */
+export function watchInputs(sources: string, config: string | undefined, onInput: (file: string) => void, onError: (folder: string, err: Error) => void) {
+  // The folder of the config and its sources (a missing --config is the first build's error).
+  const root = config === undefined ? sources : dirname(config);
+  let inputs = buildInputs(sources, config);
+  let folders = [''];
+  const watcher = watchFolders(root, (file) => {
+    // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
+    if (file === null || inputs.isInput(file)) onInput(file ?? 'a source');
+  }, (folder, err) => onError(join(root, folder), err));
+  return {
+    refresh(): void {
+      inputs = buildInputs(sources, config);
+      folders = inputs.folders ?? folders;
+      watcher.watch(folders);
+    },
+    close: (): void => watcher.close(),
   };
 }

@@ -1,0 +1,49 @@
+// The docs stay true to the code: every file docs/architecture.md names is
+// there, and what the package says it is names every drop-down it serves.
+import { existsSync, readFileSync } from 'node:fs';
+import { posix } from 'node:path';
+import { expect, test } from 'vitest';
+import { run } from '../src/cli.js';
+
+const WIDGETS = ['select2', 'react-select', 'Tom Select', 'Choices.js'];
+
+/**
+ * Each source file docs/architecture.md names (`x.ts`, `x.mjs`; a `.js` is a
+ * built file), with the folder its section is about: a `### \`src/config/\``
+ * heading's, `scripts/` for its scripts, `test/` for its tests.
+ */
+function namedFiles(): { name: string; folder: string }[] {
+  let folder = '';
+  const named: { name: string; folder: string }[] = [];
+  for (const line of readFileSync('docs/architecture.md', 'utf8').split('\n')) {
+    const heading = /^#+ (.*)/.exec(line)?.[1];
+    if (heading !== undefined) {
+      folder = /^`([\w/-]+)\/`/.exec(heading)?.[1] ?? (heading === 'Tests' ? 'test' : '');
+      continue;
+    }
+    for (const [, name] of line.matchAll(/`([\w./-]+\.(?:ts|mjs))`/g)) if (!name!.endsWith('.d.ts')) named.push({ name: name!, folder });
+  }
+  return named;
+}
+
+/** Where a name is: in its section's folder or a folder above it (`client/rank.ts` under `src/search/` is `src/client/rank.ts`). */
+function resolveNamed(name: string, folder: string): string | undefined {
+  for (let dir = folder; ; dir = posix.dirname(dir)) {
+    const path = posix.join(dir, name);
+    if (existsSync(path)) return path;
+    if (dir === '.' || dir === '') return undefined;
+  }
+}
+
+test('every file docs/architecture.md names is in src/, test/ or scripts/', () => {
+  const named = namedFiles();
+  expect(named.length).toBeGreaterThan(100);
+  expect(named.filter(({ name, folder }) => !resolveNamed(name, folder)).map(({ name, folder }) => `${folder}/: ${name}`)).toEqual([]);
+});
+
+test('package.json and reflist --help say reflist serves every drop-down it has an adapter for', async () => {
+  const { description } = JSON.parse(readFileSync('package.json', 'utf8')) as { description: string };
+  let help = '';
+  expect(await run(['--help'], { stdout: (text) => (help += text), stderr: (text) => (help += text) })).toBe(0);
+  for (const text of [description, help]) for (const widget of WIDGETS) expect(text).toContain(widget);
+});

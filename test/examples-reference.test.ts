@@ -13,7 +13,7 @@ import { checkConfig } from '../src/config/declaration.js';
 import { CITY_CONFIGS, writeCitySources } from '../scripts/examples/cities.js';
 import { LANGUAGE_CONFIGS, writeLanguageSources } from '../scripts/examples/languages.js';
 import { mulberry32, type Rng } from '../scripts/sources/prng.js';
-import { parseCsv, createDeclaredReference, type DeclaredResponse } from './reference-declared.js';
+import { createDeclaredReference, parseCsv, type DeclaredResponse } from './reference-declared.js';
 import { startServe, tempDir, treeClient, writeSources, type Running } from './helpers.js';
 
 const COUNTRIES = ['US', 'FR', 'CA', 'ES', 'DE', 'CR', 'CL', 'AT', 'CH', 'PE', 'ML', 'GT'];
@@ -28,7 +28,8 @@ interface Project {
 
 const root = tempDir('reflist-examples-ref-');
 let server: Running;
-const projects: Record<'cities' | 'languages', Project> = {} as never;
+let cities: Project;
+let languages: Project;
 
 async function project(name: 'cities' | 'languages', config: object, write: (dir: string) => void): Promise<Project> {
   const sources = writeSources(join(root, `${name}-src`), { 'reflist.config.json': JSON.stringify(config) });
@@ -51,8 +52,8 @@ async function project(name: 'cities' | 'languages', config: object, write: (dir
 
 beforeAll(async () => {
   server = await startServe(root);
-  projects.cities = await project('cities', CITY_CONFIGS['picker']!, (dir) => writeCitySources(dir, { countries: COUNTRIES, top: 5000 }));
-  projects.languages = await project('languages', LANGUAGE_CONFIGS['picker']!, writeLanguageSources);
+  cities = await project('cities', CITY_CONFIGS['picker']!, (dir) => writeCitySources(dir, { countries: COUNTRIES, top: 5000 }));
+  languages = await project('languages', LANGUAGE_CONFIGS['picker']!, writeLanguageSources);
 }, 240_000);
 afterAll(() => server?.stop());
 
@@ -76,26 +77,26 @@ function request(rnd: Rng, path: string, names: readonly string[], ids: readonly
 
 function requests(count: number, seed: number): string[] {
   const rnd = mulberry32(seed);
-  const [, ...cities] = projects.cities.rows('city.csv'); // id, name, alt, country, population, feature
-  const [, ...languages] = projects.languages.rows('language.csv'); // id, name, code
-  const [, ...countries] = projects.cities.rows('country.csv'); // code, name
-  const names = cities.map((c) => c[1]!);
-  const cityIds = cities.map((c) => c[0]!);
+  const [, ...cityRows] = cities.rows('city.csv'); // id, name, alt, country, population, feature
+  const [, ...languageRows] = languages.rows('language.csv'); // id, name, code
+  const [, ...countries] = cities.rows('country.csv'); // code, name
+  const names = cityRows.map((c) => c[1]!);
+  const cityIds = cityRows.map((c) => c[0]!);
   const urls: string[] = [];
   for (let i = 0; i < count; i++) {
     const r = rnd();
-    if (r < 0.35) urls.push(request(rnd, '/city.json', names, cityIds, cities.length));
+    if (r < 0.35) urls.push(request(rnd, '/city.json', names, cityIds, cityRows.length));
     else if (r < 0.7) {
       // Under a country of the dozen (the rest have their most populous cities only), and then and again any other.
       const code = rnd() < 0.8 ? pick(rnd, COUNTRIES) : pick(rnd, countries)[0]!;
-      const own = cities.filter((c) => c[3] === code);
+      const own = cityRows.filter((c) => c[3] === code);
       const ids = rnd() < 0.8 ? own.map((c) => c[0]!) : cityIds;
       urls.push(request(rnd, `/country/${code}/city.json`, own.map((c) => c[1]!), ids, own.length));
     } else if (r < 0.75) urls.push(rnd() < 0.5 ? `/country.json?Term=${encodeURIComponent(term(rnd, pick(rnd, countries)[1]!))}` : `/country/${pick(rnd, countries)[0]}.json`);
     else {
-      const l = pick(rnd, languages);
+      const l = pick(rnd, languageRows);
       const t = rnd() < 0.4 ? (rnd() < 0.5 && l[2] ? l[2] : l[0]!) : term(rnd, l[1]!); // a code typed in full, or a name
-      urls.push(rnd() < 0.8 ? `/language.json?Term=${encodeURIComponent(t)}` : request(rnd, '/language.json', [l[1]!], [l[0]!], languages.length));
+      urls.push(rnd() < 0.8 ? `/language.json?Term=${encodeURIComponent(t)}` : request(rnd, '/language.json', [l[1]!], [l[0]!], languageRows.length));
     }
   }
   return urls;
@@ -105,7 +106,7 @@ test('every answer of the pickers over real cities and languages is the referenc
   const urls = requests(300, 32);
   const tally = { nonEmptyTerms: 0 };
   for (const url of urls) {
-    const { client, reference } = url.startsWith('/language') ? projects.languages : projects.cities;
+    const { client, reference } = url.startsWith('/language') ? languages : cities;
     const expected = reference(url);
     expect({ url, ...(await client.request(url)) }).toEqual({ url, ...expected });
     const body = expected.body as { total?: number };

@@ -18,8 +18,9 @@ let server: Running;
 let cities: LookupClient;
 let languages: LookupClient;
 
+const page = readFileSync('docs/examples.md', 'utf8');
 /** The page's first sh block: the four commands a reader runs, with this test's folder for /tmp/pickers. */
-const commands = /```sh\n([\s\S]*?)```/.exec(readFileSync('docs/examples.md', 'utf8'))![1]!.trim().split('\n');
+const commands = /```sh\n([\s\S]*?)```/.exec(page)![1]!.trim().split('\n');
 
 beforeAll(async () => {
   for (const line of commands) execSync(line.replaceAll('/tmp/pickers', root), { stdio: 'pipe' });
@@ -40,6 +41,12 @@ test('the page gives the four commands, each a script of the repository or the b
   expect(commands.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
     'npx tsx scripts/examples/cities.ts', 'npx tsx scripts/examples/languages.ts', 'node lib/cli.js build', 'node lib/cli.js build',
   ]);
+});
+
+test('the configs the page shows are those the scripts wrote', () => {
+  const shown = [...page.matchAll(/`\/tmp\/pickers\/(\w+)\/reflist\.config\.json`[^\n]*\n\n```json\n([\s\S]*?)```/g)];
+  expect(shown.map((m) => m[1])).toEqual(['cities', 'languages']);
+  for (const [, folder, json] of shown) expect(JSON.parse(json!)).toEqual(JSON.parse(readFileSync(`${root}/${folder}/reflist.config.json`, 'utf8')));
 });
 
 test('san francisco answers San Francisco, US first, of 152 places of that name', async () => {

@@ -100,6 +100,7 @@ test('a Term under a country finds its cities alone: san jose under US is San Jo
   const us = await ask<City>(cities, '/country/US/city.json?Term=san%20jose');
   expect(us.items.map((c) => c.text)).toEqual(['San Jose (US)', 'South San Jose Hills (US)']);
   expect((await first('/country/CR/city.json?Term=san%20jose'))!.text).toBe('San José (CR)');
+  expect(await ask<City>(cities, '/country/US/city.json?Term=san%20francisco')).toMatchObject({ total: 2, items: [{ id: 5391959 }, { name: 'South San Francisco' }] });
   const san = await ask<City>(cities, '/country/US/city.json?Term=san&Page=2');
   expect(san.items.every((c) => c.country === 'US' && fold(c.name).split(' ').some((w) => w.startsWith('san')))).toBe(true);
   expect(await ask<City>(cities, '/country/US/city.json?Id=5391959')).toEqual({ total: 1, items: [await first('/city.json?Id=5391959')] });

@@ -82,7 +82,7 @@ function treeParts(out: string): TreeParts {
   };
 }
 
-function buildWith(cli: string, sources: string, out: string, args: string[] = []): void {
+export function buildWith(cli: string, sources: string, out: string, args: string[] = []): void {
   const result = spawnSync(process.execPath, [cli, 'build', '--quiet', '--sources', sources, '--out', out, ...args], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`build with ${cli} failed: ${result.stderr}`);
 }

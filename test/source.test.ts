@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { optionForId } from '../src/client/select2.js';
+import { optionForId } from '../src/widgets/select2.js';
 import { childOptions, optionsForValues } from '../src/client/source.js';
 import type { Envelope, Manifest } from '../src/client/types.js';
 import { arbSources, toCsvFiles } from './arbitraries.js';

@@ -14,7 +14,7 @@ export type { Client, GroupOption } from './source.js';
 export {
   cascade, cascadeAjax, cascadeResults, childValue, flattenChildren, listUrl, optionForId, parseChildValue,
   preselect, select2Ajax, templateResult, toSelect2Page,
-} from './select2.js';
+} from '../widgets/select2.js';
 export type {
   CascadeOption, JQuerySelect, LookupOption, Select2Ajax, Select2AjaxOptions, Select2Page, Select2Query,
-} from './select2.js';
+} from '../widgets/select2.js';

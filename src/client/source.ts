@@ -1,5 +1,5 @@
 // The widget-neutral source every drop-down adapter is a thin layer over
-// (select2.ts, src/widgets/): a page of options for a term, with whether more
+// (src/widgets/): a page of options for a term, with whether more
 // follow; the options of a set of select values, read by id bucket; a level of
 // a cascade under the ids chosen above it; the value forms of a list with
 // children, parent and child both selectable. Over client.request

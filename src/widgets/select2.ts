@@ -7,11 +7,11 @@
 import {
   childOptions, fetchBody, flattenChildren, groupOf, listOf, optionsPage, parseChildValue, plainOption,
   type CascadeOption, type Client, type GroupOption, type LookupOption, type PageItem,
-} from './source.js';
-import type { ApiList, Envelope, Id } from './types.js';
+} from '../client/source.js';
+import type { ApiList, Envelope, Id } from '../client/types.js';
 
-export { cascadeResults, childValue, flattenChildren, listUrl, parseChildValue } from './source.js';
-export type { CascadeOption, LookupOption } from './source.js';
+export { cascadeResults, childValue, flattenChildren, listUrl, parseChildValue } from '../client/source.js';
+export type { CascadeOption, LookupOption } from '../client/source.js';
 
 
 /** What select2 hands to `ajax.transport` and expects back. */

@@ -1,9 +1,9 @@
-// select2 4.x wiring over the widget-neutral source (source.ts), for any
-// declared list: the ajax option of a paged list, parents and their embedded
-// children both selectable, preselection by id, and a cascade down nested
-// lists. No jQuery
-// import: the caller passes its jQuery-wrapped selects in, so the bundle stays
-// dependency-free and loads in Node.
+// select2 4.x wiring over the widget-neutral source (src/client/source.ts and
+// cascade.ts), for any declared list: the ajax option of a paged list, parents
+// and their embedded children both selectable, preselection by id, and a
+// cascade down nested lists. lookup-client.js carries it (reflist/client). No
+// jQuery import: the caller passes its jQuery-wrapped selects in, so the
+// bundle stays dependency-free and loads in Node.
 import { createCascade, type Cascade } from '../client/cascade.js';
 import {
   fetchBody, flattenChildren, groupOf, listOf, optionsPage, parseChildValue, plainOption, without,
@@ -13,7 +13,6 @@ import type { ApiList, Envelope, Id } from '../client/types.js';
 
 export { cascadeResults, childValue, flattenChildren, listUrl, parseChildValue } from '../client/source.js';
 export type { CascadeOption, LookupOption } from '../client/source.js';
-
 
 /** What select2 hands to `ajax.transport` and expects back. */
 export interface Select2Query {

@@ -12,7 +12,7 @@ rmSync('lib', { recursive: true, force: true });
 const fromClient = {
   name: 'from-client',
   setup(b) {
-    b.onResolve({ filter: /\/client\/source\.js$/ }, () => ({ path: '../tree/lookup-client.js', external: true }));
+    b.onResolve({ filter: /\/client\/(source|cascade)\.js$/ }, () => ({ path: '../tree/lookup-client.js', external: true }));
   },
 };
 

@@ -18,7 +18,7 @@ import {
   type JQuerySelect,
   type Select2Ajax,
   type Select2Page,
-} from '../src/client/select2.js';
+} from '../src/widgets/select2.js';
 import type { ApiList, Grid } from '../src/client/types.js';
 import { PRESET_API } from './host-checks.js';
 import { VALID } from './fixtures/valid.js';

@@ -1,13 +1,18 @@
 // The widget-neutral source (src/client/source.ts): the options of a saved
 // form's values, read by id bucket, each the option an Id lookup makes; a
-// cascade's level under the ids chosen above it.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+// cascade's level under the ids chosen above it; the item's declared fields
+// on every option, and the keys each widget reads of an option kept from them.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { join } from 'node:path';
-import { optionForId } from '../src/client/select2.js';
-import { childOptions, optionsForValues } from '../src/client/source.js';
+import { optionForId, select2Ajax } from '../src/widgets/select2.js';
+import { toChoice } from '../src/widgets/choices.js';
+import { loadOptions } from '../src/widgets/react-select.js';
+import { tomSelectSettings } from '../src/widgets/tom-select.js';
+import { childOptions, optionsForValues, optionsPage, type Client } from '../src/client/source.js';
 import type { Envelope, Manifest } from '../src/client/types.js';
 import { arbSources, toCsvFiles } from './arbitraries.js';
+import { CITY_FILES } from './fixtures/cities.js';
 import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
 import { fold, referenceRequest, tierOf } from './reference.js';
 
@@ -103,3 +108,68 @@ test('a cascade level is the reference\'s answer under the ids chosen above: a w
     { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 20) },
   );
 }, 300_000);
+
+describe('an option carries its item\'s declared fields', () => {
+  /** Real cities with their population, and a list whose fields are keyed like the keys an option or a widget sets. */
+  const CONFIG = {
+    lists: {
+      city: { label: '{name}, {country}', fields: { name: 'string', country: 'string', population: 'integer' }, order: ['-population'], search: { text: 'name', exact: true } },
+      clash: {
+        source: 'city.csv', label: 'name',
+        fields: {
+          kind: { column: 'country', type: 'string' }, itemId: { column: 'region', type: 'string' },
+          disabled: { column: 'population', type: 'integer' }, children: { column: 'ascii', type: 'string' }, title: { column: 'ascii', type: 'string' },
+          selected: { column: 'ascii', type: 'string' }, options: { column: 'ascii', type: 'string' }, isDisabled: { column: 'population', type: 'integer' },
+        },
+      },
+    },
+  };
+  let client: Client;
+  beforeAll(async () => {
+    const out = join(root, 'fields');
+    await buildFrom({ ...CITY_FILES, 'reflist.config.json': JSON.stringify(CONFIG) }, out, 30);
+    client = await treeClient(out, { baseUrl: `${server.url}fields/` });
+  });
+
+  const sanFrancisco = { id: '1', text: 'San Francisco, US', itemId: 1, name: 'San Francisco', country: 'US', population: 808437 };
+
+  test('a page of a paged list holds each city\'s population beside its name', async () => {
+    const { options } = await optionsPage(client, 'city', 'san francisco', 1);
+    expect(options[0]).toEqual(sanFrancisco);
+  });
+
+  test('saved values come back with their fields', async () => {
+    expect((await optionsForValues(client, 'city', ['1'])).options).toEqual([sanFrancisco]);
+  });
+
+  test('a field keyed like a key the option sets is the option\'s: kind and itemId stay what reflist says', async () => {
+    const [wien] = (await optionsForValues(client, 'clash', ['16'])).options;
+    expect(wien).toMatchObject({ id: '16', text: 'Wien', itemId: 16, disabled: 1897491, children: 'Vienna', options: 'Vienna' });
+    expect(wien).not.toHaveProperty('kind');
+  });
+
+  test('select2 gets no field select2 reads of an option: none becomes a group, is disabled, selected or a tooltip', async () => {
+    const ajax = select2Ajax(client, 'clash');
+    const page = await new Promise<{ results: object[] }>((resolve, reject) => ajax.transport({ data: { term: 'wien', page: 1 } }, resolve, reject));
+    expect(page.results).toEqual([{ id: '16', text: 'Wien', itemId: 16, options: 'Vienna', isDisabled: 1897491 }]);
+  });
+
+  test('react-select gets no field it reads of an option: none becomes a group or is disabled', async () => {
+    const options = await loadOptions(client, 'clash')('wien');
+    expect(options).toEqual([{ id: '16', text: 'Wien', itemId: 16, disabled: 1897491, children: 'Vienna', title: 'Vienna', selected: 'Vienna', value: '16', label: 'Wien' }]);
+  });
+
+  test('Tom Select reads an option\'s optgroup and disabled state under keys no field can have', () => {
+    const settings = tomSelectSettings(client, 'clash');
+    for (const key of [settings.optgroupField, settings.disabledField]) expect(key).toMatch(/^[^A-Za-z]/);
+  });
+
+  test('Choices.js gets the fields in customProperties only, never at a choice\'s own keys', async () => {
+    const [city] = (await optionsForValues(client, 'city', ['1'])).options;
+    expect(toChoice(city!).customProperties).toMatchObject({ population: 808437 });
+    const [wien] = (await optionsForValues(client, 'clash', ['16'])).options;
+    const choice = toChoice(wien!);
+    expect(Object.keys(choice).sort()).toEqual(['customProperties', 'label', 'value']);
+    expect(choice.customProperties).toBe(wien);
+  });
+});

@@ -9,12 +9,14 @@ export { fold } from './fold.js';
 export { answerHttp, HOST_FILES, routeOf, servicePaths, toResponse } from './host.js';
 export type { HttpAnswer } from './host.js';
 // The widget-neutral source the drop-down adapters are made of.
-export { childOptions, groupOf, optionsForValues, optionsPage } from './source.js';
+export { childOptions, groupOf, optionsForValues, optionsPage, preselectValues, without } from './source.js';
 export type { Client, GroupOption } from './source.js';
+export { chooseAt, createCascade, isReady } from './cascade.js';
+export type { Above, Cascade, CascadeLevel } from './cascade.js';
 export {
   cascade, cascadeAjax, cascadeResults, childValue, flattenChildren, listUrl, optionForId, parseChildValue,
-  preselect, select2Ajax, templateResult, toSelect2Page,
-} from './select2.js';
+  preselect, SELECT2_KEYS, select2Ajax, templateResult, toSelect2, toSelect2Page,
+} from '../widgets/select2.js';
 export type {
   CascadeOption, JQuerySelect, LookupOption, Select2Ajax, Select2AjaxOptions, Select2Page, Select2Query,
-} from './select2.js';
+} from '../widgets/select2.js';

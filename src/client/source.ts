@@ -1,5 +1,5 @@
 // The widget-neutral source every drop-down adapter is a thin layer over
-// (select2.ts, src/widgets/): a page of options for a term, with whether more
+// (src/widgets/): a page of options for a term, with whether more
 // follow; the options of a set of select values, read by id bucket; a level of
 // a cascade under the ids chosen above it; the value forms of a list with
 // children, parent and child both selectable. Over client.request
@@ -17,7 +17,13 @@ export interface Client {
   manifest(): Promise<Manifest>;
 }
 
-/** One option of a drop-down, whatever the widget: select2's `select2('data')[0]` is one. */
+/**
+ * One option of a drop-down, whatever the widget: select2's
+ * `select2('data')[0]` is one. Beside its own keys it carries its item's keys
+ * (the id's, the label's and the declared fields', as the item has them), for
+ * a custom render: a city's `population`. The option's own keys win: a field
+ * keyed `text` or `kind` is shadowed (give it another key in the config).
+ */
 export interface LookupOption {
   /** The select's value: the item id, or in a list with children `p:12` (parent 12) / `c:105` (child 105). */
   id: string;
@@ -30,10 +36,15 @@ export interface LookupOption {
   kind?: 'parent' | 'child';
   /** A child's parent. */
   parentId?: Id;
+  /** The item's keys: its declared fields among them. */
+  [key: string]: unknown;
 }
 
-/** An option of a cascade: its item's own keys as the service sends them, where it belongs, and the option's. */
-export type CascadeOption = LookupOption & Record<string, unknown> & { parentIds: Id[] };
+/** The keys an option sets itself, which an item's key of the same name does not override. */
+const OPTION_KEYS: readonly string[] = ['id', 'text', 'itemId', 'count', 'kind', 'parentId', 'parentIds'];
+
+/** An option of a cascade: a LookupOption, and where it belongs (the ids chosen above it). */
+export type CascadeOption = LookupOption & { parentIds: Id[] };
 
 /** An item as the service answers it: its keys (id and label among them), its count, its children. */
 export type PageItem = Record<string, unknown>;
@@ -90,9 +101,16 @@ export function listUrl(list: ApiList, term: string, page: number, group?: strin
   return `/${list.path}.json${query ? `?${query}` : ''}`;
 }
 
+/** `option` without the keys a widget reads of its own (select2's `disabled`, …): an item's field so keyed would be taken for one. */
+export function without<T extends object>(option: T, keys: readonly string[]): T {
+  if (!keys.some((key) => key in option)) return option;
+  return Object.fromEntries(Object.entries(option).filter(([key]) => !keys.includes(key))) as T;
+}
+
 export function plainOption(list: ApiList, item: PageItem): LookupOption {
   const id = item[keyOf(list.keys, 'id')] as Id;
-  const option: LookupOption = { id: String(id), text: String(item[keyOf(list.keys, 'label')]), itemId: id };
+  const keys = list.keys.flatMap(([key]) => (OPTION_KEYS.includes(key) || item[key] === undefined ? [] : [[key, item[key]]]));
+  const option: LookupOption = { ...Object.fromEntries(keys), id: String(id), text: String(item[keyOf(list.keys, 'label')]), itemId: id };
   if (item['count'] !== undefined) option.count = item['count'] as number;
   return option;
 }
@@ -168,6 +186,20 @@ export async function optionsForValues(
   return { options, unknown };
 }
 
+/**
+ * Saved values restored in a widget: their options (optionsForValues, the
+ * values given as ids or numbers) handed to `select`, which adds them to the
+ * widget and selects them in the order given. Resolves to what
+ * optionsForValues does.
+ */
+export async function preselectValues(
+  client: Client, name: string, values: readonly (string | number)[], group: GroupOption, select: (options: LookupOption[]) => void,
+): Promise<{ options: LookupOption[]; unknown: string[] }> {
+  const found = await optionsForValues(client, name, values.map(String), groupOf(group));
+  select(found.options);
+  return found;
+}
+
 /** Items filtered by a Term the way the service does (docs/contract.md §2: tier 1 first, list order within a tier). */
 function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string): T[] {
   const q = fold(term);
@@ -177,7 +209,7 @@ function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string
 
 /** The items of a whole list or a grid as cascade options, under parents `parentIds`, each item's keys kept. */
 export function cascadeResults(list: ApiList, items: readonly PageItem[], parentIds: Id[]): CascadeOption[] {
-  return items.map((item) => ({ ...item, ...plainOption(list, item), parentIds }));
+  return items.map((item) => ({ ...plainOption(list, item), parentIds }));
 }
 
 /**

@@ -4,8 +4,9 @@
 // and scrolling to the end of the list loads the next page. Also the choices
 // of saved values and a cascade down nested lists. It imports no Choices.js
 // (the page's own).
+import { createCascade } from '../client/cascade.js';
 import {
-  childOptions, groupOf, optionsForValues, optionsPage,
+  groupOf, optionsPage, preselectValues,
   type Client, type GroupOption, type LookupOption,
 } from '../client/source.js';
 
@@ -143,12 +144,12 @@ export function createChoices<T extends ChoicesInstance>(
 export async function preselect(
   choices: ChoicesInstance, client: Client, list: string, values: readonly (string | number)[], options: { group?: GroupOption } = {},
 ): Promise<{ options: LookupOption[]; unknown: string[] }> {
-  const found = await optionsForValues(client, list, values.map(String), groupOf(options.group));
-  // Added as choices, then selected in the order given: a value a page already
-  // holds is not added twice (duplicateItemsAllowed is off), so it must be selected by value.
-  choices.setChoices(found.options.map(toChoice), 'value', 'label', false);
-  choices.setChoiceByValue(found.options.map((o) => o.id));
-  return found;
+  return preselectValues(client, list, values, options.group, (found) => {
+    // Added as choices, then selected in the order given: a value a page already
+    // holds is not added twice (duplicateItemsAllowed is off), so it must be selected by value.
+    choices.setChoices(found.map(toChoice), 'value', 'label', false);
+    choices.setChoiceByValue(found.map((o) => o.id));
+  });
 }
 
 /**
@@ -161,29 +162,24 @@ export function cascade<T extends ChoicesInstance>(
   Choices: ChoicesClass<T>, client: Client, elements: readonly (string | Element)[], lists: readonly string[],
   options: Omit<ChoicesSourceOptions, 'group'> = {},
 ): T[] {
-  const levels: T[] = [];
-  const chosen = (choices: T) => String(choices.getValue(true) ?? '');
-  const wiring = lists.map((name, level) => {
-    const choices = new Choices(elements[level]!, { ...options.config, ...REQUIRED });
-    levels.push(choices);
-    return wire(choices, async (term) => {
-      const ids = levels.slice(0, level).map(chosen);
-      return { options: ids.includes('') ? [] : await childOptions(client, name, ids, term), more: false };
-    }, options.delay);
-  });
-  for (const [level, below] of levels.entries()) {
-    if (level === 0) continue;
-    const above = levels[level - 1]!;
-    if (chosen(above) === '') below.disable();
-    above.passedElement.element.addEventListener('change', () => {
-      below.removeActiveItems();
-      below.clearChoices();
-      wiring[level]!.reset();
-      if (chosen(above) === '') below.disable();
-      else below.enable();
-      // Its own change reaches the level below in turn.
-      below.passedElement.element.dispatchEvent(new Event('change'));
-    });
-  }
-  return levels;
+  const levels = createCascade(client, lists);
+  const choices = lists.map((_, level) => new Choices(elements[level]!, { ...options.config, ...REQUIRED }));
+  levels.connect(choices.map((level, i) => {
+    const wiring = wire(level, async (term) => ({ options: await levels.options(i, term), more: false }), options.delay);
+    const select = level.passedElement.element;
+    return {
+      value: () => String(level.getValue(true) ?? ''),
+      onChange: (handler) => select.addEventListener('change', handler),
+      clear: () => {
+        level.removeActiveItems();
+        level.clearChoices();
+        wiring.reset();
+        // Its own change reaches the level below in turn.
+        select.dispatchEvent(new Event('change'));
+      },
+      disable: () => void level.disable(),
+      enable: () => void level.enable(),
+    };
+  }));
+  return choices;
 }

@@ -4,8 +4,9 @@
 // neither React nor react-select (they are the page's own): it only makes
 // the plain objects and functions their props take, over the widget-neutral
 // source of reflist/client.
+import { chooseAt, createCascade, isReady } from '../client/cascade.js';
 import {
-  childOptions, groupOf, optionsForValues, optionsPage,
+  groupOf, optionsForValues, optionsPage, without,
   type CascadeOption, type Client, type GroupOption, type LookupOption,
 } from '../client/source.js';
 
@@ -23,7 +24,15 @@ export interface ReactSelectSourceOptions {
   group?: GroupOption;
 }
 
-const toOption = <T extends LookupOption>(option: T): ReactSelectOption<T> => ({ ...option, value: option.id, label: option.text });
+/**
+ * The keys react-select reads of an option beside `value` and `label`: an
+ * item's field keyed `options` would make the option a group, one keyed
+ * `isDisabled` would disable it. They are left out (docs/react-select.md).
+ */
+export const REACT_SELECT_KEYS: readonly string[] = ['options', 'isDisabled'];
+
+const toOption = <T extends LookupOption>(option: T): ReactSelectOption<T> =>
+  ({ ...without(option, REACT_SELECT_KEYS), value: option.id, label: option.text });
 
 /**
  * A page's options as react-select shows them. A list with children gives a
@@ -107,20 +116,20 @@ export interface CascadeLevelProps {
  */
 export function cascade(client: Client, lists: readonly string[]) {
   type Values = readonly (ReactSelectOption<CascadeOption> | null | undefined)[];
+  const levels = createCascade(client, lists);
   // One entry a level above, chosen or not: the page's state starts as [], shorter than the levels.
   const above = (values: Values, level: number) => Array.from({ length: level }, (_, i) => values[i]?.value);
   return {
     key: (values: Values, level: number): string => `${lists[level]}:${JSON.stringify(above(values, level))}`,
     props(values: Values, setValues: (values: Values) => void, level: number): CascadeLevelProps {
       const ids = above(values, level);
-      const ready = !ids.includes(undefined);
       return {
-        isDisabled: !ready,
+        isDisabled: !isReady(ids),
         defaultOptions: true,
         cacheOptions: true,
-        loadOptions: async (input) => (ready ? (await childOptions(client, lists[level]!, ids as string[], input)).map(toOption) : []),
+        loadOptions: async (input) => (await levels.optionsUnder(level, ids, input)).map(toOption),
         value: values[level] ?? null,
-        onChange: (option) => setValues([...values.slice(0, level), option]),
+        onChange: (option) => setValues(chooseAt(values, level, option)),
       };
     },
   };

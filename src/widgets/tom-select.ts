@@ -3,8 +3,9 @@
 // saved values, and a cascade down nested lists. It imports no Tom Select
 // (the page's own): the settings are plain objects, and the few instance
 // members used are named below.
+import { createCascade } from '../client/cascade.js';
 import {
-  childOptions, groupOf, optionsForValues, optionsPage,
+  groupOf, optionsPage, preselectValues,
   type Client, type GroupOption, type LookupOption,
 } from '../client/source.js';
 
@@ -94,6 +95,10 @@ function settingsWith<T extends TomSelectInstance>(load: Load<T>, score: Score<T
     valueField: 'id',
     labelField: 'text',
     searchField: [] as string[],
+    // Tom Select reads an option's optgroup and disabled state under these keys: no item's field can
+    // have one (a key starts with a letter), so a field keyed `disabled` is only the item's.
+    optgroupField: '$optgroup',
+    disabledField: '$disabled',
     score,
     // The whole list, page 1, when the drop-down first opens; any query is worth asking, the empty one too.
     preload: 'focus' as const,
@@ -217,10 +222,10 @@ export function tomSelectSettings(client: Client, list: string, options: TomSele
 export async function preselect(
   tom: TomSelectInstance, client: Client, list: string, values: readonly (string | number)[], options: TomSelectSourceOptions = {},
 ): Promise<{ options: LookupOption[]; unknown: string[] }> {
-  const found = await optionsForValues(client, list, values.map(String), groupOf(options.group));
-  tom.addOptions(found.options);
-  tom.setValue(found.options.map((o) => o.id));
-  return found;
+  return preselectValues(client, list, values, options.group, (found) => {
+    tom.addOptions(found);
+    tom.setValue(found.map((o) => o.id));
+  });
 }
 
 /**
@@ -236,33 +241,31 @@ export function cascade<T extends TomSelectInstance>(
   lists: readonly string[],
   settings: object = {},
 ): T[] {
-  const toms: T[] = [];
-  const chosen = (tom: T) => String(tom.getValue() ?? '');
-  lists.forEach((name, level) => {
+  const levels = createCascade(client, lists);
+  const toms = lists.map((_, level) => {
     const shown = new Shown();
     // Each load's ticket: an answer to any but the latest (asked under other values above) is late.
     let asked = 0;
     const load: Load<TomSelectInstance> = function (query, callback) {
       const ticket = ++asked;
-      const ids = toms.slice(0, level).map(chosen);
-      if (ids.includes('')) return callback([]);
-      childOptions(client, name, ids, query).then(
+      levels.options(level, query).then(
         (found) => callback(ticket === asked ? shown.show(this, query, true, found) : shown.held(this)), () => callback());
     };
-    toms.push(new TomSelect(elements[level]!, { ...settings, ...settingsWith(load, (typed) => shown.score(typed)) }));
+    return new TomSelect(elements[level]!, { ...settings, ...settingsWith(load, (typed) => shown.score(typed)) });
   });
-  for (const [level, below] of toms.entries()) {
-    if (level === 0) continue;
-    const above = toms[level - 1]!;
-    if (chosen(above) === '') below.disable();
-    above.on('change', (value) => {
-      // Clearing it is a change of its own, which reaches the level below in turn.
-      below.clear();
-      below.clearOptions();
-      if (value === '') return below.disable();
-      below.enable();
-      below.load('');
-    });
-  }
+  levels.connect(toms.map((tom) => ({
+    value: () => String(tom.getValue() ?? ''),
+    onChange: (handler) => tom.on('change', handler),
+    // Clearing it is a change of its own, which reaches the level below in turn.
+    clear: () => {
+      tom.clear();
+      tom.clearOptions();
+    },
+    disable: () => tom.disable(),
+    enable: () => {
+      tom.enable();
+      tom.load('');
+    },
+  })));
   return toms;
 }

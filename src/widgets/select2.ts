@@ -1,18 +1,18 @@
-// select2 4.x wiring over the widget-neutral source (source.ts), for any
-// declared list: the ajax option of a paged list, parents and their embedded
-// children both selectable, preselection by id, and a cascade down nested
-// lists. No jQuery
-// import: the caller passes its jQuery-wrapped selects in, so the bundle stays
-// dependency-free and loads in Node.
+// select2 4.x wiring over the widget-neutral source (src/client/source.ts and
+// cascade.ts), for any declared list: the ajax option of a paged list, parents
+// and their embedded children both selectable, preselection by id, and a
+// cascade down nested lists. lookup-client.js carries it (reflist/client). No
+// jQuery import: the caller passes its jQuery-wrapped selects in, so the
+// bundle stays dependency-free and loads in Node.
+import { createCascade, type Cascade } from '../client/cascade.js';
 import {
-  childOptions, fetchBody, flattenChildren, groupOf, listOf, optionsPage, parseChildValue, plainOption,
+  fetchBody, flattenChildren, groupOf, listOf, optionsPage, parseChildValue, plainOption, without,
   type CascadeOption, type Client, type GroupOption, type LookupOption, type PageItem,
-} from './source.js';
-import type { ApiList, Envelope, Id } from './types.js';
+} from '../client/source.js';
+import type { ApiList, Envelope, Id } from '../client/types.js';
 
-export { cascadeResults, childValue, flattenChildren, listUrl, parseChildValue } from './source.js';
-export type { CascadeOption, LookupOption } from './source.js';
-
+export { cascadeResults, childValue, flattenChildren, listUrl, parseChildValue } from '../client/source.js';
+export type { CascadeOption, LookupOption } from '../client/source.js';
 
 /** What select2 hands to `ajax.transport` and expects back. */
 export interface Select2Query {
@@ -50,9 +50,19 @@ export interface JQuerySelect {
 
 const DEFAULT_DELAY = 250;
 
+/**
+ * The keys select2 reads of an option beside `id` and `text`: an item's field
+ * so keyed would make the option a group (`children`), disable it, select it,
+ * or be its tooltip. It is left out of select2's options (docs/select2.md).
+ */
+export const SELECT2_KEYS: readonly string[] = ['children', 'disabled', 'selected', 'element', 'title'];
+
+/** An option as select2 takes it: the item's fields kept, but for the keys select2 reads. */
+export const toSelect2 = <T extends LookupOption>(option: T): T => without(option, SELECT2_KEYS);
+
 /** An envelope page as select2 results; `more` counts list items (parents), not flattened options. */
 export function toSelect2Page(list: ApiList, body: Envelope<PageItem>, page: number, pageSize: number): Select2Page {
-  const results = list.children ? flattenChildren(list, body.items) : body.items.map((item) => plainOption(list, item));
+  const results = (list.children ? flattenChildren(list, body.items) : body.items.map((item) => plainOption(list, item))).map(toSelect2);
   return { results, pagination: { more: page * pageSize < body.total } };
 }
 
@@ -81,7 +91,7 @@ function ajaxFrom<T>(load: (query: Select2Query) => Promise<Select2Page<T>>, del
 export function select2Ajax(client: Client, list: string, options: Select2AjaxOptions = {}): Select2Ajax {
   return ajaxFrom(async ({ term, page }) => {
     const { options: results, more } = await optionsPage(client, list, term, page, groupOf(options.group));
-    return { results, pagination: { more } };
+    return { results: results.map(toSelect2), pagination: { more } };
   }, options.delay);
 }
 
@@ -128,7 +138,8 @@ export async function preselect(
 ): Promise<LookupOption | undefined> {
   const spec = await listOf(client, list);
   const { url, child } = preselectUrl(spec, id, options.child ?? false, options.group ?? undefined);
-  const option = optionForId(spec, await fetchBody<Envelope<PageItem>>(client, url), child);
+  const found = optionForId(spec, await fetchBody<Envelope<PageItem>>(client, url), child);
+  const option = found && toSelect2(found);
   // Through select2's own 'select' (not a bare <option>) so select2('data') holds the whole option.
   if (option) $select.select2('trigger', 'select', { data: option });
   return option;
@@ -136,10 +147,10 @@ export async function preselect(
 
 const whole = <T>(results: T[]): Select2Page<T> => ({ results, pagination: { more: false } });
 
-/** A select's value when it is an id; undefined when nothing is chosen. */
-function chosenId($select: JQuerySelect): string | undefined {
+/** A select's value when it is an id; '' when nothing is chosen. */
+function chosenId($select: JQuerySelect): string {
   const value = $select.val();
-  return typeof value === 'string' && value !== '' ? value : undefined;
+  return typeof value === 'string' ? value : '';
 }
 
 /**
@@ -148,10 +159,12 @@ function chosenId($select: JQuerySelect): string | undefined {
  * when select2 asks, and offers nothing while one of them is empty.
  */
 export function cascadeAjax(client: Client, selects: readonly JQuerySelect[], lists: readonly string[], delay?: number): Select2Ajax<CascadeOption>[] {
-  return lists.map((name, level) => ajaxFrom(async ({ term }) => {
-    const ids = selects.slice(0, level).map(chosenId);
-    return whole(ids.includes(undefined) ? [] : await childOptions(client, name, ids as string[], term));
-  }, delay));
+  return ajaxOf(createCascade(client, lists), selects, delay);
+}
+
+function ajaxOf(levels: Cascade, selects: readonly JQuerySelect[], delay?: number): Select2Ajax<CascadeOption>[] {
+  return levels.lists.map((_, level) => ajaxFrom(async ({ term }) =>
+    whole((await levels.optionsUnder(level, selects.slice(0, level).map(chosenId), term)).map(toSelect2)), delay));
 }
 
 /**
@@ -168,21 +181,15 @@ export function cascade(
   lists: readonly string[],
   options: { select2?: Record<string, unknown>; delay?: number } = {},
 ): void {
-  const ajax = cascadeAjax(client, selects, lists, options.delay);
+  const levels = createCascade(client, lists);
+  const ajax = ajaxOf(levels, selects, options.delay);
   selects.forEach((select, i) => select.select2({ minimumInputLength: 0, ...options.select2, ajax: ajax[i] }));
-  for (let i = 1; i < selects.length; i++) follow(selects[i - 1]!, selects[i]!);
-}
-
-/** Keeps `below` empty and disabled until `above` has a value, and empties it whenever that value changes. */
-function follow(above: JQuerySelect, below: JQuerySelect): void {
-  let current = chosenId(above);
-  below.prop('disabled', current === undefined);
-  above.on('change', () => {
-    const next = chosenId(above);
-    if (next === current) return; // re-picking the same parent keeps what is below
-    current = next;
+  levels.connect(selects.map((select) => ({
+    value: () => chosenId(select),
+    onChange: (handler) => void select.on('change', handler),
     // The removed options' change reaches the next select down in turn.
-    below.empty().trigger('change');
-    below.prop('disabled', next === undefined);
-  });
+    clear: () => void select.empty().trigger('change'),
+    disable: () => void select.prop('disabled', true),
+    enable: () => void select.prop('disabled', false),
+  })));
 }

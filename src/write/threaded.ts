@@ -49,7 +49,8 @@ export interface OpenTree {
  * to this thread on a single core or when the worker bundle is missing.
  */
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
-  if (availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
+  const arm = process.env['REFLIST_WRITER_ARM'];
+  if (arm === 'main' || availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
   const counters = new Int32Array(new SharedArrayBuffer(4 * Object.keys(COUNTERS).length));
   const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => {
     Atomics.add(counters, COUNTERS.queued, 1);
@@ -78,7 +79,7 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
   };
   return {
-    linkAhead: () => send({ linkAhead: true }),
+    linkAhead: () => arm !== 'no-ahead' && send({ linkAhead: true }),
     async write(outputs, onFile) {
       try {
         // Rendering starts at once: the worker may still be starting, and takes the files when it is

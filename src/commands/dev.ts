@@ -284,8 +284,9 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
       const seconds = (report.ms / 1000).toFixed(2);
       io.stdout(first ? `built ${out} in ${seconds} s: ${wrote(report)}\n` : `rebuilt in ${seconds} s: ${changed.join(', ')} changed; ${wrote(report)}\n`);
     } catch (err) {
-      // An output folder that is not a tree is refused by every build: no save can fix that, so dev stops.
-      if (first && err instanceof ReflistError && err.code === 'UNSAFE_OUTPUT') throw err;
+      // An output folder that is not a tree, or one another build holds, is refused by every build: no save
+      // can fix that, so dev stops. A full disk or a fault may pass: the next save builds again.
+      if (first && err instanceof ReflistError && (err.code === 'NOT_A_TREE' || err.code === 'LOCKED')) throw err;
       errors = failureLines(err);
       for (const line of errors) io.stderr(line + '\n');
       io.stderr(safeFile(out, 'lookup.json') ? 'keeping the last good tree\n' : `no tree at ${out} yet: answering 503 until a build succeeds\n`);

@@ -5,11 +5,11 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ReflistError, type ErrorCode } from '../errors.js';
+import { ioError } from '../errors.js';
 import { packageFile } from '../root.js';
 import { outputLength, type Output } from '../tree-files.js';
 import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
-import { COUNTERS, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
+import { COUNTERS, errorData, writerError, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
 
 /** lib/write-worker.js, made by `npm run compile`. */
 const WORKER = fileURLToPath(packageFile('lib/write-worker.js'));
@@ -60,15 +60,13 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
   worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
-  worker.on('error', (err) => (replies.push({ error: { message: err.message } }), wake?.()));
+  worker.on('error', (err) => (replies.push({ error: errorData(err) }), wake?.()));
   // A thread that is gone answers nothing more: whoever waits for a reply gets this one.
-  worker.on('exit', () => (replies.push({ error: { message: 'the writer thread has stopped' } }), wake?.()));
+  worker.on('exit', () => (replies.push({ error: { name: 'Error', message: 'it has stopped' } }), wake?.()));
   const next = async (): Promise<WorkerReply> => {
     while (replies.length === 0) await new Promise<void>((r) => (wake = r));
     const reply = replies.shift()!;
-    if ('error' in reply) {
-      throw new ReflistError((reply.error.code as ErrorCode | undefined) ?? 'UNSAFE_OUTPUT', reply.error.message);
-    }
+    if ('error' in reply) throw writerError(reply.error);
     return reply;
   };
   const ready = next(); // ready, or the lock or layout error
@@ -158,13 +156,17 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
   try {
     writer = new TreeWriter(outDir, options);
   } catch (err) {
-    error = err;
+    error = ioError(err);
   }
   return {
     linkAhead: () => {}, // finish links what it must
     async write(files, onFile) {
       if (!writer) throw error;
-      return writeOutputs(writer, files, onFile);
+      try {
+        return writeOutputs(writer, files, onFile);
+      } catch (err) {
+        throw ioError(err);
+      }
     },
     async abort() {
       writer?.abort();

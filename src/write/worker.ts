@@ -4,15 +4,13 @@
 // {finish} or {abort}. Between messages, once told, this thread makes the
 // links that can be made ahead (TreeWriter.linkAhead).
 import { parentPort, workerData } from 'node:worker_threads';
-import { ReflistError } from '../errors.js';
+import { ioError } from '../errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
-import { COUNTERS, type WorkerReply, type WorkerRequest } from './protocol.js';
+import { COUNTERS, errorData, type WorkerReply, type WorkerRequest } from './protocol.js';
 
 const port = parentPort!;
 const reply = (message: WorkerReply) => port.postMessage(message);
-const failure = (err: unknown): WorkerReply => ({
-  error: { message: err instanceof Error ? err.message : String(err), code: err instanceof ReflistError ? err.code : undefined },
-});
+const failure = (err: unknown): WorkerReply => ({ error: errorData(ioError(err)) });
 
 const { out, options, shared } = workerData as { out: string; options: WriteOptions; shared: SharedArrayBuffer };
 const counters = new Int32Array(shared);

@@ -157,7 +157,7 @@ export class TreeWriter {
     try {
       // Found again under the lock: a build that held it may have swapped the link meanwhile.
       const locked = findGenerations(outDir);
-      if (locked.state !== found.state) throw new ReflistError('UNSAFE_OUTPUT', `another build is writing ${found.out} (it moved its state to ${locked.state})`);
+      if (locked.state !== found.state) throw new ReflistError('LOCKED', `another build is writing ${found.out} (it moved its state to ${locked.state})`);
       this.generations = adoptPlainFolder(locked);
     } catch (err) {
       this.unlock();
@@ -177,7 +177,7 @@ export class TreeWriter {
 
   /** A file of the tree, as text or as its UTF-8 bytes. */
   add(path: string, text: string | Uint8Array): void {
-    if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
+    if (!SAFE_PATH.test(path)) throw new ReflistError('INTERNAL', `refusing to write unsafe path "${path}"`);
     const h = hash('sha1', text, 'base64');
     if (storedCompressed(path)) {
       // Keyed by the text's hash and the level: only a changed file is compressed again.
@@ -213,7 +213,7 @@ export class TreeWriter {
   /** Writes (or appends to) a file of the new tree's build cache. */
   cache(name: string, text: string | Uint8Array, append = false): void {
     // A list's name (config/declaration.ts NAME) and a suffix, or meta.json: never a path.
-    if (!/^[A-Za-z][A-Za-z0-9_-]*\.(json|tsv|csv)$/.test(name)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write cache file "${name}"`);
+    if (!/^[A-Za-z][A-Za-z0-9_-]*\.(json|tsv|csv)$/.test(name)) throw new ReflistError('INTERNAL', `refusing to write cache file "${name}"`);
     mkdirSync(this.cacheNext, { recursive: true });
     (append ? appendFileSync : writeFileSync)(join(this.cacheNext, name), text);
   }

@@ -11,6 +11,9 @@
 //       files, bytes, files/s) against the floor: plain fs writing the same
 //       files into the same folders; then incremental rebuilds after one
 //       author's text changes, and with no change.
+//   npm run bench -- writer [--authors N] [--rounds R]  the writer thread
+//       against writing on the main thread, paired round by round: a build
+//       into an empty folder, its first and next edit rebuild, time and RSS.
 //   npm run bench -- ab --against REV [--authors N] [--rounds R]  this tree
 //       against another commit, built in a temporary clone: a full build and
 //       two edit rebuilds each round, the two in turns (A B, then B A), with
@@ -275,14 +278,13 @@ function timedBuild(cli: string, sources: string, out: string, env: Record<strin
 }
 
 /**
- * The writer's speed-ups, each arm a way to write the same tree: the writer
- * thread linking ahead, the thread alone, the main thread. Each round runs
- * every arm (in a rotating order) on a build into an empty folder, then the
- * first and the next edit rebuild; wall time and peak RSS per run.
+ * The writer thread against writing on the main thread (REFLIST_WRITER=main):
+ * each round runs both arms (in turns) on a build into an empty folder, then
+ * the first and the next edit rebuild; wall time and peak RSS per run.
  */
 async function writerBench(authors: number, rounds: number): Promise<void> {
   execFileSync(process.execPath, ['scripts/compile.mjs']);
-  const arms = { ahead: 'thread, links ahead', thread: 'thread, no links ahead', main: 'main thread' } as const;
+  const arms = { thread: 'writer thread', main: 'main thread' } as const;
   const names = Object.keys(arms) as (keyof typeof arms)[];
   console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${int(authors)} authors, ${rounds} rounds`);
   const sources = tempDir('reflist-writer-src-');
@@ -296,7 +298,7 @@ async function writerBench(authors: number, rounds: number): Promise<void> {
       const src = join(work, `${round}-${arm}-sources`);
       execFileSync('cp', ['-r', sources, src]);
       const out = join(work, `${round}-${arm}`, 'dist');
-      const env = { REFLIST_WRITER_ARM: arm };
+      const env: Record<string, string> = { REFLIST_WRITER: arm };
       const full = timedBuild(cli, src, out, env);
       editAuthor(src, 10);
       const edit = timedBuild(cli, src, out, env);
@@ -310,8 +312,8 @@ async function writerBench(authors: number, rounds: number): Promise<void> {
   const table = [
     `\`npm run bench -- writer --authors ${authors} --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, node ${process.version}. Medians; a saving is 1 − arm / baseline, the median of the rounds' pairs:`,
     '',
-    `| measure | ${names.map((n) => arms[n]).join(' | ')} | links ahead save (vs thread alone) | the thread saves (thread alone vs main thread) |`,
-    `|---|${names.map(() => '---|').join('')}---|---|`,
+    `| measure | ${names.map((n) => arms[n]).join(' | ')} | the thread saves |`,
+    `|---|${names.map(() => '---|').join('')}---|`,
   ];
   const saving = (on: keyof typeof arms, off: keyof typeof arms, key: keyof Runs) => {
     const ratios = runs[on].map((r, i) => r[key] / runs[off][i]![key]);
@@ -319,7 +321,7 @@ async function writerBench(authors: number, rounds: number): Promise<void> {
   };
   for (const [name, key] of metrics) {
     const digits = key.endsWith('Rss') ? 0 : 2;
-    table.push(`| ${name} | ${names.map((n) => median(runs[n].map((r) => r[key])).toFixed(digits)).join(' | ')} | ${saving('ahead', 'thread', key)} | ${saving('thread', 'main', key)} |`);
+    table.push(`| ${name} | ${names.map((n) => median(runs[n].map((r) => r[key])).toFixed(digits)).join(' | ')} | ${saving('thread', 'main', key)} |`);
   }
   console.log(`\n${table.join('\n')}`);
   toDocs('writer', table);

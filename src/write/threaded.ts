@@ -9,7 +9,7 @@ import { ioError } from '../errors.js';
 import { packageFile } from '../root.js';
 import { outputLength, type Output } from '../tree-files.js';
 import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
-import { COUNTERS, errorData, writerError, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
+import { errorData, writerError, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
 
 /** lib/write-worker.js, made by `npm run compile`. */
 const WORKER = fileURLToPath(packageFile('lib/write-worker.js'));
@@ -28,15 +28,8 @@ const BATCH = 1 << 20;
  */
 const IN_FLIGHT = 16 << 20;
 
-
-
 /** An output folder opened for one build: locked and its indexes read, nothing written yet. */
 export interface OpenTree {
-  /**
-   * Says the build will change the tree: the writer thread may then make the
-   * links that can be made ahead while it has nothing to write (TreeWriter.linkAhead).
-   */
-  linkAhead(): void;
   /** Writes the files, then swaps the new tree in. */
   write(outputs: Iterable<Output>, onFile?: (count: number) => void): Promise<WriteReport>;
   /** Writes nothing and lets go of the folder. */
@@ -46,17 +39,13 @@ export interface OpenTree {
 /**
  * Opens an output folder in a writer thread, so that the thread starts, takes
  * the lock and reads the indexes while this one reads the sources. Falls back
- * to this thread on a single core or when the worker bundle is missing.
+ * to this thread on a single core or when the worker bundle is missing, and
+ * when REFLIST_WRITER=main (`npm run bench -- writer` measures the two).
  */
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
-  const arm = process.env['REFLIST_WRITER_ARM'];
-  if (arm === 'main' || availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
-  const counters = new Int32Array(new SharedArrayBuffer(4 * Object.keys(COUNTERS).length));
-  const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => {
-    Atomics.add(counters, COUNTERS.queued, 1);
-    worker.postMessage(message, transfer);
-  };
-  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options, shared: counters.buffer } });
+  if (process.env['REFLIST_WRITER'] === 'main' || availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
+  const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
+  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options } });
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
   worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
@@ -77,7 +66,6 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
   };
   return {
-    linkAhead: () => arm !== 'no-ahead' && send({ linkAhead: true }),
     async write(outputs, onFile) {
       try {
         // Rendering starts at once: the worker may still be starting, and takes the files when it is
@@ -159,7 +147,6 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
     error = ioError(err);
   }
   return {
-    linkAhead: () => {}, // finish links what it must
     async write(files, onFile) {
       if (!writer) throw error;
       try {
@@ -174,14 +161,12 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
   };
 }
 
-/** Writes a tree from a writer thread while this one renders, linking ahead. */
+/** Writes a tree from a writer thread while this one renders. */
 export function writeTreeThreaded(
   outDir: string,
   files: Iterable<Output>,
   onFile?: (count: number) => void,
   options: WriteOptions = {},
 ): Promise<WriteReport> {
-  const tree = openTree(outDir, options);
-  tree.linkAhead();
-  return tree.write(files, onFile);
+  return openTree(outDir, options).write(files, onFile);
 }

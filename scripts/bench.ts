@@ -12,6 +12,9 @@
 //       files, bytes, files/s) against the floor: plain fs writing the same
 //       files into the same folders; then incremental rebuilds after one
 //       author's text changes, and with no change.
+//   npm run bench -- writer [--authors N] [--rounds R]  the writer thread
+//       against writing on the main thread, paired round by round: a build
+//       into an empty folder, its first and next edit rebuild, time and RSS.
 //   npm run bench -- ab --against REV [--authors N] [--rounds R]  this tree
 //       against another commit, built in a temporary clone: a full build and
 //       two edit rebuilds each round, the two in turns (A B, then B A), with
@@ -271,12 +274,63 @@ async function buildBench(sizes: number[]): Promise<void> {
 }
 
 /** One CLI build of `cli` in its own process: wall time and peak RSS as the kernel counts them. */
-function timedBuild(cli: string, sources: string, out: string): { seconds: number; rssMb: number } {
+function timedBuild(cli: string, sources: string, out: string, env: Record<string, string> = {}): { seconds: number; rssMb: number } {
   settle();
-  const result = spawnSync('/usr/bin/time', ['-f', 'reflist-ab %e %M', process.execPath, cli, 'build', '--quiet', '--sources', sources, '--out', out], { encoding: 'utf8' });
+  const result = spawnSync('/usr/bin/time', ['-f', 'reflist-ab %e %M', process.execPath, cli, 'build', '--quiet', '--sources', sources, '--out', out], { encoding: 'utf8', env: { ...process.env, ...env } });
   const measured = /reflist-ab ([\d.]+) (\d+)/.exec(result.stderr);
   if (result.status !== 0 || !measured) throw new Error(`build with ${cli} failed: ${result.stderr}`);
   return { seconds: Number(measured[1]), rssMb: Number(measured[2]) / 1024 };
+}
+
+/**
+ * The writer thread against writing on the main thread (REFLIST_WRITER=main):
+ * each round runs both arms (in turns) on a build into an empty folder, then
+ * the first and the next edit rebuild; wall time and peak RSS per run.
+ */
+async function writerBench(authors: number, rounds: number): Promise<void> {
+  execFileSync(process.execPath, ['scripts/compile.mjs']);
+  const arms = { thread: 'writer thread', main: 'main thread' } as const;
+  const names = Object.keys(arms) as (keyof typeof arms)[];
+  console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${int(authors)} authors, ${rounds} rounds`);
+  const sources = tempDir('reflist-writer-src-');
+  await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
+  const work = tempDir('reflist-writer-work-'); // nothing deleted until the end (see buildBench)
+  const cli = join(process.cwd(), 'lib/cli.js');
+  type Runs = { full: number; fullRss: number; edit: number; next: number; editRss: number };
+  const runs = Object.fromEntries(names.map((n) => [n, [] as Runs[]])) as Record<keyof typeof arms, Runs[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const arm of names.map((_, i) => names[(i + round) % names.length]!)) {
+      const src = join(work, `${round}-${arm}-sources`);
+      execFileSync('cp', ['-r', sources, src]);
+      const out = join(work, `${round}-${arm}`, 'dist');
+      const env: Record<string, string> = { REFLIST_WRITER: arm };
+      const full = timedBuild(cli, src, out, env);
+      editAuthor(src, 10);
+      const edit = timedBuild(cli, src, out, env);
+      editAuthor(src, 20);
+      const next = timedBuild(cli, src, out, env);
+      runs[arm].push({ full: full.seconds, fullRss: full.rssMb, edit: edit.seconds, next: next.seconds, editRss: Math.max(edit.rssMb, next.rssMb) });
+      console.log(`  round ${round + 1} ${arm.padEnd(6)}: full ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB; edit ${edit.seconds.toFixed(2)} s, next edit ${next.seconds.toFixed(2)} s, ${Math.max(edit.rssMb, next.rssMb).toFixed(0)} MB`);
+    }
+  }
+  const metrics = [['full build into an empty folder, s', 'full'], ['its peak RSS, MB', 'fullRss'], ['first edit rebuild, s', 'edit'], ['next edit rebuild, s', 'next'], ['edit rebuilds\' peak RSS, MB', 'editRss']] as const;
+  const table = [
+    `\`npm run bench -- writer --authors ${authors} --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, node ${process.version}. Medians; a saving is 1 − arm / baseline, the median of the rounds' pairs:`,
+    '',
+    `| measure | ${names.map((n) => arms[n]).join(' | ')} | the thread saves |`,
+    `|---|${names.map(() => '---|').join('')}---|`,
+  ];
+  const saving = (on: keyof typeof arms, off: keyof typeof arms, key: keyof Runs) => {
+    const ratios = runs[on].map((r, i) => r[key] / runs[off][i]![key]);
+    return `${(100 * (1 - median(ratios))).toFixed(1)} % (rounds ${ratios.map((r) => (100 * (1 - r)).toFixed(0)).join(', ')})`;
+  };
+  for (const [name, key] of metrics) {
+    const digits = key.endsWith('Rss') ? 0 : 2;
+    table.push(`| ${name} | ${names.map((n) => median(runs[n].map((r) => r[key])).toFixed(digits)).join(' | ')} | ${saving('thread', 'main', key)} |`);
+  }
+  console.log(`\n${table.join('\n')}`);
+  toDocs('writer', table);
+  for (const dir of [sources, work]) rmSync(dir, { recursive: true, force: true });
 }
 
 /** This tree (B) against commit `rev` (A), paired round by round. */
@@ -429,6 +483,7 @@ const which = positionals[0] ?? 'search';
 if (which === 'search') await searchBench(Number(values.authors ?? 100_000));
 else if (which === 'build') await buildBench((values.authors ?? '100000,1000000').split(',').map(Number));
 else if (which === 'parser') await parserBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
+else if (which === 'writer') await writerBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
 else if (which === 'ab') await abBench(values.against ?? 'HEAD', Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
 else if (which === 'deploy') await deployBench(Number(values.authors ?? 3000));
 else if (which === 'writes') await writesBench((values.authors ?? '100000,1000000').split(',').map(Number));

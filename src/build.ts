@@ -99,8 +99,6 @@ export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
     const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false, declaration: shaping });
     const served = servedBuild(options.out, key);
     const changes = findChanges(options.sources, declaration, served);
-    // A build that will change the tree lets the writer link the files the spare lags behind on, meanwhile.
-    if (changes.changed.size > 0) tree.linkAhead();
     const { groups, trees, lists, items, sources } = checkChanges(options.sources, declaration, changes);
     const roots = sectionsOf(declaration).map((s) => s.root);
     const plan = planBuild(roots, trees, lists, servedForPlan(declaration, served, lists));

@@ -1,5 +1,6 @@
 // The one error type of reflist: a stable code, a message that says what was
 // expected and what came, and where (file and line) when a source is at fault.
+// Each code means one thing (docs/architecture.md, "Error codes").
 
 export type ErrorCode =
   | 'CSV_MALFORMED'
@@ -13,11 +14,22 @@ export type ErrorCode =
   | 'INVALID_OPTION'
   | 'INVALID_CONFIG'
   | 'OVER_CAP'
-  | 'UNSAFE_OUTPUT';
+  | 'NOT_A_TREE'
+  | 'LOCKED'
+  | 'IN_THE_WAY'
+  | 'IO'
+  | 'INTERNAL';
 
 export interface Location {
   file?: string;
   line?: number;
+}
+
+export interface Origin {
+  /** What failed underneath: a file system call's error, or the writer thread's error. */
+  cause?: unknown;
+  /** An IO error's Node error code (`ENOSPC`, `EACCES`, …). */
+  errno?: string;
 }
 
 export class ReflistError extends Error {
@@ -26,19 +38,21 @@ export class ReflistError extends Error {
   readonly line: number | undefined;
   /** The fix, when the error is one of many with one cause (a delimiter, an id type, an encoding): printed once, after the errors. */
   readonly hint: string | undefined;
+  readonly errno: string | undefined;
 
-  constructor(code: ErrorCode, message: string, location: Location = {}, hint?: string) {
-    super(message);
+  constructor(code: ErrorCode, message: string, location: Location = {}, hint?: string, origin: Origin = {}) {
+    super(message, 'cause' in origin ? { cause: origin.cause } : undefined);
     this.name = 'ReflistError';
     this.code = code;
     this.file = location.file;
     this.line = location.line;
     this.hint = hint;
+    this.errno = origin.errno;
   }
 
   /** This error with a hint. */
   withHint(hint: string): ReflistError {
-    return new ReflistError(this.code, this.message, { file: this.file, line: this.line }, hint);
+    return new ReflistError(this.code, this.message, { file: this.file, line: this.line }, hint, { cause: this.cause, errno: this.errno });
   }
 
   /** `file:line: message`, the form every source error is printed in. */
@@ -46,6 +60,27 @@ export class ReflistError extends Error {
     if (this.file === undefined) return visible(this.message);
     return visible(`${this.file}${this.line === undefined ? '' : `:${this.line}`}: ${this.message}`);
   }
+}
+
+/** What a file system error code means, and what a person can do about it. */
+const IO_FIXES: Record<string, string> = {
+  ENOSPC: 'no space left on the device: free some space, then build again',
+  EDQUOT: 'over the disk quota: free some space, then build again',
+  EACCES: 'permission denied: let this user write there, or build into another --out',
+  EPERM: 'operation not permitted: let this user write there, or build into another --out',
+  EROFS: 'a read-only file system: build into another --out',
+};
+
+/**
+ * A file system call's failure (ENOSPC, EACCES, …) as an IO error located at
+ * its path, with its errno and the Node error as its cause; any other error
+ * as it is.
+ */
+export function ioError(err: unknown): unknown {
+  const e = err as NodeJS.ErrnoException;
+  if (err instanceof ReflistError || !(err instanceof Error) || typeof e.code !== 'string' || typeof e.syscall !== 'string') return err;
+  const fix = IO_FIXES[e.code] ?? `a file system call failed: ${e.message}`;
+  return new ReflistError('IO', `${e.syscall} failed with ${e.code}, ${fix}`, { file: e.path }, undefined, { cause: err, errno: e.code });
 }
 
 /** Characters a terminal shows as nothing, or as a plain space: controls, format characters (a BOM, a zero-width space), other spaces. */

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { VALID } from './fixtures/valid.js';
 import { fileAnswer } from '../src/client/client.js';
 import { buildFrom, tempDir, treeClient } from './helpers.js';
@@ -81,12 +82,28 @@ describe('the client', () => {
     expect(requested.filter((p) => p === 'author/page/2.json')).toHaveLength(1); // the settled read is shared
   });
 
+  test('throws a LookupError with a code a page can branch on, and the message it had', async () => {
+    const { LookupError } = (await import(pathToFileURL(join(out, 'lookup-client.js')).href)) as typeof import('../src/client/index.js');
+    const fails = async (promise: Promise<unknown>) => promise.then(() => expect.unreachable('no error'), (err: unknown) => err);
+    const down = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch: filesFetch((path) => (path.startsWith('author/page/') ? 503 : undefined)).fetch });
+    const http = await fails(down.request('/author.json?Page=2'));
+    expect(http).toBeInstanceOf(LookupError);
+    expect(http).toMatchObject({ name: 'LookupError', code: 'HTTP', status: 503, message: 'GET https://example.org/lookup/author/page/2.json: HTTP 503' });
+    const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch: filesFetch().fetch });
+    expect(await fails(client.lookup('authr', [1]))).toMatchObject({ code: 'UNKNOWN_LIST', message: 'lookup: lookup.json has no paged list "authr"' });
+    expect(await fails(client.lookup('author', [1], { group: 'nope' }))).toMatchObject({ code: 'UNKNOWN_GROUP' });
+    const empty = await treeClient(out, { baseUrl: 'https://example.org/nothing/', fetch: async () => ({ ...answerOf('gone'), ok: false, status: 404 }) });
+    const none = await fails(empty.request('/author.json'));
+    expect(none).toBeInstanceOf(LookupError);
+    expect(none).toMatchObject({ code: 'NO_TREE', message: 'no reflist tree at https://example.org/nothing/ (lookup.json is missing)' });
+  });
+
   test('without a baseUrl, where the runtime gives the module no URL of its own, asks for one', async () => {
     const source = readFileSync(join(out, 'lookup-client.js'), 'utf8');
     const mod = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {
       createLookupClient(o?: object): unknown;
     };
-    expect(() => mod.createLookupClient()).toThrow(/pass baseUrl/);
+    expect(() => mod.createLookupClient()).toThrow(expect.objectContaining({ name: 'LookupError', code: 'NO_BASE_URL', message: expect.stringMatching(/pass baseUrl/) }));
     expect(() => mod.createLookupClient({ baseUrl: 'https://example.org/lookup/' })).not.toThrow();
   });
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PACKAGES, demoInstall, inRange, scheduleBuilds, VENDOR, vendorSources, vendorWarnings } from '../src/commands/dev.js';
 import { buildInputs } from '../src/commands/watch.js';
+import { TreeWriter } from '../src/write/write.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
 import { tempDir, writeSources } from './helpers.js';
@@ -252,6 +253,22 @@ describe('reflist dev on an output folder that is not a tree', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('is not empty and holds no lookup.json: refusing to replace it');
     expect(readFileSync(join(root, 'site/index.html'), 'utf8')).toBe('<p>mine</p>');
+  });
+});
+
+describe('reflist dev on an output folder another build is writing', () => {
+  test('stops at once with the build\'s refusal and exit code 1', async () => {
+    const root = tempDir('reflist-dev-');
+    const sources = writeSources(join(root, 'sources'), VALID);
+    const holder = new TreeWriter(join(root, 'dist')); // holds the folder's lock until abort
+    onTestFinished(() => holder.abort());
+    const child = spawn(process.execPath, [CLI, 'dev', '--sources', sources, '--out', join(root, 'dist'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    onTestFinished(() => void child.kill('SIGKILL'));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^another build is writing .*dist \(remove .*dist\.lock if it is not\)\n$/);
   });
 });
 

@@ -1,13 +1,11 @@
 // What a build does to the spare generation, decided from indexes without a disk.
 import { describe, expect, test } from 'vitest';
-import { diffTree, indexEntry, staleFiles, type Index, type TreeDiffInput } from '../src/write/diff.js';
+import { diffTree, indexEntry, type Index, type TreeDiffInput } from '../src/write/diff.js';
 
 const index = (entries: Record<string, string>): Index => new Map(Object.entries(entries));
 const e = (hash: string, bytes = 10) => indexEntry(hash, bytes);
 const diff = (input: Partial<TreeDiffInput> & Pick<TreeDiffInput, 'added'>) => {
-  const spare = input.spare ?? new Map();
-  const stale = input.stale ?? (input.served ? staleFiles(input.served, spare) : []);
-  return diffTree({ keeps: new Map(), ...input, spare, stale });
+  return diffTree({ keeps: new Map(), spare: new Map(), ...input });
 };
 
 describe('the diff between the served tree and the next', () => {
@@ -44,14 +42,6 @@ describe('the diff between the served tree and the next', () => {
     expect(d.remove).toEqual([]);
   });
 
-  test('counts a file linked ahead as copied, without linking it again', () => {
-    const served = index({ 'lookup.json': e('m2'), 'author/pages/1.json': e('p1') });
-    const stale = staleFiles(served, new Map());
-    const spare = index({ 'author/pages/1.json': e('p1') }); // linked ahead since the build began
-    const d = diffTree({ served, spare, stale, added: index({ 'lookup.json': e('m3'), 'author/pages/1.json': e('p1') }), keeps: new Map() });
-    expect(d).toMatchObject({ link: [], copied: 1 });
-  });
-
   test('a kept section carries over its served files, but those its update drops or adds anew', () => {
     const served = index({
       'lookup.json': e('m1'),
@@ -69,12 +59,5 @@ describe('the diff between the served tree and the next', () => {
     expect(d.kept).toBe(1);
     expect(d.removed).toBe(3); // the dropped search file, and the sections neither kept nor rendered
     expect(d.remove).toEqual(['author/search/x.json', 'descriptor/pages/1.json', 'country/1.json']);
-  });
-});
-
-describe('the stale files of a spare', () => {
-  test('are the served files it lacks or holds with another hash', () => {
-    const served = index({ a: e('1'), b: e('2'), c: e('3') });
-    expect(staleFiles(served, index({ a: e('1'), b: e('x') }))).toEqual(['b', 'c']);
   });
 });

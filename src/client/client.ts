@@ -1,6 +1,7 @@
 // createLookupClient: answers any request of the original service (docs/contract.md §1)
 // from the static tree alone, by turning it into one or two file reads.
 import { bucketOf, bucketPath, childBucketPath, MANIFEST, nestedFolder, pagePath, resultPagesPath, scoped, searchFileFor, searchPath, storedCompressed } from './paths.js';
+import { LookupError } from './errors.js';
 import { chainOf, idKey, parseRequest, type Route } from './request.js';
 import { byTier, itemTier } from './rank.js';
 import { rankRecords, textOf, toItem } from './search.js';
@@ -95,7 +96,7 @@ const fail = (status: number, error: string): Answer => ({ status, body: { error
 function defaultBaseUrl(): string {
   const here: unknown = import.meta.url;
   if (typeof here === 'string' && /^(https?|file):/.test(here)) return new URL('.', here).href;
-  throw new Error('createLookupClient: pass baseUrl, the URL the tree is served at (this runtime does not say where the client was loaded from)');
+  throw new LookupError('NO_BASE_URL', 'createLookupClient: pass baseUrl, the URL the tree is served at (this runtime does not say where the client was loaded from)');
 }
 
 /**
@@ -196,7 +197,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     const res = await fetchImpl(url).catch(() => fetchImpl(url));
     if (!res.ok) {
       if (res.status === undefined || res.status === 404 || res.status === 410) return undefined;
-      throw new Error(`GET ${url}: HTTP ${res.status}`);
+      throw new LookupError('HTTP', `GET ${url}: HTTP ${res.status}`, res.status);
     }
     return storedCompressed(path) ? inflate(await res.arrayBuffer()) : res.text();
   }
@@ -240,7 +241,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   async function current(): Promise<Tree> {
     if (tree) return tree;
     const read = await readTree(false);
-    if (!read) throw new Error(`no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
+    if (!read) throw new LookupError('NO_TREE', `no reflist tree at ${baseUrl} (${MANIFEST} is missing)`);
     return (tree ??= read);
   }
 
@@ -427,12 +428,12 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   function lookup(name: string, ids: readonly (string | number)[], options: LookupOptions = {}): Promise<Lookup> {
     return fromOneBuild(async (m) => {
       const list = m.api.lists.find((l) => l.name === name && l.shape === 'paged');
-      if (!list) throw new Error(`lookup: ${MANIFEST} has no paged list "${name}"`);
+      if (!list) throw new LookupError('UNKNOWN_LIST', `lookup: ${MANIFEST} has no paged list "${name}"`);
       // Its ids are unique only under their parent: request(`/…/{parent id}/${list.path}.json?Id=…`) names one.
-      if (list.parent) throw new Error(`lookup: "${name}" is a list under a parent, whose ids name an item only under their parent; request its Id under the parent's path`);
+      if (list.parent) throw new LookupError('UNDER_PARENT', `lookup: "${name}" is a list under a parent, whose ids name an item only under their parent; request its Id under the parent's path`);
       // A list that takes no group ignores one, as its Id does (descriptor and System).
       const group = options.group === undefined || !list.params.group ? undefined : m.systems.findIndex((s) => s.id === options.group);
-      if (group === -1) throw new Error(`lookup: unknown ${m.api.group?.toLowerCase() ?? 'group'} "${options.group}"`);
+      if (group === -1) throw new LookupError('UNKNOWN_GROUP', `lookup: unknown ${m.api.group?.toLowerCase() ?? 'group'} "${options.group}"`);
       const info = m.lists[name] as ListInfo;
       const child = options.child === true && list.children !== undefined;
       const [form, count] = child ? [list.children!, info.childBuckets ?? 1] : [list, info.buckets];
@@ -461,7 +462,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
       }
       return { items, unknown };
     }, (err) => {
-      throw new Error(`lookup: ${err.message}`);
+      throw new LookupError('BROKEN_TREE', `lookup: ${err.message}`);
     });
   }
 

@@ -1,5 +1,7 @@
 // lookup-client.js: the dependency-free ESM client every tree carries at its root.
 export { createLookupClient, fileAnswer } from './client.js';
+export { LookupError } from './errors.js';
+export type { LookupErrorCode } from './errors.js';
 export type { FetchedFile, Lookup, LookupClient, LookupClientOptions, LookupOptions, TypedLookupClient } from './client.js';
 export type { Answer, AnyBody, AnyItem, ApiList, CountedItem, Envelope, ErrorBody, Grid, Item, Manifest, ParentItem } from './types.js';
 // What a project's reflist-lists.d.ts (`reflist types`) plugs into.

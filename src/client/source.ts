@@ -5,6 +5,7 @@
 // children, parent and child both selectable. Over client.request
 // and client.lookup only, so it loads wherever the client does.
 import type { Lookup, LookupOptions } from './client.js';
+import { LookupError } from './errors.js';
 import { fold } from './fold.js';
 import { byTier, textTier } from './rank.js';
 import { chainOf, idKey } from './request.js';
@@ -60,7 +61,7 @@ export function groupOf(option: GroupOption): string | undefined {
 /** A declared list by name, from lookup.json. */
 export async function listOf(client: Client, name: string): Promise<ApiList> {
   const list = (await client.manifest()).api.lists.find((l) => l.name === name);
-  if (!list) throw new Error(`no list "${name}" in this tree`);
+  if (!list) throw new LookupError('UNKNOWN_LIST', `no list "${name}" in this tree`);
   return list;
 }
 
@@ -137,7 +138,7 @@ export function flattenChildren(list: ApiList, items: readonly PageItem[]): Look
 /** The body of a 200 answer; anything else is an error (select2 reports it as "could not be loaded"). */
 export async function fetchBody<T>(client: Client, url: string): Promise<T> {
   const { status, body } = await client.request(url);
-  if (status !== 200) throw new Error(`${url}: ${status} ${(body as { error?: string }).error ?? ''}`);
+  if (status !== 200) throw new LookupError('ANSWERED', `${url}: ${status} ${(body as { error?: string }).error ?? ''}`, status);
   return body as T;
 }
 
@@ -221,7 +222,7 @@ export function cascadeResults(list: ApiList, items: readonly PageItem[], parent
 export async function childOptions(client: Client, name: string, parentIds: readonly string[], term = ''): Promise<CascadeOption[]> {
   const list = await listOf(client, name);
   const above = chainOf((await client.manifest()).api, list).slice(0, -1);
-  if (parentIds.length !== above.length) throw new Error(`${name}: ${above.length} parent ids expected, ${parentIds.length} given`);
+  if (parentIds.length !== above.length) throw new LookupError('INVALID_ARGUMENT', `${name}: ${above.length} parent ids expected, ${parentIds.length} given`);
   const path = `/${above.map((l, i) => `${l.path}/${encodeURIComponent(parentIds[i]!)}`).concat(list.path).join('/')}.json`;
   const parents = [...parentIds];
   if (list.shape === 'grid') {

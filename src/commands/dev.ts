@@ -54,8 +54,9 @@ async function devBuild({ sources, config, out, pageSize }: DevOptions, io: Io, 
     io.stdout(first ? `built ${out} in ${seconds} s: ${wrote(report)}\n` : `rebuilt in ${seconds} s: ${changed.join(', ')} changed; ${wrote(report)}\n`);
     return [];
   } catch (err) {
-    // An output folder that is not a tree is refused by every build: no save can fix that, so dev stops.
-    if (first && err instanceof ReflistError && err.code === 'UNSAFE_OUTPUT') throw err;
+    // An output folder that is not a tree, or one another build holds, is refused by every build: no save
+    // can fix that, so dev stops. A full disk or a fault may pass: the next save builds again.
+    if (first && err instanceof ReflistError && (err.code === 'NOT_A_TREE' || err.code === 'LOCKED')) throw err;
     const errors = failureLines(err);
     for (const line of errors) io.stderr(line + '\n');
     io.stderr(hasTree(out) ? 'keeping the last good tree\n' : `no tree at ${out} yet: answering 503 until a build succeeds\n`);

@@ -237,7 +237,7 @@ export function init(dir: string, io: Pick<Io, 'stdout'>, preset: string = 'exam
   if (existing.length > 0) {
     const n = existing.length;
     throw new ReflistError(
-      'UNSAFE_OUTPUT',
+      'IN_THE_WAY',
       `init: refusing to overwrite ${n} existing file${n > 1 ? 's' : ''} in ${dir}: ${existing.join(', ')} (move them away or init another folder)`,
     );
   }

@@ -59,7 +59,7 @@ class NestedList {
     info.search = metas.flatMap((m) => m.starts);
     const names = new Set<string>();
     for (const file of indexFiles(folder, info, fresh)) {
-      if (names.has(file[0])) throw new ReflistError('UNSAFE_OUTPUT', `two search files hash to ${file[0]}: please report this`);
+      if (names.has(file[0])) throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
       names.add(file[0]);
       yield file;
     }

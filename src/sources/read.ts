@@ -2,14 +2,15 @@
 // the line it starts on. Malformed CSV and invalid UTF-8 become located errors;
 // the rows that could still be read are kept, so later checks report too.
 //
-// csv-parse reads every file, a chunk at a time, so that no file is held whole.
-// Why no faster parser of our own: docs/performance.md, "One CSV parser".
+// csv-parse reads every file, a chunk at a time, so that no file is held whole
+// (through csv-parse.ts, which pins down what it uses of it). Why no faster
+// parser of our own: docs/performance.md, "One CSV parser".
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { Parser } from 'csv-parse';
 import type { Delimiter } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
+import { chunkParser, type ChunkParser, type CsvParseError } from './csv-parse.js';
 import { encodingHint } from './hints.js';
 
 export interface RawTable {
@@ -150,21 +151,7 @@ const LF = 10;
 
 // ------------------------------------------------------------ csv-parse
 
-type CsvParseError = Error & { code?: string };
 const QUOTE_NOT_CLOSED = 'CSV_QUOTE_NOT_CLOSED';
-
-/**
- * What read.ts uses of a csv-parse Parser: `api`, the parser proper that its
- * stream and its sync parse both drive, fed bytes a chunk at a time here
- * without a stream's callbacks. (Not in csv-parse's types: the tests of
- * test/read.test.ts would show a change.)
- */
-interface CsvParseApi {
-  parse(bytes: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): CsvParseError | undefined;
-  /** Bytes consumed since the parser's start: at a record's push, where the record ends. */
-  info: { bytes: number };
-  options: { record_delimiter: Buffer[] };
-}
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 const startsWithBom = (bytes: Uint8Array, at: number) => UTF8_BOM.every((b, i) => bytes[at + i] === b);
@@ -214,7 +201,7 @@ class CsvReader {
   private readonly utf8 = new InvalidUtf8Lines();
   /** The first bytes, held until the BOMs they may start with are skipped; undefined once parsing began. */
   private head: Buffer | undefined = Buffer.alloc(0);
-  private parser: CsvParseApi | undefined;
+  private parser: ChunkParser | undefined;
   /** The file offset of the parser's first byte. */
   private parserFrom = 0;
   /** The bytes fed from the start of the record being read on, the first of them at file offset pendingFrom. */
@@ -250,7 +237,7 @@ class CsvReader {
     this.utf8.end(() => 1 + this.lfsPushed);
     if (this.head) this.start();
     // A file that ends in a malformed record is read again from it; undefined: it was read to its end.
-    while (this.parser!.parse(undefined, true, this.take, noop)) {
+    while (this.parser!.parse(undefined, true, this.take)) {
       const rest = this.recover(true);
       if (!rest) break;
       this.parseAgain(rest);
@@ -272,9 +259,7 @@ class CsvReader {
 
   /** A new parser from file offset `from`, where a record starts, keeping the line end found on the file's first line. */
   private restart(from: number): void {
-    const found = this.parser?.options.record_delimiter.map(String) ?? [];
-    const options = { relax_column_count: true, delimiter: this.delimiter, ...(found.length > 0 && { record_delimiter: found }) };
-    this.parser = (new Parser(options) as unknown as { api: CsvParseApi }).api;
+    this.parser = chunkParser(this.delimiter, this.parser?.recordDelimiters);
     this.parserFrom = this.recordFrom = from;
     this.pending = [];
   }
@@ -298,7 +283,7 @@ class CsvReader {
       }
       if (this.pending.length === 0) this.pendingFrom = this.recordFrom;
       this.pending.push(next);
-      const failed = this.parser!.parse(next, false, this.take, noop);
+      const failed = this.parser!.parse(next, false, this.take);
       next = failed ? this.recover(false) : undefined;
     }
   }
@@ -314,7 +299,7 @@ class CsvReader {
     let lines = 1;
     for (const value of record) lines += newlinesIn(value);
     this.line += lines;
-    this.recordFrom = this.parserFrom + this.parser!.info.bytes;
+    this.recordFrom = this.parserFrom + this.parser!.bytes;
     if (record.length === 1 && record[0] === '') return; // an empty line, or one of only ""
     if (!this.headerRead) (this.table.header = record.map((h) => h.trim())), (this.headerRead = true);
     else this.table.rows.push(record.slice()), this.table.lines.push(line); // a copy without the spare capacity
@@ -345,10 +330,10 @@ class CsvReader {
       if (at < bytes.length) {
         const lf = bytes.indexOf(LF, at);
         const to = lf < 0 ? bytes.length : lf + 1;
-        failed = this.parser!.parse(bytes.subarray(at, to), false, this.take, noop);
+        failed = this.parser!.parse(bytes.subarray(at, to), false, this.take);
         [last, at] = [at, to];
       } else if (final) {
-        failed = this.parser!.parse(undefined, true, this.take, noop);
+        failed = this.parser!.parse(undefined, true, this.take);
         if (!failed) return undefined;
       } else {
         return undefined;
@@ -381,8 +366,7 @@ class CsvReader {
   /** The first error csv-parse finds in these bytes, read to their end from the start of a record (undefined if none). */
   private probe(bytes: Buffer): CsvParseError | undefined {
     if (bytes.length === 0) return undefined;
-    const options = { relax_column_count: true, delimiter: this.delimiter, record_delimiter: this.parser!.options.record_delimiter.map(String) };
-    return (new Parser(options) as unknown as { api: CsvParseApi }).api.parse(bytes, true, noop, noop);
+    return chunkParser(this.delimiter, this.parser!.recordDelimiters).parse(bytes, true, noop);
   }
 
   /**

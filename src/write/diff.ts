@@ -12,20 +12,11 @@ export type Index = Map<string, string>;
 
 export const indexEntry = (key: string, bytes: number) => `${key}\t${bytes}`;
 
-/** The served tree's files the spare lacks or holds otherwise: linked into it wherever the new tree keeps them. */
-export function staleFiles(served: Index, spare: Index): string[] {
-  const stale: string[] = [];
-  for (const [path, entry] of served) if (spare.get(path) !== entry) stale.push(path);
-  return stale;
-}
-
 export interface TreeDiffInput {
   /** The served generation's index; none before the first build. */
   served?: Index;
-  /** What the spare holds now, links made ahead included. */
+  /** What the spare holds: the tree it was two builds ago. */
   spare: Index;
-  /** staleFiles(served, spare) as it was when the build began. */
-  stale: readonly string[];
   /** The files the build handed the writer. */
   added: Index;
   /** Sections kept from the served tree, each with the files its update drops. */
@@ -43,7 +34,7 @@ export interface TreeDiff {
   remove: string[];
   /** Files of kept sections, carried over by their entry. */
   kept: number;
-  /** Files unchanged since the served tree that the spare lacked when the build began (linked ahead or now). */
+  /** Files unchanged since the served tree that the spare lacks: link.length. */
   copied: number;
   /** Files of the served tree that the new one no longer has. */
   removed: number;
@@ -51,7 +42,7 @@ export interface TreeDiff {
   unchanged: boolean;
 }
 
-export function diffTree({ served, spare, stale, added, keeps, moving = false }: TreeDiffInput): TreeDiff {
+export function diffTree({ served, spare, added, keeps, moving = false }: TreeDiffInput): TreeDiff {
   const next: Index = new Map(added);
   let kept = 0;
   let removed = 0;
@@ -68,13 +59,7 @@ export function diffTree({ served, spare, stale, added, keeps, moving = false }:
   }
   const unchanged = served !== undefined && written === 0 && removed === 0 && !moving;
   const link: string[] = [];
-  let copied = 0;
-  for (const path of served && !unchanged ? stale : []) {
-    const entry = served!.get(path);
-    if (next.get(path) !== entry) continue;
-    copied++;
-    if (spare.get(path) !== entry) link.push(path);
-  }
+  for (const [path, entry] of served && !unchanged ? served : []) if (next.get(path) === entry && spare.get(path) !== entry) link.push(path);
   const remove = unchanged ? [] : [...spare.keys()].filter((path) => !next.has(path));
-  return { next, link, remove, kept, copied, removed, unchanged };
+  return { next, link, remove, kept, copied: link.length, removed, unchanged };
 }

@@ -114,14 +114,14 @@ export function findGenerations(outDir: string): Generations {
       const [spare, twin] = pair(stateFolder(out, process.cwd()), name);
       return { out, state: dirname(spare), active: target, spare, twin, moving: true };
     }
-    throw new ReflistError('UNSAFE_OUTPUT', `${out} is a link to ${target}, not to a reflist generation: refusing to replace it`);
+    throw new ReflistError('NOT_A_TREE', `${out} is a link to ${target}, not to a reflist generation: refusing to replace it`);
   }
   const state = stateFolder(out, process.cwd());
   const [a, b] = pair(state, name);
   if (!stat) return { out, state, spare: a, twin: b };
   const entries = stat.isDirectory() ? readdirSync(out) : ['(a file)'];
   if (entries.length > 0 && !entries.includes(MANIFEST)) {
-    throw new ReflistError('UNSAFE_OUTPUT', `${out} is not empty and holds no ${MANIFEST}: refusing to replace it`);
+    throw new ReflistError('NOT_A_TREE', `${out} is not empty and holds no ${MANIFEST}: refusing to replace it`);
   }
   return { out, state, spare: a, twin: b, plain: true };
 }
@@ -169,8 +169,10 @@ export function lock({ out, state }: Generations): () => void {
   let fd: number;
   try {
     fd = openSync(file, 'wx');
-  } catch {
-    throw new ReflistError('UNSAFE_OUTPUT', `another build is writing ${out} (remove ${file} if it is not)`);
+  } catch (err) {
+    // Only a lock file that is there is a held lock; a folder this user may not write is an IO error.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    throw new ReflistError('LOCKED', `another build is writing ${out} (remove ${file} if it is not)`);
   }
   closeSync(fd);
   // Once: a writer that failed has let go already when the build aborts it.

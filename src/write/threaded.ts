@@ -5,11 +5,11 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ReflistError, type ErrorCode } from '../errors.js';
+import { ioError } from '../errors.js';
 import { packageFile } from '../root.js';
 import { outputLength, type Output } from '../tree-files.js';
 import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
-import { COUNTERS, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
+import { errorData, writerError, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
 
 /** lib/write-worker.js, made by `npm run compile`. */
 const WORKER = fileURLToPath(packageFile('lib/write-worker.js'));
@@ -28,15 +28,8 @@ const BATCH = 1 << 20;
  */
 const IN_FLIGHT = 16 << 20;
 
-
-
 /** An output folder opened for one build: locked and its indexes read, nothing written yet. */
 export interface OpenTree {
-  /**
-   * Says the build will change the tree: the writer thread may then make the
-   * links that can be made ahead while it has nothing to write (TreeWriter.linkAhead).
-   */
-  linkAhead(): void;
   /** Writes the files, then swaps the new tree in. */
   write(outputs: Iterable<Output>, onFile?: (count: number) => void): Promise<WriteReport>;
   /** Writes nothing and lets go of the folder. */
@@ -46,28 +39,23 @@ export interface OpenTree {
 /**
  * Opens an output folder in a writer thread, so that the thread starts, takes
  * the lock and reads the indexes while this one reads the sources. Falls back
- * to this thread on a single core or when the worker bundle is missing.
+ * to this thread on a single core or when the worker bundle is missing, and
+ * when REFLIST_WRITER=main (`npm run bench -- writer` measures the two).
  */
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
-  if (availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
-  const counters = new Int32Array(new SharedArrayBuffer(4 * Object.keys(COUNTERS).length));
-  const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => {
-    Atomics.add(counters, COUNTERS.queued, 1);
-    worker.postMessage(message, transfer);
-  };
-  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options, shared: counters.buffer } });
+  if (process.env['REFLIST_WRITER'] === 'main' || availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
+  const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
+  const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options } });
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
   worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
-  worker.on('error', (err) => (replies.push({ error: { message: err.message } }), wake?.()));
+  worker.on('error', (err) => (replies.push({ error: errorData(err) }), wake?.()));
   // A thread that is gone answers nothing more: whoever waits for a reply gets this one.
-  worker.on('exit', () => (replies.push({ error: { message: 'the writer thread has stopped' } }), wake?.()));
+  worker.on('exit', () => (replies.push({ error: { name: 'Error', message: 'it has stopped' } }), wake?.()));
   const next = async (): Promise<WorkerReply> => {
     while (replies.length === 0) await new Promise<void>((r) => (wake = r));
     const reply = replies.shift()!;
-    if ('error' in reply) {
-      throw new ReflistError((reply.error.code as ErrorCode | undefined) ?? 'UNSAFE_OUTPUT', reply.error.message);
-    }
+    if ('error' in reply) throw writerError(reply.error);
     return reply;
   };
   const ready = next(); // ready, or the lock or layout error
@@ -78,7 +66,6 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
     while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
   };
   return {
-    linkAhead: () => send({ linkAhead: true }),
     async write(outputs, onFile) {
       try {
         // Rendering starts at once: the worker may still be starting, and takes the files when it is
@@ -157,13 +144,16 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
   try {
     writer = new TreeWriter(outDir, options);
   } catch (err) {
-    error = err;
+    error = ioError(err);
   }
   return {
-    linkAhead: () => {}, // finish links what it must
     async write(files, onFile) {
       if (!writer) throw error;
-      return writeOutputs(writer, files, onFile);
+      try {
+        return writeOutputs(writer, files, onFile);
+      } catch (err) {
+        throw ioError(err);
+      }
     },
     async abort() {
       writer?.abort();
@@ -171,14 +161,12 @@ function openInThisThread(outDir: string, options: WriteOptions): OpenTree {
   };
 }
 
-/** Writes a tree from a writer thread while this one renders, linking ahead. */
+/** Writes a tree from a writer thread while this one renders. */
 export function writeTreeThreaded(
   outDir: string,
   files: Iterable<Output>,
   onFile?: (count: number) => void,
   options: WriteOptions = {},
 ): Promise<WriteReport> {
-  const tree = openTree(outDir, options);
-  tree.linkAhead();
-  return tree.write(files, onFile);
+  return openTree(outDir, options).write(files, onFile);
 }

@@ -1,21 +1,16 @@
 // The writer's thread: hashing and file system calls run here while the main
 // thread renders, so a build uses both cores. Messages: {files} batches, each
-// acknowledged; {linkAhead} once the build knows it changes something; then
-// {finish} or {abort}. Between messages, once told, this thread makes the
-// links that can be made ahead (TreeWriter.linkAhead).
+// acknowledged; then {finish} or {abort}.
 import { parentPort, workerData } from 'node:worker_threads';
-import { ReflistError } from '../errors.js';
+import { ioError } from '../errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
-import { COUNTERS, type WorkerReply, type WorkerRequest } from './protocol.js';
+import { errorData, type WorkerReply, type WorkerRequest } from './protocol.js';
 
 const port = parentPort!;
 const reply = (message: WorkerReply) => port.postMessage(message);
-const failure = (err: unknown): WorkerReply => ({
-  error: { message: err instanceof Error ? err.message : String(err), code: err instanceof ReflistError ? err.code : undefined },
-});
+const failure = (err: unknown): WorkerReply => ({ error: errorData(ioError(err)) });
 
-const { out, options, shared } = workerData as { out: string; options: WriteOptions; shared: SharedArrayBuffer };
-const counters = new Int32Array(shared);
+const { out, options } = workerData as { out: string; options: WriteOptions };
 
 let writer: TreeWriter | undefined;
 try {
@@ -23,18 +18,6 @@ try {
   reply({ ready: true });
 } catch (err) {
   reply(failure(err));
-}
-let linking = false;
-
-/** Links ahead until a message is waiting or nothing is left to link. */
-function linkWhileIdle(): void {
-  try {
-    while (writer && Atomics.load(counters, COUNTERS.queued) === 0 && writer.linkAhead()) {}
-  } catch (err) {
-    writer?.abort();
-    writer = undefined;
-    reply(failure(err));
-  }
 }
 
 port.on('message', (message: WorkerRequest) => {
@@ -53,13 +36,11 @@ port.on('message', (message: WorkerRequest) => {
     } else if ('outputs' in message) {
       for (const output of message.outputs) writer.take(output);
       reply({ ack: message.outputs.length });
-    } else if ('linkAhead' in message) linking = true;
-    else if ('finish' in message) (linking = false), reply({ report: writer.finish() });
-    else (linking = false), writer.abort(), reply({ aborted: true });
+    } else if ('finish' in message) reply({ report: writer.finish() });
+    else writer.abort(), reply({ aborted: true });
   } catch (err) {
     writer.abort();
     writer = undefined;
     reply(failure(err));
   }
-  if (Atomics.sub(counters, COUNTERS.queued, 1) === 1 && linking) setImmediate(linkWhileIdle);
 });

@@ -6,13 +6,6 @@
 // which lets rsync or an S3 sync upload only what changed; a build that
 // changes nothing writes nothing. A tree over the caps of the host it is
 // for (fit.ts) is measured from its index and never swapped in.
-//
-// On top, one speed-up that pays (docs/performance.md): links made ahead. The
-// spare lags behind the served tree by the files the last build changed; a
-// writer thread links what it lacks while the sources are read and rendered,
-// and a first build links what it writes into the other generation whenever
-// its writer has nothing to write, so that the first rebuild finds most of it
-// there (TreeWriter.linkAhead). Links that can wait never hold a build up.
 import { hash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -22,7 +15,7 @@ import {
   adoptPlainFolder, cacheDir, clearGeneration, findGenerations, lock, markChanging, readIndex, remove, removeFile, removeOlderLayout,
   swapLink, writeIndex, type Generations,
 } from './generations.js';
-import { diffTree, indexEntry, staleFiles, type Index } from './diff.js';
+import { diffTree, indexEntry, type Index } from './diff.js';
 import { COPIES, copyMaker, takesCopies, type CopyMaker, type CopyTag } from './copies.js';
 import { measureTree, overCaps, type Host, type Misfit, type TreeSize } from './fit.js';
 import type { Output, Section } from '../tree-files.js';
@@ -88,11 +81,6 @@ class Spare {
     readonly index: Index,
   ) {}
 
-  /** True once a file was written or linked: the spare's index on disk no longer says what it holds. */
-  get changed(): boolean {
-    return this.changing;
-  }
-
   write(path: string, data: string | Uint8Array): void {
     writeFileSync(this.prepare(path), data);
   }
@@ -141,13 +129,6 @@ export class TreeWriter {
   private readonly copies: CopyMaker | undefined;
   private readonly pending: [path: string, key: string][] = [];
   private readonly host: Host | undefined;
-  /** The served files the spare lacks or holds otherwise, and how many of them linkAhead has seen to. */
-  private readonly stale: string[];
-  private ahead = 0;
-  /** A first build's writes, and how many of them linkAhead has linked into the other generation. */
-  private readonly mirror: { paths: string[]; linked: number } | undefined;
-  /** Finished or aborted: nothing more is linked. */
-  private closed = false;
 
   constructor(outDir: string, options: WriteOptions = {}) {
     this.host = options.host;
@@ -157,7 +138,7 @@ export class TreeWriter {
     try {
       // Found again under the lock: a build that held it may have swapped the link meanwhile.
       const locked = findGenerations(outDir);
-      if (locked.state !== found.state) throw new ReflistError('UNSAFE_OUTPUT', `another build is writing ${found.out} (it moved its state to ${locked.state})`);
+      if (locked.state !== found.state) throw new ReflistError('LOCKED', `another build is writing ${found.out} (it moved its state to ${locked.state})`);
       this.generations = adoptPlainFolder(locked);
     } catch (err) {
       this.unlock();
@@ -168,8 +149,7 @@ export class TreeWriter {
     const current = readIndex(spare);
     if (!current) remove(spare); // none yet, or a build that stopped half-way: start empty
     this.spare = new Spare(spare, current ?? new Map());
-    this.stale = this.served ? staleFiles(this.served, this.spare.index) : [];
-    if (!active) clearGeneration(twin), (this.mirror = { paths: [], linked: 0 });
+    if (!active) clearGeneration(twin); // a first build: whatever an earlier state left there is no generation of this tree
     this.cacheNext = `${cacheDir(spare)}.next`;
     remove(this.cacheNext);
     this.copies = options.compress ? copyMaker() : undefined;
@@ -177,7 +157,7 @@ export class TreeWriter {
 
   /** A file of the tree, as text or as its UTF-8 bytes. */
   add(path: string, text: string | Uint8Array): void {
-    if (!SAFE_PATH.test(path)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write unsafe path "${path}"`);
+    if (!SAFE_PATH.test(path)) throw new ReflistError('INTERNAL', `refusing to write unsafe path "${path}"`);
     const h = hash('sha1', text, 'base64');
     if (storedCompressed(path)) {
       // Keyed by the text's hash and the level: only a changed file is compressed again.
@@ -196,7 +176,7 @@ export class TreeWriter {
       const [copy, key] = [`${path}${suffix}`, `${h}.${tag}`];
       if (this.keepServed(copy, key)) continue;
       this.spare.prepare(copy);
-      this.added.set(copy, key); // its size comes with settle; linkAhead leaves it alone meanwhile
+      this.added.set(copy, key); // its size comes with settle
       this.pending.push([copy, key]);
       this.written++;
       tags.push(tag);
@@ -213,7 +193,7 @@ export class TreeWriter {
   /** Writes (or appends to) a file of the new tree's build cache. */
   cache(name: string, text: string | Uint8Array, append = false): void {
     // A list's name (config/declaration.ts NAME) and a suffix, or meta.json: never a path.
-    if (!/^[A-Za-z][A-Za-z0-9_-]*\.(json|tsv|csv)$/.test(name)) throw new ReflistError('UNSAFE_OUTPUT', `refusing to write cache file "${name}"`);
+    if (!/^[A-Za-z][A-Za-z0-9_-]*\.(json|tsv|csv)$/.test(name)) throw new ReflistError('INTERNAL', `refusing to write cache file "${name}"`);
     mkdirSync(this.cacheNext, { recursive: true });
     (append ? appendFileSync : writeFileSync)(join(this.cacheNext, name), text);
   }
@@ -236,7 +216,6 @@ export class TreeWriter {
     this.added.set(path, indexEntry(key, typeof made === 'string' ? Buffer.byteLength(made) : made.length));
     this.spare.write(path, made);
     this.written++;
-    this.mirror?.paths.push(path);
   }
 
   /** Takes the served tree's file at `path` into the new tree when it has this key: nothing to make or write. */
@@ -247,45 +226,13 @@ export class TreeWriter {
     return true;
   }
 
-  /**
-   * Links the next few files of the served tree that the spare lacks or
-   * holds otherwise into it, ahead of finish, which would link those the new
-   * tree keeps: most of them. A file this build has already taken is left
-   * alone; one taken later replaces its link. In a first build, links the
-   * next few files written into the other generation (mirror). A writer
-   * thread calls this while it has nothing else to do. False when nothing is
-   * left to link for now.
-   */
-  linkAhead(count = 64): boolean {
-    const { stale, mirror, spare } = this;
-    if (this.closed) return false;
-    if (mirror) {
-      const { paths } = mirror;
-      if (mirror.linked >= paths.length) return false;
-      const twin = this.generations.twin;
-      for (const end = Math.min(mirror.linked + count, paths.length); mirror.linked < end; mirror.linked++) {
-        const path = paths[mirror.linked]!;
-        spare.makeDir(dirname(join(twin, path)));
-        linkSync(join(spare.root, path), join(twin, path));
-      }
-      return true;
-    }
-    if (this.ahead >= stale.length) return false;
-    for (const end = Math.min(this.ahead + count, stale.length); this.ahead < end; this.ahead++) {
-      const path = stale[this.ahead]!;
-      if (!this.added.has(path)) spare.link(this.generations.active!, path, this.served!.get(path)!);
-    }
-    return true;
-  }
-
   finish(): WriteReport {
-    this.closed = true; // nothing is linked ahead once the spare may be served
     try {
       const made = this.copies?.settle() ?? [];
       for (const [i, [path, key]] of this.pending.entries()) this.added.set(path, indexEntry(key, made[i]!));
-      const { out, active, twin, moving } = this.generations;
-      const { spare, served, mirror } = this;
-      const diff = diffTree({ served, spare: spare.index, stale: this.stale, added: this.added, keeps: this.keeps, moving });
+      const { out, active, moving } = this.generations;
+      const { spare, served } = this;
+      const diff = diffTree({ served, spare: spare.index, added: this.added, keeps: this.keeps, moving });
       const { kept, removed, copied, unchanged } = diff;
       const size = measureTree(diff.next, this.host);
       const refused = this.host ? overCaps(size, this.host) : [];
@@ -298,7 +245,6 @@ export class TreeWriter {
       for (const path of diff.remove) spare.remove(path);
       this.finishCache(active);
       writeIndex(spare.root, diff.next);
-      if (mirror && mirror.linked > 0) writeIndex(twin, new Map(mirror.paths.slice(0, mirror.linked).map((path) => [path, diff.next.get(path)!])));
       swapLink(out, spare.root);
       if (moving) removeOlderLayout(out);
       return report;
@@ -324,20 +270,18 @@ export class TreeWriter {
 
   /** Leaves the served tree as it is. */
   abort(): void {
-    this.closed = true;
     this.copies?.close();
     this.keepSpare();
     this.unlock();
   }
 
   /**
-   * When the spare is not swapped in: what was linked ahead into it stays
-   * for the next build, unless files were written too (its index then no
-   * longer says what it holds, and the next build starts it afresh).
+   * When the spare is not swapped in: its build cache goes. A spare that was
+   * written to stays marked as changing (generations.ts), so the next build
+   * starts it afresh.
    */
   private keepSpare(): void {
     remove(this.cacheNext);
-    if (this.spare.changed && this.written === 0) writeIndex(this.spare.root, this.spare.index);
   }
 }
 

@@ -155,7 +155,7 @@ export function useWidgetSite(widget: Widget): WidgetTest {
     await browser?.close();
     server?.kill();
     if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  }, 180_000); // Chromium's close and the site's node_modules take minutes on a busy 2-core machine
   beforeEach(async () => {
     const page = await browser.newPage({ viewport: { width: 960, height: 720 } });
     pageErrors = [];

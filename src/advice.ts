@@ -6,7 +6,8 @@
 import { ancestors, type Declaration, type ListSpec } from './config/declaration.js';
 import { sectionsOf } from './config/sections.js';
 import { ReflistError } from './errors.js';
-import { FOLDER_CAP, HOST_NAMES, HOSTS, overCaps, type Host, type HostName, type Misfit, type Part, type Tally, type TreeSize } from './write/fit.js';
+import { FOLDER_CAP, overCaps, type Misfit, type Part, type Tally, type TreeSize } from './write/fit.js';
+import { HOST_NAMES, HOSTS, type Host, type HostName } from './config/hosts.js';
 
 /** What the knobs depend on besides the tree: the declaration and the page size it was built with. */
 export interface Knobs {

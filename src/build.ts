@@ -23,7 +23,7 @@ import { renderTree } from './render/tree.js';
 import type { Groups } from './sources/validate.js';
 import { openTree } from './write/threaded.js';
 import type { WriteReport } from './write/write.js';
-import { HOST_NAMES, HOSTS, isHostName, type Host, type HostName } from './write/fit.js';
+import { HOST_NAMES, HOSTS, isHostName, type Host, type HostName } from './config/hosts.js';
 import { crowdedWarnings, misfitErrors } from './advice.js';
 import { didYouMean, ReflistError, ReflistErrors } from './errors.js';
 

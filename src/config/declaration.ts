@@ -4,7 +4,7 @@
 // error it finds, each located by its JSON path. Pure: load.ts reads the file,
 // and columns.ts checks the sources' headers.
 import { didYouMean, ReflistError, suggest } from '../errors.js';
-import { HOST_NAMES, isHostName, type HostName } from '../write/fit.js';
+import { HOST_NAMES, isHostName, type HostName } from './hosts.js';
 import { readOrder, readSearch, type OrderKey, type SearchSpec } from './ranking.js';
 
 export type { OrderKey, SearchSpec, TextSpec } from './ranking.js';

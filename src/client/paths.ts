@@ -153,3 +153,9 @@ export function searchFileFor(q: string, starts: readonly string[]): number {
   if (i < 0 || starts[i] === q) return Math.max(i, 0);
   return i + 1 < starts.length && starts[i + 1]!.startsWith(q) ? i + 1 : i;
 }
+
+/**
+ * The path segment of a group's page variants (`{list}/system/gbif.json`):
+ * the group parameter's name in lower case (`system` for System).
+ */
+export const groupSegment = (param: string): string => param.toLowerCase();

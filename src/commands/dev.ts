@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild'; // esbuild itself is imported only when the demo asks for React
-import { build, type BuildReport } from '../build.js';
+import { build, type BuildOptions as ReflistOptions, type BuildReport } from '../build.js';
 import { toUrl } from '../client/request.js';
 import { errorLines, ReflistError, ReflistErrors } from '../errors.js';
 import { packageFile } from '../root.js';
@@ -15,11 +15,8 @@ import { createProgress, type Io } from '../progress.js';
 import { compatHandler, fileHandler, listen, readRawRequestLines, safeFile, sendJson, type Handler } from './serve.js';
 import { buildInputs, watchFolders } from './watch.js';
 
-export interface DevOptions {
-  sources: string;
-  config?: string;
-  out: string;
-  pageSize?: number;
+/** The build's options dev takes (its own `host` is where it listens), and where it listens. */
+export interface DevOptions extends Pick<ReflistOptions, 'sources' | 'config' | 'out' | 'pageSize'> {
   port: number;
   host: string;
 }

@@ -7,9 +7,31 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, Id } from '../sources/model.js';
-import type { ListState } from '../render/render.js';
-import type { NestedInfo } from '../client/types.js';
+import type { ListInfo, NestedInfo } from '../client/types.js';
 import type { Output } from '../tree-files.js';
+
+/** What a build keeps of a list to update it later: its manifest entry and its index's parts. */
+export interface ListState {
+  info: ListInfo;
+  layout: IndexLayout;
+  metas: PartMeta[];
+}
+
+/** How the keys are partitioned: it changes only when a one-unit prefix turns large or small. */
+export interface IndexLayout {
+  /** The whole list's matches do not fit one file (otherwise it is one part, ""). */
+  rootLarge: boolean;
+  /** The one-unit prefixes that are large, each the name of a head part. */
+  heads: string[];
+}
+
+/** What a later build needs of one part to keep it: its files' first keys and its page files. */
+export interface PartMeta {
+  name: string;
+  starts: string[];
+  /** The names of its page files (see resultPagesPath), known once they are rendered. */
+  pages: string[];
+}
 
 /** Bumped whenever what the cache holds, or how labels fold, changes. */
 const VERSION = 3;

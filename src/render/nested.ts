@@ -11,9 +11,10 @@ import { listsUnder, type SectionSpec } from '../config/sections.js';
 import { ReflistError } from '../errors.js';
 import { buildSearchIndex } from '../search/index.js';
 import type { Entry, Node } from '../sources/model.js';
+import { encodeRecord, recordShape } from '../sources/record.js';
 import type { TreeFile } from '../tree-files.js';
 import {
-  bucketsFor, encodeRecord, indexFiles, itemHead, rankingOf, recordShape, renderBuckets, renderItems, renderPages, searchedOf, type GroupVariants, type RenderOptions,
+  bucketsFor, indexFiles, itemHead, rankingOf, renderBuckets, renderItems, renderPages, searchedOf, type GroupVariants, type RenderOptions,
 } from './render.js';
 
 /** Paged lists under a parent have no counts: their pages have no group variants. */

@@ -8,6 +8,7 @@ import type { SectionSpec } from './config/sections.js';
 import { ReflistError } from './errors.js';
 import { FOLDER_CAP, overCaps, type Misfit, type Part, type Tally, type TreeSize } from './write/fit.js';
 import { HOST_NAMES, HOSTS, type Host, type HostName } from './config/hosts.js';
+import { groupSegment } from './client/paths.js';
 
 /** What the knobs depend on besides the tree: the declaration, its sections and the page size it was built with. */
 export interface Knobs {
@@ -124,7 +125,7 @@ function folderKnob(path: string, entries: number, copies: number, cap: number, 
   const d = knobs.declaration;
   const segments = path.split('/').filter((s) => s !== '');
   if (segments.at(-1) === 'page') return pageSizeFor(knobs.pageSize, entries, cap);
-  const group = d.groups?.param.toLowerCase();
+  const group = d.groups && groupSegment(d.groups.param);
   if (group && segments.length === 2 && segments[1] === group) return `fewer groups (each holds 2 entries here: its first page and its folder) (${LISTS_DOC})`;
   const list = listAt(d, segments);
   if (!list) return `see ${LISTS_DOC}`;

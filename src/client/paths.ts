@@ -84,7 +84,8 @@ export const childBucketPath = (list: string, layout: string, buckets: number, b
 /** A 64-bit hex name for a key, the same in the builder and every client. */
 export const nameOf = (key: string): string => hex(fnv1a(key)) + hex(fnv1a(key, 0x01000193));
 
-function commonPrefixLength(a: string, b: string): number {
+/** The length of the common prefix of a and b. */
+export function commonPrefixLength(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;

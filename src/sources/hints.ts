@@ -4,11 +4,12 @@
 // located errors (errors.ts, errorLines). Pure.
 import { DEFAULT_ID_CHARS, type ListSpec } from '../config/declaration.js';
 import type { ReflistError } from '../errors.js';
+import { isId } from '../client/request.js';
 
 const quote = (s: string) => JSON.stringify(s);
 
 /** Codes a string id could be (`WKK`, `DE-BY`), which an integer id column cannot hold. */
-const CODE = new RegExp(`^(?!\\d+$)[${DEFAULT_ID_CHARS}]{1,64}$`);
+const isCode = (cell: string) => !/^\d+$/.test(cell) && isId({ id: 'string', chars: DEFAULT_ID_CHARS }, cell);
 
 /**
  * The cells of a file's integer id columns (a list's own, or a reference to
@@ -26,7 +27,7 @@ export class CodesInIntegerIds {
 
   /** Column `column`, `name`, of ids of `list`, failed on `cell`; its error is the next one pushed. */
   failed(column: number, name: string, list: ListSpec, cell: string): void {
-    if (list.id.type !== 'integer' || !CODE.test(cell.trim())) return;
+    if (list.id.type !== 'integer' || !isCode(cell.trim())) return;
     const seen = this.found.get(column) ?? { name, list, first: this.errors.length, samples: [], n: 0 };
     if (seen.samples.length < 3) seen.samples.push(cell.trim());
     seen.n++;

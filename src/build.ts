@@ -114,6 +114,10 @@ async function buildWith(options: BuildOptions, search: SearchTuning): Promise<B
   // The declaration first: a config that is wrong stops the build before the output folder is opened.
   const loaded = loadDeclaration(options.sources, options.config);
   const { declaration } = loaded;
+  const log = options.log ?? (() => {});
+  const warn = options.warn ?? log;
+  for (const line of loaded.notices) log(line);
+  for (const line of loaded.warnings) warn(line);
   const config: BuildConfig = Object.freeze({
     dir: loaded.dir,
     out: options.out,
@@ -125,10 +129,6 @@ async function buildWith(options: BuildOptions, search: SearchTuning): Promise<B
     host: hostOf(options.host ?? declaration.host),
     nginxUpstream: options.nginxUpstream,
   });
-  const log = options.log ?? (() => {});
-  const warn = options.warn ?? log;
-  for (const line of loaded.notices) log(line);
-  for (const line of loaded.warnings) warn(line);
   const progress = options.progress ?? createProgress(undefined);
   // Opened first, so the writer thread starts while the sources are read; it
   // writes nothing until the sources have passed every check.

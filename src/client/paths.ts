@@ -35,6 +35,13 @@ export function firstPagePaths(list: string, variant?: string): string[] {
 }
 
 /**
+ * The folder of the lists under one item of the list at `path`: `country/US/`,
+ * then `country/US/state/CA/`. A list under the item is at
+ * `{folder}{its path}.json` (docs/tree.md).
+ */
+export const itemFolder = (path: string, id: string): string => `${path}/${id}/`;
+
+/**
  * The folder of the internal files (Id buckets, Term index) of a paged list
  * under a parent, given the paths from its root list down to it: under the
  * root's folder, so that the section keeps them, in a folder no id can name

@@ -1,9 +1,11 @@
 // The build cache: what a build leaves beside the generation it writes
 // (`.reflist/dist.a.cache/`), so that the next build can keep the sections whose
 // sources did not change and update a list from its previous state instead
-// of sorting and indexing it again. Written by the writer before the
-// generation is served, read here; any doubt (another version, other
-// options, a missing file) means a build from the sources alone.
+// of sorting and indexing it again. Its format is defined here alone, what
+// a list's Term index leaves of itself included (search/ takes those types
+// from here): rendering makes its outputs, the writer writes them before the
+// generation is served, and the plan reads them; any doubt (another version,
+// other options, a missing file) means a build from the sources alone.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, Id } from '../sources/model.js';

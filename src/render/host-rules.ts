@@ -1,7 +1,7 @@
 // What the host files share (hosts.ts, nginx.ts): which lists a rule is for,
 // where a list's files are, the patterns of its path and its ids, and the
 // spellings of a parameter a rule matches. Pure.
-import { nestedFolder } from '../client/paths.js';
+import { itemFolder, nestedFolder } from '../client/paths.js';
 import { chainOf } from '../client/request.js';
 import type { ApiList, Manifest } from '../client/types.js';
 
@@ -26,7 +26,8 @@ export const spoken = (names: string[]) => (names.length < 2 ? names.join('') : 
 /** A list's path with each ancestor's id as a placeholder: `country/:c/state` (`:`) or a regex (`re`). */
 export function pathPattern(manifest: Manifest, list: ApiList, style: ':' | 're'): string {
   const chain = chainOf(manifest.api, list);
-  return chain.map((l, i) => (i === chain.length - 1 ? l.path : `${l.path}/${style === ':' ? `:${String.fromCharCode(97 + i + 2)}` : idPattern(l)}`)).join('/');
+  const id = (l: ApiList, i: number) => (style === ':' ? `:${String.fromCharCode(97 + i + 2)}` : idPattern(l));
+  return chain.slice(0, -1).reduce((folder, l, i) => itemFolder(folder + l.path, id(l, i)), '') + list.path;
 }
 
 /** The character class of a list's ids (a class of string ids holds no regex or nginx quote). */

@@ -54,8 +54,8 @@ import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
-import { build } from '../src/build.js';
-import { readSources } from '../src/plan/changes.js';
+import { buildTuned } from '../src/build.js';
+import { readSources } from '../src/sources/check.js';
 import { sourceFiles } from '../src/config/declaration.js';
 import { loadDeclaration } from '../src/config/load.js';
 import { createLookupClient, fileAnswer } from '../src/client/client.js';
@@ -110,7 +110,7 @@ async function searchBench(authors: number): Promise<void> {
   await writeSynthetic(sources, sizes);
   console.log(`corpus: ${int(authors)} authors, ${int(sizes.descriptors)} descriptors, ${int(sizes.divisions)} divisions with ${int(sizes.categories)} categories, 3 systems`);
   const search = process.env['REFLIST_SEARCH'] ? JSON.parse(process.env['REFLIST_SEARCH']) : undefined;
-  const report = await build({ sources, out, pageSize: 30, search });
+  const report = await buildTuned({ sources, out, pageSize: 30, search });
   const rows = Object.values(report.rows).reduce((a, b) => a + b, 0);
   console.log(`build: ${(report.ms / 1000).toFixed(1)} s, ${int(report.files)} files, ${mb(report.bytes)}`);
 

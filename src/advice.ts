@@ -4,13 +4,16 @@
 // each naming the knob of the declaration that would bring it under
 // (docs/lists.md, "When a list outgrows a host"). Pure.
 import { ancestors, type Declaration, type ListSpec } from './config/declaration.js';
-import { sectionsOf } from './config/sections.js';
+import type { SectionSpec } from './config/sections.js';
 import { ReflistError } from './errors.js';
-import { FOLDER_CAP, HOST_NAMES, HOSTS, overCaps, type Host, type HostName, type Misfit, type Part, type Tally, type TreeSize } from './write/fit.js';
+import { FOLDER_CAP, overCaps, type Misfit, type Part, type Tally, type TreeSize } from './write/fit.js';
+import { HOST_NAMES, HOSTS, type Host, type HostName } from './config/hosts.js';
+import { groupSegment } from './client/paths.js';
 
-/** What the knobs depend on besides the tree: the declaration and the page size it was built with. */
+/** What the knobs depend on besides the tree: the declaration, its sections and the page size it was built with. */
 export interface Knobs {
   declaration: Declaration;
+  sections: readonly SectionSpec[];
   pageSize: number;
 }
 
@@ -122,7 +125,7 @@ function folderKnob(path: string, entries: number, copies: number, cap: number, 
   const d = knobs.declaration;
   const segments = path.split('/').filter((s) => s !== '');
   if (segments.at(-1) === 'page') return pageSizeFor(knobs.pageSize, entries, cap);
-  const group = d.groups?.param.toLowerCase();
+  const group = d.groups && groupSegment(d.groups.param);
   if (group && segments.length === 2 && segments[1] === group) return `fewer groups (each holds 2 entries here: its first page and its folder) (${LISTS_DOC})`;
   const list = listAt(d, segments);
   if (!list) return `see ${LISTS_DOC}`;
@@ -165,7 +168,7 @@ function countKnob(what: keyof Tally, excess: number, size: TreeSize, knobs: Kno
     case 'results':
       return `${of}: declare "search": false on lists.${list?.name ?? top.section} (no Term search there)`;
     case 'public': {
-      const section = sectionsOf(knobs.declaration).find((s) => s.name === top.section);
+      const section = knobs.sections.find((s) => s.name === top.section);
       const items = section ? [section.root, ...section.nested].filter((l) => l.items) : [];
       return items.length > 0 ? `${of}: declare "items": false on ${items.map((l) => `lists.${l.name}`).join(', ')} (${LISTS_DOC})` : `${of} (${LISTS_DOC})`;
     }

@@ -1,19 +1,24 @@
-// The pipeline: what changed since the served tree, with the sources to make
-// it again read and checked (changes.ts) → the plan (plan.ts) → rendering
-// (render/tree.ts) → writing (write/threaded.ts), with a report of what it did. A
-// section whose sources are unchanged is neither read nor rendered: the writer
-// keeps its files.
+// The pipeline, the one place that runs it: the declaration (config/) → what
+// changed since the served tree (plan/changes.ts), so that only the sources
+// of the sections to make again are read and checked (sources/check.ts) →
+// the plan (plan/plan.ts) → rendering (render/tree.ts) → writing
+// (write/threaded.ts), with a report of what it did. Each stage imports only
+// those before it (scripts/imports.ts); this module hands each what it needs
+// of one frozen BuildConfig. A section whose sources are unchanged is neither
+// read nor rendered: the writer keeps its files.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FORMAT } from './client/types.js';
+import { groupSegment } from './client/paths.js';
 import { optionsKey } from './plan/cache.js';
 import { loadDeclaration } from './config/load.js';
 import type { Declaration } from './config/declaration.js';
-import { sectionsOf } from './config/sections.js';
-import { checkChanges, findChanges, servedBuild, servedForPlan } from './plan/changes.js';
+import { sectionsOf, type SectionSpec } from './config/sections.js';
+import { findChanges, listChanges, servedBuild, servedForPlan, staleSections } from './plan/changes.js';
 import { packageFile } from './root.js';
 import type { ListItem, Node } from './sources/model.js';
+import { checkSources } from './sources/check.js';
 import { createProgress, type Progress } from './progress.js';
 import { estimateListFiles, type RenderOptions } from './render/render.js';
 import { estimateTreeFiles } from './render/nested.js';
@@ -22,8 +27,8 @@ import { planBuild, type How } from './plan/plan.js';
 import { renderTree } from './render/tree.js';
 import type { Groups } from './sources/validate.js';
 import { openTree } from './write/threaded.js';
-import type { WriteReport } from './write/write.js';
-import { HOST_NAMES, HOSTS, isHostName, type Host, type HostName } from './write/fit.js';
+import { cacheDir, servedGeneration, type WriteReport } from './write/write.js';
+import { HOST_NAMES, HOSTS, isHostName, type Host, type HostName } from './config/hosts.js';
 import { crowdedWarnings, misfitErrors } from './advice.js';
 import { didYouMean, ReflistError, ReflistErrors } from './errors.js';
 
@@ -39,7 +44,6 @@ export interface BuildOptions {
   out: string;
   /** Items per page: the config's `pageSize`, else 30. */
   pageSize?: number;
-  search?: RenderOptions['search'];
   /** Also write `.gz` and `.br` siblings (see WriteOptions). */
   compress?: boolean;
   /**
@@ -77,51 +81,97 @@ export function treeScripts(): TreeFile[] {
     .map((path): TreeFile => [path.split(sep).join('/'), readFileSync(join(TREE_SCRIPTS, path), 'utf8')]);
 }
 
-export async function build(buildOptions: BuildOptions): Promise<BuildReport> {
+/**
+ * What a build runs by, made once from its options and the declaration and
+ * frozen: every stage is handed what it needs of it.
+ */
+export interface BuildConfig extends Readonly<RenderOptions> {
+  /** The folder the sources are read from (the config's). */
+  readonly dir: string;
+  readonly out: string;
+  readonly declaration: Declaration;
+  /** The declaration's sections, in declared order: computed here once. */
+  readonly sections: readonly SectionSpec[];
+  readonly compress: boolean;
+  readonly host: Host | undefined;
+  readonly nginxUpstream: string | undefined;
+}
+
+/** The size of the search files (search/types.ts): tests make them tiny to exercise every path. Not an option of the API. */
+export type SearchTuning = NonNullable<RenderOptions['search']>;
+
+export function build(options: BuildOptions): Promise<BuildReport> {
+  return buildWith(options, {});
+}
+
+/** `build` with the search files cut to other sizes: what the tests build with; the package exports `build` alone. */
+export function buildTuned({ search, ...options }: BuildOptions & { search?: SearchTuning }): Promise<BuildReport> {
+  return buildWith(options, search ?? {});
+}
+
+async function buildWith(options: BuildOptions, search: SearchTuning): Promise<BuildReport> {
   const started = performance.now();
   // The declaration first: a config that is wrong stops the build before the output folder is opened.
-  const loaded = loadDeclaration(buildOptions.sources, buildOptions.config);
-  const options = { ...buildOptions, sources: loaded.dir, pageSize: buildOptions.pageSize ?? loaded.declaration.pageSize ?? DEFAULT_PAGE_SIZE };
+  const loaded = loadDeclaration(options.sources, options.config);
+  const { declaration } = loaded;
   const log = options.log ?? (() => {});
+  const warn = options.warn ?? log;
   for (const line of loaded.notices) log(line);
-  for (const line of loaded.warnings) (options.warn ?? log)(line);
+  for (const line of loaded.warnings) warn(line);
+  const config: BuildConfig = Object.freeze({
+    dir: loaded.dir,
+    out: options.out,
+    declaration,
+    sections: Object.freeze(sectionsOf(declaration)),
+    pageSize: options.pageSize ?? declaration.pageSize ?? DEFAULT_PAGE_SIZE,
+    search,
+    compress: options.compress ?? false,
+    host: hostOf(options.host ?? declaration.host),
+    nginxUpstream: options.nginxUpstream,
+  });
   const progress = options.progress ?? createProgress(undefined);
-  const host = hostOf(buildOptions.host ?? loaded.declaration.host);
   // Opened first, so the writer thread starts while the sources are read; it
   // writes nothing until the sources have passed every check.
-  const tree = openTree(options.out, { compress: options.compress, host });
+  const tree = openTree(config.out, { compress: config.compress, host: config.host });
   try {
-    progress.phase('reading and checking sources');
-    const { declaration } = loaded;
-    // A config that says anything else makes every section again: it may change any file.
-    // The host shapes no file: another one is checked without rendering anything again.
-    const { host: _host, ...shaping } = declaration;
-    const key = optionsKey({ format: FORMAT, pageSize: options.pageSize, search: options.search ?? {}, compress: options.compress ?? false, declaration: shaping });
-    const served = servedBuild(options.out, key);
-    const changes = findChanges(options.sources, declaration, served);
-    const { groups, trees, lists, items, sources } = checkChanges(options.sources, declaration, changes);
-    const roots = sectionsOf(declaration).map((s) => s.root);
-    const plan = planBuild(roots, trees, lists, servedForPlan(declaration, served, lists));
-    const counted = { ...served?.meta.rows, ...countRows(declaration, trees, items, groups) };
-    const rows = Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0]));
-    progress.phase('writing files', estimate(declaration, trees, items, options.pageSize, groups.ids.length));
-    const outputs = renderTree(
-      plan,
-      { declaration, groups, sources, scripts: treeScripts(), hosts: { nginxUpstream: options.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
-      { pageSize: options.pageSize, search: options.search },
-    );
-    const written = await tree.write(outputs, (n) => progress.tick(n));
-    progress.end();
-    const knobs = { declaration, pageSize: options.pageSize };
-    if (written.refused.length > 0) throw new ReflistErrors(misfitErrors(host!, written.refused, written.size, knobs));
-    for (const line of crowdedWarnings(written.size, knobs)) (options.warn ?? log)(line);
-    const sections: Record<Section, How> = {};
-    for (const root of roots) sections[root.name] = (plan.lists[root.name] ?? plan.trees[root.name])!.how;
+    const { rows, sections, written } = await run(config, tree, progress, warn);
     return { rows, absent: loaded.absent, sections, ...written, ms: performance.now() - started };
   } catch (err) {
     await tree.abort();
     throw err;
   }
+}
+
+/** The stages in order, on a tree opened for writing. */
+async function run(config: BuildConfig, tree: ReturnType<typeof openTree>, progress: Progress, warn: (line: string) => void) {
+  const { dir, declaration, sections, pageSize } = config;
+  progress.phase('reading and checking sources');
+  // A config that says anything else makes every section again: it may change any file.
+  // The host shapes no file: another one is checked without rendering anything again.
+  const { host: _host, ...shaping } = declaration;
+  const key = optionsKey({ format: FORMAT, pageSize, search: config.search, compress: config.compress, declaration: shaping });
+  const generation = servedGeneration(config.out);
+  const served = servedBuild(generation && cacheDir(generation), key);
+  const changes = findChanges(dir, declaration, sections, served);
+  const { groups, trees, items } = checkSources(dir, declaration, staleSections(sections, changes));
+  const { lists, sources } = listChanges(dir, sections, changes, items);
+  const roots = sections.map((s) => s.root);
+  const plan = planBuild(roots, trees, lists, servedForPlan(declaration.lists, served, lists));
+  const counted = { ...served?.meta.rows, ...countRows(config, trees, items, groups) };
+  const rows = Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0]));
+  progress.phase('writing files', estimate(config, trees, items, groups.ids.length));
+  const outputs = renderTree(
+    plan,
+    { declaration, sections, groups, sources, scripts: treeScripts(), hosts: { nginxUpstream: config.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
+    { pageSize, search: config.search },
+  );
+  const written = await tree.write(outputs, (n) => progress.tick(n));
+  progress.end();
+  if (written.refused.length > 0) throw new ReflistErrors(misfitErrors(config.host!, written.refused, written.size, config));
+  for (const line of crowdedWarnings(written.size, config)) warn(line);
+  const made: Record<Section, How> = {};
+  for (const root of roots) made[root.name] = (plan.lists[root.name] ?? plan.trees[root.name])!.how;
+  return { rows, sections: made, written };
 }
 
 /** The host a build checks its tree against: one by name, one of the caller's, or none. */
@@ -133,7 +183,7 @@ function hostOf(host: HostName | Host | undefined): Host | undefined {
 
 /** The rows a build reports, in the order it prints them: the lists in declared order, then the groups. */
 function rowNames(declaration: Declaration): string[] {
-  return [...declaration.lists.map((l) => l.name), ...(declaration.groups ? [declaration.groups.param.toLowerCase()] : [])];
+  return [...declaration.lists.map((l) => l.name), ...(declaration.groups ? [groupSegment(declaration.groups.param)] : [])];
 }
 
 /**
@@ -141,14 +191,14 @@ function rowNames(declaration: Declaration): string[] {
  * and children, the groups. A section kept has none here: its rows are the
  * served build's.
  */
-function countRows(declaration: Declaration, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, groups: Groups): Record<string, number> {
+function countRows({ declaration, sections }: BuildConfig, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, groups: Groups): Record<string, number> {
   const rows: Record<string, number> = {};
   const add = (list: string, n: number) => (rows[list] = (rows[list] ?? 0) + n);
   const walk = (list: string, nodes: Node[]) => {
     add(list, nodes.length);
     for (const node of nodes) for (const [nested, items] of Object.entries(node.nested)) walk(nested, items);
   };
-  for (const section of sectionsOf(declaration)) {
+  for (const section of sections) {
     const { root } = section;
     const nodes = trees[root.name];
     if (nodes) {
@@ -162,14 +212,14 @@ function countRows(declaration: Declaration, trees: Record<string, Node[]>, list
       if (root.children) rows[root.children.list] = items.reduce((n, d) => n + (d.children?.length ?? 0), 0);
     }
   }
-  if (declaration.groups) rows[declaration.groups.param.toLowerCase()] = groups.ids.length;
+  if (declaration.groups) rows[groupSegment(declaration.groups.param)] = groups.ids.length;
   return rows;
 }
 
 /** About how many files the build renders, for a progress bar. */
-function estimate(declaration: Declaration, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, pageSize: number, groups: number): number {
+function estimate({ sections, pageSize }: BuildConfig, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, groups: number): number {
   let files = 10;
-  for (const { root } of sectionsOf(declaration)) {
+  for (const { root } of sections) {
     const nodes = trees[root.name];
     if (nodes) files += estimateTreeFiles(nodes);
     const items = lists[root.name];

@@ -11,7 +11,7 @@ import { createProgress, type Io } from './progress.js';
 import { checkTree, createCompatServer, listen } from './commands/serve.js';
 import { types, TYPES_FILE, type TypesOptions } from './commands/types.js';
 import { fitLine } from './advice.js';
-import { HOST_NAMES, isHostName, type HostName } from './write/fit.js';
+import { HOST_NAMES, isHostName, type HostName } from './config/hosts.js';
 
 export type { Io } from './progress.js';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { VALID } from './fixtures/valid.js';
-import { build } from '../src/build.js';
+import { build, buildTuned, type BuildOptions } from '../src/build.js';
 import { buildFrom, snapshotTree, tempDir, treeClient, writeSources } from './helpers.js';
 import { fileAnswer } from '../src/client/client.js';
 
@@ -126,5 +126,20 @@ describe('the shipped sources', () => {
     expect(county.LongitudeCenter).toBeCloseTo(-118.2, 1);
     const states = (await client.request('/country/840/state.json?Term=new')).body as { items: { text: string }[] };
     expect(states.items.map((s) => s.text)).toEqual(['New Hampshire', 'New Jersey', 'New Mexico', 'New York']);
+  });
+});
+
+describe('the programmatic API', () => {
+  test('takes no search-file tuning: build ignores one, as BuildOptions has none; the tests tune through buildTuned', async () => {
+    const sources = writeSources(tempDir('reflist-src-'), VALID);
+    const [plain, given, tuned] = [tempDir('reflist-out-'), tempDir('reflist-out-'), tempDir('reflist-out-')].map((d) => join(d, 'dist'));
+    const tiny = { leafBytes: 64, fileBytes: 64, pagesBytes: 64 };
+    await build({ sources, out: plain, pageSize: 2 });
+    // @ts-expect-error search is not an option of the API
+    const options: BuildOptions = { sources, out: given, pageSize: 2, search: tiny };
+    await build(options);
+    await buildTuned({ sources, out: tuned, pageSize: 2, search: tiny });
+    expect(snapshotTree(given)).toEqual(snapshotTree(plain));
+    expect(snapshotTree(tuned)).not.toEqual(snapshotTree(plain));
   });
 });

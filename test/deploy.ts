@@ -8,7 +8,7 @@ import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { mulberry32, type Rng } from '../scripts/sources/prng.js';
-import type { BuildOptions } from '../src/build.js';
+import type { SearchTuning } from '../src/build.js';
 import { toCsvFiles } from './arbitraries.js';
 import { buildFrom, type Running } from './helpers.js';
 import { fold, referenceRequest, type RefResponse, type RefSources } from './reference.js';
@@ -207,7 +207,7 @@ export interface DeployOptions {
   a: RefSources;
   b: RefSources;
   pageSize: number;
-  search?: BuildOptions['search'];
+  search?: SearchTuning;
   host: HostKind;
   /** Requests before the deploy, and after it. */
   before: string[];

@@ -1,7 +1,8 @@
 // A tree's measure and a host's caps from an index alone (no build, no
 // folder): fit.test.ts holds the same figures to a walk of real trees.
 import { expect, test } from 'vitest';
-import { measureTree, overCaps, partOf, type Host } from '../src/write/fit.js';
+import type { Host } from '../src/config/hosts.js';
+import { measureTree, overCaps, partOf } from '../src/write/fit.js';
 
 /** An index as the writer keeps it: path → `hash<TAB>size`. */
 const indexOf = (files: Record<string, number>) => new Map(Object.entries(files).map(([path, bytes]) => [path, `h\t${bytes}`]));

@@ -10,7 +10,8 @@ import { build } from '../src/build.js';
 import { run } from '../src/cli.js';
 import { ReflistErrors } from '../src/errors.js';
 import { indexEntry, type Index } from '../src/write/diff.js';
-import { HOST_NAMES, HOSTS, measureTree, overCaps, partOf, type Host } from '../src/write/fit.js';
+import { measureTree, overCaps, partOf } from '../src/write/fit.js';
+import { HOST_NAMES, HOSTS, type Host } from '../src/config/hosts.js';
 import { VALID } from './fixtures/valid.js';
 import { snapshotTree, tempDir, writeSources } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type BuildOptions } from '../src/build.js';
+import { buildTuned, type SearchTuning } from '../src/build.js';
 import type { LookupClient, LookupClientOptions } from '../src/client/client.js';
 
 /** A fresh folder under this test run's root (removed when the run ends). */
@@ -22,9 +22,9 @@ export function writeSources(dir: string, files: Record<string, string | Buffer>
   return dir;
 }
 
-export async function buildFrom(files: Record<string, string | Buffer>, out: string, pageSize = 30, search?: BuildOptions['search']) {
+export async function buildFrom(files: Record<string, string | Buffer>, out: string, pageSize = 30, search?: SearchTuning) {
   const sources = writeSources(tempDir('reflist-src-'), files);
-  return build({ sources, out, pageSize, search });
+  return buildTuned({ sources, out, pageSize, search });
 }
 
 /** Every file of a tree with its bytes, for byte-identical comparisons. */

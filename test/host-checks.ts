@@ -15,7 +15,7 @@ import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { build } from '../src/build.js';
+import { buildTuned } from '../src/build.js';
 import { parseRequest } from '../src/client/request.js';
 import type { Manifest } from '../src/client/types.js';
 import type { HostOptions } from '../src/render/hosts.js';
@@ -285,7 +285,7 @@ export interface DeclaredTree {
 export async function buildDeclaredTree(declared: Declared, out: string, options: HostOptions = {}): Promise<DeclaredTree | undefined> {
   const sources = writeSources(tempDir('reflist-src-'), declared.files);
   writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify(declared.config));
-  const building = build({ sources, out, pageSize: declared.pageSize, search: SMALL_SEARCH, ...options });
+  const building = buildTuned({ sources, out, pageSize: declared.pageSize, search: SMALL_SEARCH, ...options });
   if (Object.keys(declared.files).length === 0) {
     await expect(building).rejects.toThrow(/none of its sources is in/);
     return undefined;

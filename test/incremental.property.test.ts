@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import fc from 'fast-check';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from '../src/build.js';
+import { buildTuned } from '../src/build.js';
 import { arbPageSize, arbSources, toCsvFiles } from './arbitraries.js';
 import { snapshotTree, tempDir, writeSources } from './helpers.js';
 import type { RefSources } from './reference.js';
@@ -79,16 +79,16 @@ test('a rebuild after any edits equals a clean build and rewrites exactly the fi
         const sources = tempDir('reflist-src-');
         const out = join(tempDir(), 'dist');
         writeSources(sources, toCsvFiles(src));
-        await build({ sources, out, pageSize, search });
+        await buildTuned({ sources, out, pageSize, search });
         for (const edits of steps) {
           const before = snapshotTree(out);
           const times = mtimes(out, before.keys());
           for (const edit of edits) edit(src);
           writeSources(sources, toCsvFiles(src));
           await sleep(5);
-          const report = await build({ sources, out, pageSize, search });
+          const report = await buildTuned({ sources, out, pageSize, search });
           const clean = join(tempDir(), 'clean');
-          await build({ sources, out: clean, pageSize, search });
+          await buildTuned({ sources, out: clean, pageSize, search });
           const after = snapshotTree(out);
           expect(after).toEqual(snapshotTree(clean));
           const changed = [...after].filter(([path, bytes]) => before.get(path) !== bytes).map(([path]) => path).sort();

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
-import { build } from '../src/build.js';
+import { build, buildTuned } from '../src/build.js';
 import { storedCompressed } from '../src/client/paths.js';
 import { writeTree } from '../src/write/write.js';
 import { writeTreeThreaded } from '../src/write/threaded.js';
@@ -149,14 +149,14 @@ describe('what a rebuild reads and renders', () => {
   test('keeps the sections whose sources did not change, and edits a list in place from the records that changed', async () => {
     const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400) });
     const out = join(tempDir(), 'dist');
-    expect((await build({ sources, out, pageSize: 5, search })).sections).toEqual({
+    expect((await buildTuned({ sources, out, pageSize: 5, search })).sections).toEqual({
       country: 'rendered', author: 'rendered', division: 'rendered', descriptor: 'rendered',
     });
     writeSources(sources, { 'author.csv': authors(400, 123) });
-    const report = await build({ sources, out, pageSize: 5, search });
+    const report = await buildTuned({ sources, out, pageSize: 5, search });
     expect(report.sections).toEqual({ country: 'kept', author: 'edited', division: 'kept', descriptor: 'kept' });
     const clean = join(tempDir(), 'clean');
-    await build({ sources, out: clean, pageSize: 5, search });
+    await buildTuned({ sources, out: clean, pageSize: 5, search });
     expect(snapshotTree(out)).toEqual(snapshotTree(clean));
     expect(report.written).toBeLessThan(40);
   });
@@ -164,11 +164,11 @@ describe('what a rebuild reads and renders', () => {
   test('updates a list in place from all its items when more than its own file changed', async () => {
     const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400), 'author_count.csv': 'system,id,count\ngbif,5,3\n' });
     const out = join(tempDir(), 'dist');
-    await build({ sources, out, pageSize: 5, search });
+    await buildTuned({ sources, out, pageSize: 5, search });
     writeSources(sources, { 'author.csv': authors(400, 7), 'author_count.csv': 'system,id,count\ngbif,5,4\n' });
-    expect((await build({ sources, out, pageSize: 5, search })).sections.author).toBe('updated');
+    expect((await buildTuned({ sources, out, pageSize: 5, search })).sections.author).toBe('updated');
     writeSources(sources, { 'author.csv': authors(401) });
-    expect((await build({ sources, out, pageSize: 5, search })).sections.author).toBe('rendered');
+    expect((await buildTuned({ sources, out, pageSize: 5, search })).sections.author).toBe('rendered');
   });
 
   test('indexes a list whole again when an edit leaves all its records within one search file', async () => {
@@ -176,11 +176,11 @@ describe('what a rebuild reads and renders', () => {
     const sources = writeSources(tempDir(), { ...VALID, 'descriptor.csv': descriptors(['Smith Smith Smith', 'Smith', 'हिन्दी Thor 😀']) });
     const out = join(tempDir(), 'dist');
     const tiny = { leafBytes: 60, fileBytes: 0, pagesBytes: 0 };
-    await build({ sources, out, pageSize: 1, search: tiny });
+    await buildTuned({ sources, out, pageSize: 1, search: tiny });
     writeSources(sources, { 'descriptor.csv': descriptors(['Smith x', 'Smith', 'Smith']) });
-    await build({ sources, out, pageSize: 1, search: tiny });
+    await buildTuned({ sources, out, pageSize: 1, search: tiny });
     const clean = join(tempDir(), 'clean');
-    await build({ sources, out: clean, pageSize: 1, search: tiny });
+    await buildTuned({ sources, out: clean, pageSize: 1, search: tiny });
     expect(snapshotTree(out)).toEqual(snapshotTree(clean));
   });
 
@@ -214,16 +214,16 @@ describe('what a rebuild reads and renders', () => {
     const out = join(tempDir(), 'dist');
     const clean = async () => {
       const dir = join(tempDir(), 'clean');
-      await build({ sources, out: dir, pageSize: 1, search });
+      await buildTuned({ sources, out: dir, pageSize: 1, search });
       return snapshotTree(dir);
     };
-    await build({ sources, out, pageSize: 1, search });
+    await buildTuned({ sources, out, pageSize: 1, search });
     writeSources(sources, { 'language.csv': 'id,name\n1,German\n2,French\n' });
     // lookup.json is written anew: it keeps what it says of the kept section's paged list.
-    expect((await build({ sources, out, pageSize: 1, search })).sections).toEqual({ country: 'kept', language: 'rendered' });
+    expect((await buildTuned({ sources, out, pageSize: 1, search })).sections).toEqual({ country: 'kept', language: 'rendered' });
     expect(snapshotTree(out)).toEqual(await clean());
     writeSources(sources, { 'city.csv': cities('4,Linz,AT,210165\n') });
-    expect((await build({ sources, out, pageSize: 1, search })).sections).toEqual({ country: 'rendered', language: 'kept' });
+    expect((await buildTuned({ sources, out, pageSize: 1, search })).sections).toEqual({ country: 'rendered', language: 'kept' });
     expect(snapshotTree(out)).toEqual(await clean());
     expect(JSON.parse(readFileSync(join(out, 'country/AT/city/page/3.json'), 'utf8'))).toEqual({ total: 3, items: [{ id: 4, text: 'Linz', population: 210165 }] });
   });
@@ -231,10 +231,10 @@ describe('what a rebuild reads and renders', () => {
   test('reads a changed file whole, and reports its errors, when the changed records are not plain edits', async () => {
     const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400) });
     const out = join(tempDir(), 'dist');
-    await build({ sources, out, pageSize: 5, search });
+    await buildTuned({ sources, out, pageSize: 5, search });
     const before = snapshotTree(out);
     writeSources(sources, { 'author.csv': authors(400).replace('\n7,', '\n8,') });
-    await expect(build({ sources, out, pageSize: 5, search })).rejects.toThrow(/author\.csv:9: duplicate id 8 \(first on line 8\)/);
+    await expect(buildTuned({ sources, out, pageSize: 5, search })).rejects.toThrow(/author\.csv:9: duplicate id 8 \(first on line 8\)/);
     expect(snapshotTree(out)).toEqual(before);
   });
 });

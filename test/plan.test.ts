@@ -6,8 +6,9 @@ import { planBuild, type Served } from '../src/plan/plan.js';
 import { checkConfig } from '../src/config/declaration.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { sectionsOf } from '../src/config/sections.js';
-import { encodeRecord, type ListState } from '../src/render/render.js';
-import { changedByEdits } from '../src/render/update.js';
+import { encodeRecord } from '../src/sources/record.js';
+import type { ListState } from '../src/plan/cache.js';
+import { changedByEdits } from '../src/plan/changed.js';
 
 const items = (n: number): Entry[] => Array.from({ length: n }, (_, i) => {
   const text = `Author ${String(i).padStart(3, '0')}`;

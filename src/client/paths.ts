@@ -35,6 +35,13 @@ export function firstPagePaths(list: string, variant?: string): string[] {
 }
 
 /**
+ * The folder of the lists under one item of the list at `path`: `country/US/`,
+ * then `country/US/state/CA/`. A list under the item is at
+ * `{folder}{its path}.json` (docs/tree.md).
+ */
+export const itemFolder = (path: string, id: string): string => `${path}/${id}/`;
+
+/**
  * The folder of the internal files (Id buckets, Term index) of a paged list
  * under a parent, given the paths from its root list down to it: under the
  * root's folder, so that the section keeps them, in a folder no id can name
@@ -84,7 +91,8 @@ export const childBucketPath = (list: string, layout: string, buckets: number, b
 /** A 64-bit hex name for a key, the same in the builder and every client. */
 export const nameOf = (key: string): string => hex(fnv1a(key)) + hex(fnv1a(key, 0x01000193));
 
-function commonPrefixLength(a: string, b: string): number {
+/** The length of the common prefix of a and b. */
+export function commonPrefixLength(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
@@ -153,3 +161,9 @@ export function searchFileFor(q: string, starts: readonly string[]): number {
   if (i < 0 || starts[i] === q) return Math.max(i, 0);
   return i + 1 < starts.length && starts[i + 1]!.startsWith(q) ? i + 1 : i;
 }
+
+/**
+ * The path segment of a group's page variants (`{list}/system/gbif.json`):
+ * the group parameter's name in lower case (`system` for System).
+ */
+export const groupSegment = (param: string): string => param.toLowerCase();

@@ -25,10 +25,10 @@ export interface Failure {
 
 const patterns = new Map<string, RegExp>();
 /** What an id's form is: an integer, or a string of these characters. */
-type IdForm = Pick<ApiList, 'id' | 'chars'>;
+export type IdForm = Pick<ApiList, 'id' | 'chars'>;
 
 /** Whether a path segment or an Id is an id of this form: digits, or 1 to 64 of its characters. */
-function isId(list: IdForm, text: string): boolean {
+export function isId(list: IdForm, text: string): boolean {
   if (list.id === 'integer') return /^\d+$/.test(text);
   let pattern = patterns.get(list.chars!);
   if (!pattern) patterns.set(list.chars!, (pattern = new RegExp(`^[${list.chars}]{1,64}$`)));

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { build, type BuildReport } from '../build.js';
+import { build, type BuildOptions, type BuildReport } from '../build.js';
 import { errorLines, ReflistError, ReflistErrors } from '../errors.js';
 import { createProgress, type Io } from '../progress.js';
 import { vendorSources, vendorWarnings } from './demo-vendor.js';
@@ -19,11 +19,8 @@ import { watchInputs } from './watch.js';
 export { DEMO_PACKAGES, demoInstall, inRange, VENDOR, vendorSources, vendorWarnings } from './demo-vendor.js';
 export { scheduleBuilds } from './schedule.js';
 
-export interface DevOptions {
-  sources: string;
-  config?: string;
-  out: string;
-  pageSize?: number;
+/** The build's options dev takes (its own `host` is where it listens), and where it listens. */
+export interface DevOptions extends Pick<BuildOptions, 'sources' | 'config' | 'out' | 'pageSize'> {
   port: number;
   host: string;
 }

@@ -2,10 +2,29 @@
 // in its source's header, matched case-insensitively, as the sources' columns
 // always were. Pure: load.ts reads the headers.
 import { didYouMean, ReflistError } from '../errors.js';
-import { delimiterHint } from '../sources/hints.js';
-import type { Declaration } from './declaration.js';
+import type { Declaration, Delimiter } from './declaration.js';
 
 const quote = (s: string) => JSON.stringify(s);
+const DELIMITERS: Delimiter[] = [',', ';', '\t'];
+const named = (d: Delimiter) => (d === '\t' ? 'tabs' : quote(d));
+
+/**
+ * When a header read with the declared delimiter lacks columns that it holds
+ * once split by another one (`id;name;country` read with `,`): the delimiter
+ * to declare.
+ */
+export function delimiterHint(file: string, header: readonly string[], wanted: readonly string[]): string | undefined {
+  const has = (cells: readonly string[], column: string) => cells.some((h) => h.toLowerCase() === column.toLowerCase());
+  const found = wanted.filter((c) => has(header, c)).length;
+  for (const d of DELIMITERS) {
+    const split = header.flatMap((h) => h.split(d).map((c) => c.trim()));
+    if (split.length > header.length && wanted.filter((c) => has(split, c)).length > found) {
+      return `${file} is separated by ${named(d)}: declare "source": {"file": ${quote(file)}, "delimiter": ${quote(d)}}`;
+    }
+  }
+  return undefined;
+}
+
 
 /** A header's columns named in a message at most; the rest are counted. */
 const SHOWN = 12;

@@ -3,11 +3,18 @@
 // the file's JSON into a Declaration, every default filled in, or into every
 // error it finds, each located by its JSON path. Pure: load.ts reads the file,
 // and columns.ts checks the sources' headers.
-import { didYouMean, ReflistError, suggest } from '../errors.js';
-import { HOST_NAMES, isHostName, type HostName } from '../write/fit.js';
+import { didYouMean, type ReflistError } from '../errors.js';
+import { readId, readFields, readLabel } from './fields.js';
+import { HOST_NAMES, isHostName, type HostName } from './hosts.js';
+import { Errors, isObject, quote, readBoolean, readColumn, readName, readSource, type Json } from './json.js';
+import { readParams } from './params.js';
 import { readOrder, readSearch, type OrderKey, type SearchSpec } from './ranking.js';
+import { checkRelations } from './relations.js';
 
 export type { OrderKey, SearchSpec, TextSpec } from './ranking.js';
+export { DEFAULT_ID_CHARS } from './fields.js';
+export { NAME } from './json.js';
+export { ancestors } from './relations.js';
 
 export type IdType = 'integer' | 'string';
 export type FieldType = 'integer' | 'number' | 'string';
@@ -122,225 +129,6 @@ export interface Declaration {
   lists: ListSpec[];
 }
 
-/** A name that may be a path segment on every host, of a list, a key or a column in a path. */
-export const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
-/** Characters a string id may hold: RFC 3986's unreserved ones but `.` and `~`, so no id is `..` or a hidden file. */
-const PATH_SAFE = /^[A-Za-z0-9_-]$/;
-export const DEFAULT_ID_CHARS = 'A-Za-z0-9_-';
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-/** Root names the tree's own files take (lookup.json, lookup-client.js, lookup-sw.js, the demo). */
-const RESERVED = ['lookup', 'lookup-client', 'lookup-sw', 'demo'];
-
-type Json = unknown;
-const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const quote = (s: string) => JSON.stringify(s);
-
-/** Collects a config's errors, each `file: path: message`. */
-class Errors {
-  readonly all: ReflistError[] = [];
-  constructor(readonly file: string) {}
-  add(path: string, message: string): void {
-    this.all.push(new ReflistError('INVALID_CONFIG', `${path}: ${message}`, { file: this.file }));
-  }
-  /** Reports keys of `o` not in `known`, with a guess. */
-  keys(path: string, o: Record<string, Json>, known: readonly string[]): void {
-    for (const key of Object.keys(o)) {
-      if (known.includes(key)) continue;
-      const hint = suggest(key, known);
-      this.add(`${path}.${key}`, `unknown key${hint ? ` (did you mean ${quote(hint)}?)` : `; expected one of ${known.join(', ')}`}`);
-    }
-  }
-}
-
-/** The characters a `[…]` body admits, each once: `A-Z0-9_-` → A…Z, 0…9, _, -. */
-function expandChars(body: string): string[] | { error: string } {
-  const chars = [...body];
-  const out = new Set<string>();
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    if (chars[i + 1] === '-' && i + 2 < chars.length) {
-      const from = c.codePointAt(0)!;
-      const to = chars[i + 2]!.codePointAt(0)!;
-      if (to < from) return { error: `range ${c}-${chars[i + 2]} is backwards` };
-      for (let p = from; p <= to; p++) out.add(String.fromCodePoint(p));
-      i += 2;
-    } else out.add(c);
-  }
-  return [...out];
-}
-
-function readSource(e: Errors, path: string, v: Json, fallback: string): SourceSpec | undefined {
-  if (v === undefined) return { file: fallback, delimiter: ',' };
-  if (typeof v === 'string') return checkFile(e, path, v) ? { file: v, delimiter: ',' } : undefined;
-  if (!isObject(v)) return e.add(path, `expected a file name or {"file", "delimiter"}, got ${JSON.stringify(v)}`), undefined;
-  e.keys(path, v, ['file', 'delimiter']);
-  const file = v['file'];
-  if (typeof file !== 'string') return e.add(`${path}.file`, 'expected a file name'), undefined;
-  if (!checkFile(e, `${path}.file`, file)) return undefined;
-  const delimiter = v['delimiter'] ?? ',';
-  if (delimiter !== ',' && delimiter !== ';' && delimiter !== '\t') {
-    return e.add(`${path}.delimiter`, `expected ",", ";" or "\\t", got ${JSON.stringify(delimiter)}`), undefined;
-  }
-  return { file, delimiter };
-}
-
-/** A source is a file in the config's folder or below it: never a path out of it. */
-function checkFile(e: Errors, path: string, file: string): boolean {
-  const parts = file.split('/');
-  if (!file.endsWith('.csv') || file.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..')) {
-    e.add(path, `expected a .csv file in the config's folder or below it, got ${quote(file)}`);
-    return false;
-  }
-  return true;
-}
-
-function readName(e: Errors, path: string, v: Json, what: string): string | undefined {
-  if (typeof v !== 'string' || !NAME.test(v)) {
-    e.add(path, `expected ${what}: a letter, then up to 63 of A-Z a-z 0-9 _ -, got ${JSON.stringify(v)}`);
-    return undefined;
-  }
-  return v;
-}
-
-function readColumn(e: Errors, path: string, v: Json): string | undefined {
-  if (typeof v !== 'string' || v.trim() === '') return e.add(path, `expected a column name, got ${JSON.stringify(v)}`), undefined;
-  return v;
-}
-
-function readId(e: Errors, path: string, v: Json): IdSpec | undefined {
-  if (v === undefined || typeof v === 'string') {
-    const column = v === undefined ? 'id' : readColumn(e, path, v);
-    return column === undefined ? undefined : { column, type: 'integer', key: 'id', chars: DEFAULT_ID_CHARS };
-  }
-  if (!isObject(v)) return e.add(path, `expected a column name or {"column", "type", "key", "chars"}, got ${JSON.stringify(v)}`), undefined;
-  e.keys(path, v, ['column', 'type', 'key', 'chars']);
-  const column = v['column'] === undefined ? 'id' : readColumn(e, `${path}.column`, v['column']);
-  const type = v['type'] ?? 'integer';
-  if (type !== 'integer' && type !== 'string') return e.add(`${path}.type`, `expected "integer" or "string", got ${JSON.stringify(type)}`), undefined;
-  const key = v['key'] === undefined ? 'id' : readName(e, `${path}.key`, v['key'], 'a key');
-  let chars = DEFAULT_ID_CHARS;
-  if (v['chars'] !== undefined) {
-    if (type !== 'string') e.add(`${path}.chars`, 'only string ids have chars (set "type": "string")');
-    else if (typeof v['chars'] !== 'string' || v['chars'] === '') e.add(`${path}.chars`, `expected characters like "A-Z0-9-", got ${JSON.stringify(v['chars'])}`);
-    else {
-      const expanded = expandChars(v['chars']);
-      if (!Array.isArray(expanded)) e.add(`${path}.chars`, expanded.error);
-      else {
-        const bad = expanded.filter((c) => !PATH_SAFE.test(c));
-        if (bad.length > 0) {
-          const shown = bad.slice(0, 5).map((c) => quote(c)).join(', ') + (bad.length > 5 ? ', …' : '');
-          e.add(`${path}.chars`, `${shown} cannot be in a path on every host; ids may hold A-Z a-z 0-9 _ -`);
-        } else chars = v['chars'];
-      }
-    }
-  }
-  return column === undefined || key === undefined ? undefined : { column, type, key, chars };
-}
-
-function readLabel(e: Errors, path: string, v: Json): LabelSpec | undefined {
-  let template: Json = '{text}';
-  let key: string | undefined = 'text';
-  if (typeof v === 'string') template = v.includes('{') ? v : `{${v}}`;
-  else if (isObject(v)) {
-    e.keys(path, v, ['column', 'template', 'key']);
-    if ((v['column'] === undefined) === (v['template'] === undefined)) return e.add(path, 'expected one of "column" or "template"'), undefined;
-    if (v['column'] !== undefined) {
-      const column = readColumn(e, `${path}.column`, v['column']);
-      if (column === undefined) return undefined;
-      template = `{${column}}`;
-    } else template = v['template'];
-    if (v['key'] !== undefined) key = readName(e, `${path}.key`, v['key'], 'a key');
-  } else if (v !== undefined) return e.add(path, `expected a column, a template like "{family}, {given}", or {"column"|"template", "key"}, got ${JSON.stringify(v)}`), undefined;
-  if (typeof template !== 'string') return e.add(`${path}.template`, `expected a template like "{family}, {given}", got ${JSON.stringify(template)}`), undefined;
-  const columns = [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
-  if (columns.length === 0 || columns.some((c) => c.trim() === '') || /[{}]/.test(template.replace(PLACEHOLDER, ''))) {
-    return e.add(path, `expected a template naming columns in braces, like "{family}, {given}", got ${quote(template)}`), undefined;
-  }
-  return key === undefined ? undefined : { template, columns, key };
-}
-
-const FIELD_TYPES = ['integer', 'number', 'string'] as const;
-
-function readFields(e: Errors, path: string, v: Json): FieldSpec[] {
-  if (v === undefined) return [];
-  if (!isObject(v)) return e.add(path, 'expected an object of key: type or key: {"column", "type", "min", "max"}'), [];
-  const fields: FieldSpec[] = [];
-  for (const [key, spec] of Object.entries(v)) {
-    const at = `${path}.${key}`;
-    if (readName(e, at, key, 'a key') === undefined) continue;
-    const o: Record<string, Json> = typeof spec === 'string' ? { type: spec } : isObject(spec) ? spec : {};
-    if (!isObject(spec) && typeof spec !== 'string') {
-      e.add(at, `expected a type (integer, number, string) or {"column", "type", "min", "max"}, got ${JSON.stringify(spec)}`);
-      continue;
-    }
-    e.keys(at, o, ['column', 'type', 'min', 'max']);
-    const type = o['type'];
-    if (!FIELD_TYPES.includes(type as FieldType)) {
-      e.add(`${at}${typeof spec === 'string' ? '' : '.type'}`, `expected integer, number or string, got ${JSON.stringify(type)}${typeof type === 'string' ? didYouMean(type, FIELD_TYPES) : ''}`);
-      continue;
-    }
-    const column = o['column'] === undefined ? key : readColumn(e, `${at}.column`, o['column']);
-    const field: FieldSpec = { key, column: column ?? key, type: type as FieldType };
-    for (const bound of ['min', 'max'] as const) {
-      const n = o[bound];
-      if (n === undefined) continue;
-      if (typeof n !== 'number' || type === 'string') e.add(`${at}.${bound}`, type === 'string' ? 'only numbers have bounds' : `expected a number, got ${JSON.stringify(n)}`);
-      else field[bound] = n;
-    }
-    if (column !== undefined) fields.push(field);
-  }
-  return fields;
-}
-
-const PARAM_ROLES = ['page', 'term', 'id', 'group', 'child'] as const;
-
-/** The parameters a list takes when it declares none: what its shape, search, counts and children allow, by their usual names. */
-function defaultParams(list: Omit<ListSpec, 'params'>, groups: GroupsSpec | undefined): ParamSpec {
-  if (list.shape === 'grid') return {};
-  const term = list.search ? { term: 'Term' } : {};
-  if (list.shape === 'whole') return term;
-  return {
-    page: 'Page',
-    ...term,
-    id: 'Id',
-    ...(list.counts && groups ? { group: groups.param } : {}),
-    ...(list.children ? { child: 'child' } : {}),
-  };
-}
-
-function readParams(e: Errors, path: string, v: Json, list: Omit<ListSpec, 'params'>, groups: GroupsSpec | undefined): ParamSpec {
-  const defaults = defaultParams(list, groups);
-  if (v === undefined) return defaults;
-  if (!isObject(v)) return e.add(path, 'expected an object of role: name, e.g. {"term": "Term", "page": "Page"}'), defaults;
-  e.keys(path, v, PARAM_ROLES);
-  const params: ParamSpec = {};
-  const allowed: Record<(typeof PARAM_ROLES)[number], string | undefined> = {
-    page: list.shape === 'paged' ? undefined : 'only paged lists take page',
-    term: list.search ? (list.shape === 'grid' ? 'a grid takes no parameters' : undefined) : 'this list has no search ("search": false)',
-    id: list.shape === 'paged' ? undefined : 'only paged lists take id (a whole list has its items at {list}/{id}.json with "items": true)',
-    group: list.counts ? (list.shape === 'paged' ? undefined : 'only paged lists take group') : 'this list has no counts',
-    child: list.children ? undefined : 'this list has no children',
-  };
-  const seen = new Map<string, string>();
-  for (const role of PARAM_ROLES) {
-    const name = v[role] ?? defaults[role];
-    if (name === undefined || name === false) continue;
-    if (typeof name !== 'string' || !NAME.test(name)) {
-      e.add(`${path}.${role}`, `expected a parameter name (a letter, then A-Z a-z 0-9 _ -) or false, got ${JSON.stringify(name)}`);
-      continue;
-    }
-    if (allowed[role]) {
-      if (v[role] !== undefined) e.add(`${path}.${role}`, allowed[role]!);
-      continue;
-    }
-    const other = seen.get(name.toLowerCase());
-    if (other) e.add(`${path}.${role}`, `${quote(name)} is already the name of ${other} (names match case-insensitively)`);
-    seen.set(name.toLowerCase(), role);
-    params[role] = name;
-  }
-  return params;
-}
-
 /**
  * The Declaration a config's JSON says, or every error in it. `file` is the
  * config's name in messages. Columns are checked against the sources by
@@ -390,7 +178,7 @@ function readHost(e: Errors, v: Json): HostName | undefined {
 
 function readGroups(e: Errors, v: Json): GroupsSpec | undefined {
   if (v === undefined) return undefined;
-  if (!isObject(v)) return e.add('groups', 'expected {"source", "param", "id", "label"}'), undefined;
+  if (!isObject(v)) return e.fail('groups', 'expected {"source", "param", "id", "label"}');
   e.keys('groups', v, ['source', 'param', 'id', 'label', 'optional']);
   const source = readSource(e, 'groups.source', v['source'], 'group.csv');
   const param = v['param'] === undefined ? undefined : readName(e, 'groups.param', v['param'], 'a parameter name');
@@ -403,15 +191,8 @@ function readGroups(e: Errors, v: Json): GroupsSpec | undefined {
 
 const LIST_KEYS = ['path', 'source', 'optional', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'order', 'counts', 'params'] as const;
 
-/** A flag: true or false, false when not given. */
-function readBoolean(e: Errors, path: string, v: Json): boolean {
-  if (v === undefined || typeof v === 'boolean') return v ?? false;
-  e.add(path, `expected true or false, got ${JSON.stringify(v)}`);
-  return false;
-}
-
 function readList(e: Errors, path: string, name: string, v: Json, groups: GroupsSpec | undefined, embeddedIn: string | undefined): ListSpec | undefined {
-  if (!isObject(v)) return e.add(path, 'expected an object, e.g. {"source": "institution.csv", "label": "name"}'), undefined;
+  if (!isObject(v)) return e.fail(path, 'expected an object, e.g. {"source": "institution.csv", "label": "name"}');
   const before = e.all.length;
   e.keys(path, v, LIST_KEYS);
   const source = readSource(e, `${path}.source`, v['source'], `${name}.csv`);
@@ -488,72 +269,6 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
   if (spec.counts && spec.shape !== 'paged') e.add(`${path}.counts`, 'only paged lists have counts');
   if (spec.children && spec.shape !== 'paged') e.add(`${path}.children`, 'only paged lists embed children');
   return { ...spec, params: readParams(e, `${path}.params`, v['params'], spec, groups) };
-}
-
-/** Parents and children name declared lists, parents form no cycle, and no two lists share a path. */
-function checkRelations(e: Errors, lists: ListSpec[]): void {
-  const byName = new Map(lists.map((l) => [l.name, l]));
-  const names = [...byName.keys()];
-  for (const list of lists) {
-    if (list.parent && !byName.has(list.parent.list)) e.add(`lists.${list.name}.parent.list`, `no list ${quote(list.parent.list)}${didYouMean(list.parent.list, names)}`);
-    if (!list.children) continue;
-    const child = byName.get(list.children.list);
-    if (!child) e.add(`lists.${list.name}.children.list`, `no list ${quote(list.children.list)}${didYouMean(list.children.list, names)}`);
-    else if (child.parent?.list !== list.name) e.add(`lists.${list.name}.children.list`, `list ${quote(child.name)} must declare "parent": {"list": ${quote(list.name)}, …} to be its children`);
-    else if (child.embeddedIn) e.add(`lists.${list.name}.children.list`, `list ${quote(child.name)} is already the children of ${quote(child.embeddedIn)}`);
-    else (child.embeddedIn = list.name), (child.params = {});
-  }
-  if (e.all.length > 0) return;
-  for (const list of lists) {
-    const chain = [list.name];
-    for (let p = list.parent; p; p = byName.get(p.list)!.parent) {
-      if (chain.includes(p.list)) {
-        e.add(`lists.${list.name}.parent`, `the parents form a cycle: ${[...chain, p.list].join(' → ')}`);
-        break;
-      }
-      chain.push(p.list);
-    }
-  }
-  if (e.all.length > 0) return;
-  for (const list of lists) {
-    const depth = ancestors(list, byName).length;
-    if (list.parent && list.parent.columns.length !== 1 && list.parent.columns.length !== depth) {
-      e.add(`lists.${list.name}.parent.column`, `expected one column (the parent's id) or ${depth}, one per ancestor (${ancestors(list, byName).map((a) => a.name).join(', ')})`);
-    }
-    if (list.embeddedIn && (list.items || list.shape !== 'paged' || list.counts || list.fields.length > 0)) {
-      e.add(`lists.${list.name}`, `the children of ${quote(list.embeddedIn)} are an id and a label in their parent's items: drop "items", "shape", "counts" and "fields"`);
-    }
-    if (!list.parent && RESERVED.includes(list.path.toLowerCase())) e.add(`lists.${list.name}`, `/${list.path}.json is the tree's own; choose another ${list.path === list.name ? 'name' : 'path'}`);
-    const parent = list.parent && byName.get(list.parent.list)!;
-    if (parent && !list.embeddedIn && parent.shape === 'paged') {
-      e.add(`lists.${list.name}.parent`, `a parent is a "whole" or "grid" list for now (${quote(parent.name)} is paged): declare "shape": "whole" in lists.${parent.name}, or give ${quote(list.name)} another parent`);
-    }
-    if (parent && !list.embeddedIn && list.shape === 'paged') {
-      for (const key of ['counts', 'children'] as const) {
-        if (list[key]) e.add(`lists.${list.name}.${key}`, `a paged list under a parent has no ${key} for now: drop "${key}", or declare a list of its own without a parent for them`);
-      }
-    }
-  }
-  const paths = new Map<string, string>();
-  for (const list of lists) {
-    if (list.embeddedIn) continue;
-    const path = listPath(list, byName);
-    const other = paths.get(path.toLowerCase());
-    if (other) e.add(`lists.${list.name}`, `it has the path of list ${quote(other)}: /${path}.json (paths match case-insensitively on some hosts)`);
-    else paths.set(path.toLowerCase(), list.name);
-  }
-}
-
-/** A list's ancestors, outermost first. */
-export function ancestors(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): ListSpec[] {
-  const out: ListSpec[] = [];
-  for (let p = list.parent; p; p = byName.get(p.list)!.parent) out.unshift(byName.get(p.list)!);
-  return out;
-}
-
-/** The path pattern of a list's file, without `.json`: `country/{country}/state`. */
-function listPath(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): string {
-  return [...ancestors(list, byName).map((a) => `${a.path}/{${a.name}}`), list.path].join('/');
 }
 
 /** Every source file a declaration reads, each once, in declared order. */

@@ -4,6 +4,8 @@
 // list's declared fields, which are all a client has of an item. Pure.
 import { didYouMean } from '../errors.js';
 import type { FieldSpec } from './declaration.js';
+import type { Errors } from './json.js';
+import { PLACEHOLDER } from './fields.js';
 
 /** One key of a declared order: a field (its index in the list's fields), descending or not. */
 export interface OrderKey {
@@ -26,12 +28,6 @@ export interface SearchSpec {
   exact?: true;
 }
 
-/** Where a config's errors go: `add(path, message)`. */
-export interface ErrorSink {
-  add(path: string, message: string): void;
-  keys(path: string, o: Record<string, unknown>, known: readonly string[]): void;
-}
-
 const quote = (s: string) => JSON.stringify(s);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -47,7 +43,7 @@ const fieldNames = (fields: readonly FieldSpec[]) => [...new Set(fields.flatMap(
  * for descending or `+` (the default) for ascending. Only fields can be keys,
  * since their types say how they compare. Undefined when none is declared.
  */
-export function readOrder(e: ErrorSink, path: string, v: unknown, fields: readonly FieldSpec[]): OrderKey[] | undefined {
+export function readOrder(e: Errors, path: string, v: unknown, fields: readonly FieldSpec[]): OrderKey[] | undefined {
   if (v === undefined) return undefined;
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
     e.add(path, `expected a list of field names, each with "-" before it to sort descending, e.g. ["-population", "name"], got ${JSON.stringify(v)}`);
@@ -71,7 +67,7 @@ export function readOrder(e: ErrorSink, path: string, v: unknown, fields: readon
  * A list's search text: one field, or a template over fields, every one a
  * declared field so that a client can make the text from what an item carries.
  */
-function readText(e: ErrorSink, path: string, v: unknown, fields: readonly FieldSpec[]): TextSpec | undefined {
+function readText(e: Errors, path: string, v: unknown, fields: readonly FieldSpec[]): TextSpec | undefined {
   if (typeof v !== 'string' || v.trim() === '') {
     e.add(path, `expected a field, or a template over fields like "{name} {ascii}", got ${JSON.stringify(v)}`);
     return undefined;
@@ -80,7 +76,7 @@ function readText(e: ErrorSink, path: string, v: unknown, fields: readonly Field
   const parts: (string | number)[] = [];
   let ok = true;
   let last = 0;
-  for (const m of template.matchAll(/\{([^{}]*)\}/g)) {
+  for (const m of template.matchAll(PLACEHOLDER)) {
     if (m.index > last) parts.push(template.slice(last, m.index));
     last = m.index + m[0].length;
     const field = fieldNamed(fields, m[1]!);
@@ -102,8 +98,11 @@ function readText(e: ErrorSink, path: string, v: unknown, fields: readonly Field
  * string fields, because the client matches what an item carries, and a
  * number there is no longer the text of its cell ("1.50" is 1.5).
  */
-function readColumns(e: ErrorSink, path: string, v: unknown, fields: readonly FieldSpec[]): number[] {
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.trim() !== '')) return e.add(path, 'expected a list of column names'), [];
+function readColumns(e: Errors, path: string, v: unknown, fields: readonly FieldSpec[]): number[] {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.trim() !== '')) {
+    e.add(path, 'expected a list of column names');
+    return [];
+  }
   const out: number[] = [];
   for (const c of v as string[]) {
     const i = fieldNamed(fields, c);
@@ -116,7 +115,7 @@ function readColumns(e: ErrorSink, path: string, v: unknown, fields: readonly Fi
 
 /** What a list declares of `search` (docs/lists.md, Term search): off, on over its label, or an object of text, columns and exact. */
 export function readSearch(
-  e: ErrorSink, path: string, v: unknown, list: { fields: readonly FieldSpec[]; shape: unknown; children: boolean },
+  e: Errors, path: string, v: unknown, list: { fields: readonly FieldSpec[]; shape: unknown; children: boolean },
 ): false | SearchSpec {
   let search: false | SearchSpec = list.shape === 'grid' ? false : { fields: [] };
   if (v === undefined) return search;

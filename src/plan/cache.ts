@@ -1,15 +1,39 @@
 // The build cache: what a build leaves beside the generation it writes
 // (`.reflist/dist.a.cache/`), so that the next build can keep the sections whose
 // sources did not change and update a list from its previous state instead
-// of sorting and indexing it again. Written by the writer before the
-// generation is served, read here; any doubt (another version, other
-// options, a missing file) means a build from the sources alone.
+// of sorting and indexing it again. Its format is defined here alone, what
+// a list's Term index leaves of itself included (search/ takes those types
+// from here): rendering makes its outputs, the writer writes them before the
+// generation is served, and the plan reads them; any doubt (another version,
+// other options, a missing file) means a build from the sources alone.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, Id } from '../sources/model.js';
-import type { ListState } from '../render/render.js';
-import type { NestedInfo } from '../client/types.js';
+import type { ListInfo, NestedInfo } from '../client/types.js';
 import type { Output } from '../tree-files.js';
+
+/** What a build keeps of a list to update it later: its manifest entry and its index's parts. */
+export interface ListState {
+  info: ListInfo;
+  layout: IndexLayout;
+  metas: PartMeta[];
+}
+
+/** How the keys are partitioned: it changes only when a one-unit prefix turns large or small. */
+export interface IndexLayout {
+  /** The whole list's matches do not fit one file (otherwise it is one part, ""). */
+  rootLarge: boolean;
+  /** The one-unit prefixes that are large, each the name of a head part. */
+  heads: string[];
+}
+
+/** What a later build needs of one part to keep it: its files' first keys and its page files. */
+export interface PartMeta {
+  name: string;
+  starts: string[];
+  /** The names of its page files (see resultPagesPath), known once they are rendered. */
+  pages: string[];
+}
 
 /** Bumped whenever what the cache holds, or how labels fold, changes. */
 const VERSION = 3;

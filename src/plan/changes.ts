@@ -1,39 +1,18 @@
 // Before a build renders anything: what changed since the served tree (the
 // sources' digests against the build cache's, and for a list whose own file
-// changed by a few records, those records' edits: delta.ts), and the sources
-// of every section to make again, read and checked, every error at once.
-// build.ts makes the plan from what this finds.
+// changed by a few records, those records' edits: delta.ts), so that only the
+// sections to make again are read and checked (sources/check.ts); then what
+// changed of each paged list among them. build.ts makes the plan from these.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareStrings } from '../client/fold.js';
 import { readBytes, readCache, readLines, sourceFile, type CacheMeta } from './cache.js';
-import { sourceFiles, type Declaration, type SourceSpec } from '../config/declaration.js';
-import { sectionsOf } from '../config/sections.js';
+import { changedByEdits, updatable, type Changed, type ServedList } from './changed.js';
+import { sourceFiles, type Declaration, type ListSpec } from '../config/declaration.js';
+import type { SectionSpec } from '../config/sections.js';
 import { changedWindow, windowEdits } from '../sources/delta.js';
-import { ReflistError, ReflistErrors } from '../errors.js';
-import type { Entry, Node } from '../sources/model.js';
+import type { Entry } from '../sources/model.js';
 import type { ListChange, Served } from './plan.js';
-import { digestFile, readTableFile } from '../sources/read.js';
-import { changedByEdits, updatable, type Changed, type ServedList } from '../render/update.js';
-import { Checker, validateGroups, validateList, validateTree, type Tables } from '../sources/validate.js';
-import { cacheDir, servedGeneration } from '../write/write.js';
-
-/** Reads the named sources of a folder: an absent file is an empty list. */
-export function readSources(dir: string, sources: readonly SourceSpec[]): { tables: Tables; errors: ReflistError[] } {
-  const tables: Tables = new Map();
-  const errors: ReflistError[] = [];
-  for (const { file, delimiter } of sources) {
-    const path = join(dir, file);
-    if (!existsSync(path)) continue;
-    const read = readTableFile(file, path, undefined, delimiter);
-    tables.set(file, read.table);
-    errors.push(...read.errors);
-  }
-  return { tables, errors };
-}
-
-const byLocation = (a: ReflistError, b: ReflistError) =>
-  compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
+import { digestFile } from '../sources/read.js';
 
 /** The served tree's build cache, when it was made with the same options. */
 export interface ServedBuild {
@@ -42,9 +21,8 @@ export interface ServedBuild {
   source(list: string): Uint8Array | undefined;
 }
 
-export function servedBuild(out: string, key: string): ServedBuild | undefined {
-  const served = servedGeneration(out);
-  const dir = served && cacheDir(served);
+/** The build cache in `dir` (the served generation's: write/generations.ts), if there is one made with the options `key` says. */
+export function servedBuild(dir: string | undefined, key: string): ServedBuild | undefined {
   const meta = dir ? readCache(dir, key) : undefined;
   return meta && { meta, lines: (list) => readLines(dir!, list), source: (list) => readBytes(dir!, sourceFile(list)) };
 }
@@ -60,8 +38,7 @@ export interface Changes {
   edited: Record<string, { served: ServedList; changed: Changed[]; source: Uint8Array }>;
 }
 
-export function findChanges(dir: string, declaration: Declaration, served: ServedBuild | undefined): Changes {
-  const sections = sectionsOf(declaration);
+export function findChanges(dir: string, declaration: Declaration, sections: readonly SectionSpec[], served: ServedBuild | undefined): Changes {
   const digests = Object.fromEntries(sourceFiles(declaration).map(({ file }) => {
     const path = join(dir, file);
     return [file, existsSync(path) ? digestFile(path) : null];
@@ -86,44 +63,37 @@ export function findChanges(dir: string, declaration: Declaration, served: Serve
   return { digests, changed, edited };
 }
 
+/** The sections whose sources are read and checked: those that changed, but the lists changed from their edits. */
+export const staleSections = (sections: readonly SectionSpec[], { changed, edited }: Changes): SectionSpec[] =>
+  sections.filter((s) => changed.has(s.root.name) && !edited[s.root.name]);
+
 /**
- * The sources of the sections to make again, read and checked before
- * anything is rendered (all but the lists changed from their edits); every
- * error found throws at once.
+ * What changed of each paged list made again: the entries its edits change in
+ * the served list, or all its items, read and checked (`items`); and the
+ * sources the build cache keeps a copy of (see delta.ts).
  */
-export function checkChanges(dir: string, declaration: Declaration, { changed, edited }: Changes) {
-  const sections = sectionsOf(declaration).filter((s) => changed.has(s.root.name) && !edited[s.root.name]);
-  const needed = new Set(sections.flatMap((s) => s.files));
-  if (declaration.groups) needed.add(declaration.groups.source.file);
-  const { tables, errors } = readSources(dir, sourceFiles(declaration).filter((s) => needed.has(s.file)));
-  const check = new Checker(declaration, tables, errors);
-  const groups = validateGroups(check);
-  const trees: Record<string, Node[]> = {};
+export function listChanges(dir: string, sections: readonly SectionSpec[], { changed, edited }: Changes, items: Record<string, Entry[]>) {
   const lists: Record<string, ListChange> = {};
-  const items: Record<string, Entry[]> = {};
   const sources: Record<string, Uint8Array> = {};
-  for (const { root } of sectionsOf(declaration)) {
+  for (const { root } of sections) {
     const list = root.name;
-    if (!changed.has(list)) continue;
+    if (!changed.has(list) || root.shape !== 'paged') continue;
     const edit = edited[list];
-    if (root.shape !== 'paged') trees[list] = validateTree(check, sectionsOf(declaration).find((s) => s.root === root)!);
-    else if (edit) (lists[list] = { served: edit.served, changed: edit.changed }), (sources[list] = edit.source);
+    if (edit) (lists[list] = { served: edit.served, changed: edit.changed }), (sources[list] = edit.source);
     else {
-      lists[list] = { items: (items[list] = validateList(check, root, groups)) };
+      lists[list] = { items: items[list]! };
       const source = updatable(root) ? readBytes(dir, root.source.file) : undefined;
       if (source) sources[list] = source;
     }
   }
-  const found = check.found();
-  if (found.length > 0) throw new ReflistErrors(found.sort(byLocation));
-  return { groups, trees, lists, items, sources };
+  return { lists, sources };
 }
 
 /** What the plan needs of the served build: every list's state, and the entries of those that may change in place. */
-export function servedForPlan(declaration: Declaration, served: ServedBuild | undefined, lists: Record<string, ListChange>): Served | undefined {
+export function servedForPlan(all: readonly ListSpec[], served: ServedBuild | undefined, lists: Record<string, ListChange>): Served | undefined {
   if (!served) return undefined;
   const lines: Served['lines'] = {};
-  for (const list of declaration.lists) {
+  for (const list of all) {
     const change = lists[list.name];
     if (change && 'items' in change && updatable(list)) {
       const found = served.lines(list.name);

@@ -3,8 +3,8 @@
 // before making it, so carrying it out (tree.ts) can fail only on the disk.
 // See docs/incremental.md.
 import type { Entry, Node } from '../sources/model.js';
-import type { ListState } from '../render/render.js';
-import { changedByItems, type Changed, type ServedList } from '../render/update.js';
+import type { ListState } from './cache.js';
+import { changedByItems, type Changed, type ServedList } from './changed.js';
 import type { ListSpec } from '../config/declaration.js';
 import type { NestedInfo } from '../client/types.js';
 

@@ -4,16 +4,17 @@
 // parent item, and one set of Id buckets and one Term index for all their
 // parents' items, whose keys carry the parent chain (docs/tree.md), so a
 // parent with few items costs no files of its own beyond its pages. Pure.
-import { bucketPath, layoutOf, nestedFolder, scoped } from '../client/paths.js';
+import { bucketPath, itemFolder, layoutOf, nestedFolder, scoped } from '../client/paths.js';
 import type { NestedInfo } from '../client/types.js';
 import { ancestors, type Declaration, type ListSpec } from '../config/declaration.js';
 import { listsUnder, type SectionSpec } from '../config/sections.js';
 import { ReflistError } from '../errors.js';
 import { buildSearchIndex } from '../search/index.js';
 import type { Entry, Node } from '../sources/model.js';
+import { encodeRecord, recordShape } from '../sources/record.js';
 import type { TreeFile } from '../tree-files.js';
 import {
-  bucketsFor, encodeRecord, indexFiles, itemHead, rankingOf, recordShape, renderBuckets, renderItems, renderPages, searchedOf, type GroupVariants, type RenderOptions,
+  bucketsFor, indexFiles, itemHead, rankingOf, renderBuckets, renderItems, renderPages, searchedOf, type GroupVariants, type RenderOptions,
 } from './render.js';
 
 /** Paged lists under a parent have no counts: their pages have no group variants. */
@@ -94,7 +95,7 @@ export function* renderTreeSection(
     for (const [i, node] of items.entries()) {
       if (list.items) yield [`${prefix}${list.path}/${node.id}.json`, texts[i]!];
       const id = String(node.id);
-      for (const l of under) yield* scope(l, `${prefix}${list.path}/${id}/`, chain === '' ? id : scoped(chain, id), node.nested[l.name] ?? []);
+      for (const l of under) yield* scope(l, itemFolder(prefix + list.path, id), chain === '' ? id : scoped(chain, id), node.nested[l.name] ?? []);
     }
   }
   yield* scope(section.root, '', '', nodes);

@@ -7,7 +7,9 @@ import type { ListInfo, Manifest } from '../client/types.js';
 import type { ListSpec } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
 import type { Entry, Id, Value } from '../sources/model.js';
-import { buildSearchIndex, LABELS, type IndexLayout, type IndexPart, type PartMeta, type Searched, type SearchIndexOptions } from '../search/index.js';
+import { encodeRecord, recordShape } from '../sources/record.js';
+import type { ListState } from '../plan/cache.js';
+import { buildSearchIndex, LABELS, type IndexPart, type PartMeta, type Searched, type SearchIndexOptions } from '../search/index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
 import type { TreeFile } from '../tree-files.js';
 
@@ -15,13 +17,6 @@ export interface RenderOptions {
   pageSize: number;
   /** Tuning of the search files' sizes (tests make them tiny to exercise every path). */
   search?: Omit<SearchIndexOptions, 'pageSize'>;
-}
-
-/** What a build keeps of a list to update it later: its manifest entry and its index's parts. */
-export interface ListState {
-  info: ListInfo;
-  layout: IndexLayout;
-  metas: PartMeta[];
 }
 
 /** Entries per id bucket file: small files, and few enough of them. */
@@ -33,28 +28,6 @@ const json = JSON.stringify;
 export interface GroupVariants {
   segment: string;
   ids: readonly string[];
-}
-
-/** What a list's records hold besides id, text and counts: children, fields (see EntryRecord). */
-export interface RecordShape {
-  children: boolean;
-  fields: boolean;
-}
-
-export const recordShape = (list: ListSpec): RecordShape => ({ children: list.children !== undefined, fields: list.fields.length > 0 });
-
-/** `[id, text, counts, children, fields]` with trailing zero counts dropped, and what the list has not left off (see EntryRecord). */
-export function encodeRecord(e: Omit<Entry, 'key'>, shape: RecordShape): string {
-  let end = e.counts.length;
-  while (end > 0 && e.counts[end - 1] === 0) end--;
-  const more = shape.children || shape.fields;
-  const record: unknown[] = [e.id, e.text];
-  if (end > 0 || more) record.push(end === e.counts.length ? e.counts : e.counts.slice(0, end));
-  if (more) record.push((e.children ?? []).map((c) => [c.id, c.text]));
-  if (shape.fields) record.push(e.fields ?? []);
-  // One stringify makes one flat string: concatenated pieces would stay a
-  // rope of them, three times the size, for every record of the list.
-  return JSON.stringify(record);
 }
 
 /** An item's own keys as JSON in the declared order, without the closing brace: count and children may follow. */

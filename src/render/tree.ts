@@ -2,21 +2,25 @@
 // the served tree, changed in place, or rendered afresh; then the root files
 // and the build cache. Pure: the writer alone touches the disk.
 import { FORMAT, type ListInfo, type Manifest, type NestedInfo } from '../client/types.js';
-import { cacheLines, metaOutput, sourceFile, type CacheMeta } from '../plan/cache.js';
+import { groupSegment } from '../client/paths.js';
+import { cacheLines, metaOutput, sourceFile, type CacheMeta, type ListState } from '../plan/cache.js';
 import { apiOf } from '../config/api.js';
 import type { Declaration } from '../config/declaration.js';
-import { sectionsOf, type SectionSpec } from '../config/sections.js';
+import type { SectionSpec } from '../config/sections.js';
 import type { HostOptions } from './hosts.js';
 import { sortInOrder } from '../sources/model.js';
 import type { ListPlan, Plan } from '../plan/plan.js';
 import { renderTreeSection } from './nested.js';
-import { encodeRecord, recordShape, renderList, renderRoot, type GroupVariants, type ListState, type RenderOptions } from './render.js';
+import { renderList, renderRoot, type GroupVariants, type RenderOptions } from './render.js';
+import { encodeRecord, recordShape } from '../sources/record.js';
 import type { Output, TreeFile } from '../tree-files.js';
-import { renderChanges, updatable } from './update.js';
+import { renderChanges } from './update.js';
+import { updatable } from '../plan/changed.js';
 import type { Groups } from '../sources/validate.js';
 
 export interface TreeInput {
   declaration: Declaration;
+  sections: readonly SectionSpec[];
   groups: Groups;
   /** The scripts at the tree's root: lookup-client.js and the host adapters. */
   scripts: TreeFile[];
@@ -34,9 +38,8 @@ export interface TreeInput {
  * the search index starts are known only then.
  */
 export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions): Generator<Output> {
-  const { declaration: d } = input;
-  const sections = sectionsOf(d);
-  const groups: GroupVariants = { segment: d.groups?.param.toLowerCase() ?? '', ids: input.groups.ids };
+  const { declaration: d, sections } = input;
+  const groups: GroupVariants = { segment: d.groups ? groupSegment(d.groups.param) : '', ids: input.groups.ids };
   const totals: Record<string, number> = {};
   /** The paged lists under a parent, by their section's root: a kept section's are the served build's. */
   const nested: Record<string, Record<string, NestedInfo>> = {};

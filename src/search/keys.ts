@@ -6,6 +6,7 @@
 import { AT_COLUMN, AT_COLUMN_WORD, AT_TEXT, AT_TEXT_WORD, keyTier, type KeyAt } from '../client/rank.js';
 import type { Entry } from '../sources/model.js';
 import type { Pairs, Searched } from './types.js';
+import { commonPrefixLength } from '../client/paths.js';
 
 /** A list that searches its labels alone, as most do. */
 export const LABELS: Searched = { exact: false };
@@ -16,13 +17,6 @@ export function* suffixesOf(label: string): Generator<string> {
   yield label;
   for (let i = label.indexOf(' '); i >= 0; i = label.indexOf(' ', i + 1)) yield label.slice(i + 1);
 }
-
-/** The length of the common prefix of a and b's first n units. */
-export const commonPrefixLength = (a: string, b: string, n: number): number => {
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
-};
 
 /** Whether a key at `a` in its entry ranks at least as well as one at `b`, whether or not a query is the whole key. */
 const dominates = (a: KeyAt, b: KeyAt, exact: boolean) =>
@@ -95,6 +89,6 @@ export function collectPairs(entries: Entry[], keep?: (text: string, start: numb
 export function runEnd({ keys }: Pairs, lo: number, hi: number, depth: number): number {
   const p = keys[lo]!;
   let i = lo + 1;
-  while (i < hi && keys[i]!.length >= depth && commonPrefixLength(p, keys[i]!, depth) === depth) i++;
+  while (i < hi && keys[i]!.length >= depth && commonPrefixLength(p, keys[i]!) >= depth) i++;
   return i;
 }

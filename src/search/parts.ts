@@ -3,7 +3,7 @@
 // content-defined cuts of its keys into search files. A head part is a large
 // one-unit prefix alone, with its results.
 import { FNV_BASIS, fnv1a, searchFileFor } from '../client/paths.js';
-import { commonPrefixLength } from './keys.js';
+import { commonPrefixLength } from '../client/paths.js';
 import type { Matcher } from './match.js';
 import { chunkText, makePart, resultSets, setBytes } from './output.js';
 import type { IndexPart, LargePrefix, Pairs } from './types.js';
@@ -113,7 +113,7 @@ function cut(
   for (let i = lo; i < hi; i++) {
     const skipped = skip[i - lo] === 1;
     if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
-      const lcp = commonPrefixLength(keys[previous]!, keys[i]!, Math.min(keys[previous]!.length, keys[i]!.length));
+      const lcp = commonPrefixLength(keys[previous]!, keys[i]!);
       const end = Math.min(lcp + 1, keys[i]!.length);
       // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one).
       if (lcp > 0 && lcp <= largeDepth[i - lo]! && (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)) {

@@ -2,6 +2,10 @@
 // public ones, which index.ts exports, and those its parts hand on to
 // one another. Kept here so that no module imports another for a type.
 import type { Entry } from '../sources/model.js';
+import type { IndexLayout, PartMeta } from '../plan/cache.js';
+
+/** What a later build keeps of an index is the build cache's (plan/cache.ts). */
+export type { IndexLayout, PartMeta };
 
 export interface SearchIndexOptions {
   pageSize: number;
@@ -30,22 +34,6 @@ export interface Searched {
    * each of its keys (`US/`), so that the parents of one list share one index.
    */
   scopes?: string[];
-}
-
-/** How the keys are partitioned: it changes only when a one-unit prefix turns large or small. */
-export interface IndexLayout {
-  /** The whole list's matches do not fit one file (otherwise it is one part, ""). */
-  rootLarge: boolean;
-  /** The one-unit prefixes that are large, each the name of a head part. */
-  heads: string[];
-}
-
-/** What a later build needs of one part to keep it: its files' first keys and its page files. */
-export interface PartMeta {
-  name: string;
-  starts: string[];
-  /** The names of its page files (see resultPagesPath), known once they are rendered. */
-  pages: string[];
 }
 
 export interface IndexPart {

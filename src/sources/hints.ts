@@ -1,32 +1,15 @@
 // What to tell a person when a source fails one way throughout: one line that
-// names the fix (a delimiter, an id type, an encoding), printed once after the
+// names the fix (an id type, an encoding; a delimiter's is config/columns.ts's,
+// which the sources' checks share), printed once after the
 // located errors (errors.ts, errorLines). Pure.
-import { DEFAULT_ID_CHARS, type Delimiter, type ListSpec } from '../config/declaration.js';
+import { DEFAULT_ID_CHARS, type ListSpec } from '../config/declaration.js';
 import type { ReflistError } from '../errors.js';
+import { isId } from '../client/request.js';
 
 const quote = (s: string) => JSON.stringify(s);
-const DELIMITERS: Delimiter[] = [',', ';', '\t'];
-const named = (d: Delimiter) => (d === '\t' ? 'tabs' : quote(d));
-
-/**
- * When a header read with the declared delimiter lacks columns that it holds
- * once split by another one (`id;name;country` read with `,`): the delimiter
- * to declare.
- */
-export function delimiterHint(file: string, header: readonly string[], wanted: readonly string[]): string | undefined {
-  const has = (cells: readonly string[], column: string) => cells.some((h) => h.toLowerCase() === column.toLowerCase());
-  const found = wanted.filter((c) => has(header, c)).length;
-  for (const d of DELIMITERS) {
-    const split = header.flatMap((h) => h.split(d).map((c) => c.trim()));
-    if (split.length > header.length && wanted.filter((c) => has(split, c)).length > found) {
-      return `${file} is separated by ${named(d)}: declare "source": {"file": ${quote(file)}, "delimiter": ${quote(d)}}`;
-    }
-  }
-  return undefined;
-}
 
 /** Codes a string id could be (`WKK`, `DE-BY`), which an integer id column cannot hold. */
-const CODE = new RegExp(`^(?!\\d+$)[${DEFAULT_ID_CHARS}]{1,64}$`);
+const isCode = (cell: string) => !/^\d+$/.test(cell) && isId({ id: 'string', chars: DEFAULT_ID_CHARS }, cell);
 
 /**
  * The cells of a file's integer id columns (a list's own, or a reference to
@@ -44,7 +27,7 @@ export class CodesInIntegerIds {
 
   /** Column `column`, `name`, of ids of `list`, failed on `cell`; its error is the next one pushed. */
   failed(column: number, name: string, list: ListSpec, cell: string): void {
-    if (list.id.type !== 'integer' || !CODE.test(cell.trim())) return;
+    if (list.id.type !== 'integer' || !isCode(cell.trim())) return;
     const seen = this.found.get(column) ?? { name, list, first: this.errors.length, samples: [], n: 0 };
     if (seen.samples.length < 3) seen.samples.push(cell.trim());
     seen.n++;

@@ -1,10 +1,11 @@
 // The validated sources, sorted in list order (docs/contract.md §2): what every later
 // stage renders from. Nothing here touches the disk.
 import { compareLabels, compareStrings, fold } from '../client/fold.js';
+import type { Id } from '../client/types.js';
 import type { OrderKey } from '../config/declaration.js';
 
-/** An item's id: an integer, or a string for a list declared with string ids. */
-export type Id = number | string;
+/** An item's id is the client's (client/types.ts): an integer, or a string for a list declared with string ids. */
+export type { Id };
 /** A field's value on an item (docs/lists.md, Labels and fields). */
 export type Value = number | string;
 

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Delimiter } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
+import { concat, sequenceLength, unfinished } from './bytes.js';
 import { chunkParser, type ChunkParser, type CsvParseError } from './csv-parse.js';
 import { encodingHint } from './hints.js';
 
@@ -127,23 +128,6 @@ class InvalidUtf8Lines {
   private mark(line: number): void {
     if (this.lines.at(-1) !== line) this.lines.push(line);
   }
-}
-
-/** The length a UTF-8 lead byte announces (1 for bytes that cannot lead a longer character). */
-const sequenceLength = (byte: number) => (byte >= 0xf0 && byte < 0xf8 ? 4 : byte >= 0xe0 && byte < 0xf0 ? 3 : byte >= 0xc0 && byte < 0xe0 ? 2 : 1);
-
-/** Where a character that the end of `bytes` cuts short begins (bytes.length if none does). */
-function unfinished(bytes: Uint8Array, from: number): number {
-  let i = bytes.length - 1;
-  while (i >= from && i > bytes.length - 4 && (bytes[i]! & 0xc0) === 0x80) i--;
-  return i >= from && i + sequenceLength(bytes[i]!) > bytes.length ? i : bytes.length;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const both = new Uint8Array(a.length + b.length);
-  both.set(a);
-  both.set(b, a.length);
-  return both;
 }
 
 const QUOTE = 34;

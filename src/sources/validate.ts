@@ -4,10 +4,14 @@ import { headerHas } from '../config/columns.js';
 import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
 import { ReflistError, suggest } from '../errors.js';
-import { CodesInIntegerIds, delimiterHint } from './hints.js';
+import { CodesInIntegerIds } from './hints.js';
+import { delimiterHint } from '../config/columns.js';
 import { fold } from '../client/fold.js';
 import { labelled, sortInOrder, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
 import type { RawTable } from './read.js';
+import { isId } from '../client/request.js';
+import { groupSegment } from '../client/paths.js';
+import { PLACEHOLDER } from '../config/fields.js';
 
 type Kind =
   | { is: 'id'; list: ListSpec }
@@ -36,14 +40,6 @@ const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
 /** How a set of id characters reads in a message. */
 const shownChars = (chars: string) => (chars === DEFAULT_ID_CHARS ? 'A-Z a-z 0-9 _ -' : chars);
 
-const stringIds = new Map<string, RegExp>();
-/** The pattern of a string id of these characters, made once. */
-function stringIdPattern(chars: string): RegExp {
-  let pattern = stringIds.get(chars);
-  if (!pattern) stringIds.set(chars, (pattern = new RegExp(`^[${chars}]{1,64}$`)));
-  return pattern;
-}
-
 function nonNegative(value: string): number | { error: string } {
   if (!/^\d+$/.test(value)) return { error: 'expected a non-negative integer' };
   const n = Number(value);
@@ -68,13 +64,13 @@ function parseValue(kind: Kind, cell: string): Value | { error: string } {
   const value = cell.trim();
   switch (kind.is) {
     case 'group':
-      return stringIdPattern(DEFAULT_ID_CHARS).test(value) ? value : { error: `expected 1 to 64 of ${shownChars(DEFAULT_ID_CHARS)}` };
+      return isId({ id: 'string', chars: DEFAULT_ID_CHARS }, value) ? value : { error: `expected 1 to 64 of ${shownChars(DEFAULT_ID_CHARS)}` };
     case 'count':
       return nonNegative(value);
     case 'id': {
       const { type, chars } = kind.list.id;
       if (type === 'integer') return nonNegative(value);
-      return stringIdPattern(chars).test(value) ? value : { error: `expected 1 to 64 of ${shownChars(chars)}` };
+      return isId({ id: 'string', chars }, value) ? value : { error: `expected 1 to 64 of ${shownChars(chars)}` };
     }
     case 'field': {
       const { type } = kind.field;
@@ -215,7 +211,7 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
     id,
     label: single !== undefined
       ? (row) => row.values[single] as string
-      : (row) => list.label.template.replace(/\{([^{}]*)\}/g, (_, c: string) => String(row.values[labelAt.get(c)!])),
+      : (row) => list.label.template.replace(PLACEHOLDER, (_, c: string) => String(row.values[labelAt.get(c)!])),
     fields: list.fields.length === 0 ? () => undefined : (row) => fieldAt.map((i) => intern(row.values[i]!)),
   };
 }
@@ -261,7 +257,7 @@ export interface Groups {
 const NO_GROUPS: Groups = { ids: [], list: [] };
 
 /** What a group is called in messages: its parameter, in lower case (`system`). */
-const groupWord = (groups: GroupsSpec) => groups.param.toLowerCase();
+const groupWord = (groups: GroupsSpec) => groupSegment(groups.param);
 
 export function validateGroups(check: Checker): Groups {
   const groups = check.declaration.groups;

@@ -17,7 +17,8 @@ import {
 } from './generations.js';
 import { diffTree, indexEntry, type Index } from './diff.js';
 import { COPIES, copyMaker, takesCopies, type CopyMaker, type CopyTag } from './copies.js';
-import { measureTree, overCaps, type Host, type Misfit, type TreeSize } from './fit.js';
+import { measureTree, overCaps, type Misfit, type TreeSize } from './fit.js';
+import type { Host } from '../config/hosts.js';
 import type { Output, Section } from '../tree-files.js';
 import { storedCompressed } from '../client/paths.js';
 

@@ -1,0 +1,58 @@
+// Stages 1 and 2 for the sections a build makes again: their sources read
+// (read.ts) and checked (validate.ts), every error at once, before anything
+// is rendered. Which sections those are is the plan's to say (plan/changes.ts).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { compareStrings } from '../client/fold.js';
+import { sourceFiles, type Declaration, type SourceSpec } from '../config/declaration.js';
+import type { SectionSpec } from '../config/sections.js';
+import { ReflistError, ReflistErrors } from '../errors.js';
+import type { Entry, Node } from './model.js';
+import { readTableFile } from './read.js';
+import { Checker, validateGroups, validateList, validateTree, type Groups, type Tables } from './validate.js';
+
+/** Reads the named sources of a folder: an absent file is an empty list. */
+export function readSources(dir: string, sources: readonly SourceSpec[]): { tables: Tables; errors: ReflistError[] } {
+  const tables: Tables = new Map();
+  const errors: ReflistError[] = [];
+  for (const { file, delimiter } of sources) {
+    const path = join(dir, file);
+    if (!existsSync(path)) continue;
+    const read = readTableFile(file, path, undefined, delimiter);
+    tables.set(file, read.table);
+    errors.push(...read.errors);
+  }
+  return { tables, errors };
+}
+
+const byLocation = (a: ReflistError, b: ReflistError) =>
+  compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
+
+/** The checked sources of some sections: the groups, each tree section's nodes and each paged list's items, by root list. */
+export interface Checked {
+  groups: Groups;
+  trees: Record<string, Node[]>;
+  items: Record<string, Entry[]>;
+}
+
+/**
+ * Reads and checks the sources of `sections` (and the groups'); every error
+ * found throws at once, sorted by file and line.
+ */
+export function checkSources(dir: string, declaration: Declaration, sections: readonly SectionSpec[]): Checked {
+  const needed = new Set(sections.flatMap((s) => s.files));
+  if (declaration.groups) needed.add(declaration.groups.source.file);
+  const { tables, errors } = readSources(dir, sourceFiles(declaration).filter((s) => needed.has(s.file)));
+  const check = new Checker(declaration, tables, errors);
+  const groups = validateGroups(check);
+  const trees: Record<string, Node[]> = {};
+  const items: Record<string, Entry[]> = {};
+  for (const section of sections) {
+    const { root } = section;
+    if (root.shape !== 'paged') trees[root.name] = validateTree(check, section);
+    else items[root.name] = validateList(check, root, groups);
+  }
+  const found = check.found();
+  if (found.length > 0) throw new ReflistErrors(found.sort(byLocation));
+  return { groups, trees, items };
+}

@@ -28,6 +28,8 @@ function namedFiles(): { name: string; folder: string }[] {
 
 /** Where a name is: in its section's folder or a folder above it (`client/rank.ts` under `src/search/` is `src/client/rank.ts`). */
 function resolveNamed(name: string, folder: string): string | undefined {
+  // Outside a folder's section, a name is src/'s (`build.ts`, `plan/changes.ts`) or the project's.
+  if (folder === '') return ['src', '.'].map((dir) => posix.join(dir, name)).find((path) => existsSync(path));
   for (let dir = folder; ; dir = posix.dirname(dir)) {
     const path = posix.join(dir, name);
     if (existsSync(path)) return path;

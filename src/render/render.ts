@@ -25,7 +25,7 @@ export interface ListState {
 }
 
 /** Entries per id bucket file: small files, and few enough of them. */
-const BUCKET_SIZE = 128;
+const BUCKET_SIZE = 512;
 
 const json = JSON.stringify;
 

@@ -9,9 +9,9 @@ import type { ListSpec } from '../config/declaration.js';
 import { LineEntry, lineId, linesOutput } from '../plan/cache.js';
 import type { TextEdit } from '../sources/delta.js';
 import type { Entry, Id } from '../sources/model.js';
-import { encodeRecord, indexFiles, indexPaths, recordShape, renderBuckets, renderItems, renderPages, type GroupVariants, type ListState, type RenderOptions } from './render.js';
+import { encodeRecord, indexFiles, indexPaths, recordShape, renderBuckets, renderItems, renderPages, searchInfo, type GroupVariants, type ListState, type RenderOptions } from './render.js';
 import type { Output } from '../tree-files.js';
-import { buildSearchIndex, updateSearchIndex, type SearchIndex } from '../search/index.js';
+import { buildSearchIndex, directoryOf, updateSearchIndex, type SearchIndex } from '../search/index.js';
 
 /**
  * Searchable lists whose records are their id, text and counts, in list
@@ -130,12 +130,19 @@ export function* renderChanges(
   const encode = (entry: Entry) => encodeRecord(entry, shape);
   const search = { ...options.search, pageSize };
   const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
-  const index: SearchIndex = updateSearchIndex(entries, records, encode, search, state, touched)
+  const before = directoryOf(state.metas, state.layout, search.directoryStarts);
+  let index: SearchIndex = updateSearchIndex(entries, records, encode, search, state, touched)
     ?? buildSearchIndex(entries, records, encode, search);
-  const info = { ...state.info, search: index.metas.flatMap((m) => m.starts) };
-  yield* indexFiles(folder, info, index.fresh);
+  let dir = directoryOf(index.metas, index.layout, search.directoryStarts);
+  // From one level to two or back, every head's file is named anew: the whole index is rendered.
+  if (index.fresh.length < index.metas.length && (dir.heads === undefined) !== (before.heads === undefined)) {
+    index = buildSearchIndex(entries, records, encode, search);
+    dir = directoryOf(index.metas, index.layout, search.directoryStarts);
+  }
+  const info = { ...state.info, heads: undefined, ...searchInfo(dir) };
+  yield* indexFiles(folder, layout, dir, index.fresh);
   const same = new Set(index.metas);
-  yield { keep: folder, drop: indexPaths(folder, state.info, state.metas.filter((m) => !same.has(m))) };
+  yield { keep: folder, drop: indexPaths(folder, layout, before, state.metas.filter((m) => !same.has(m))) };
   yield* linesOutput(list.name, next.length, (i) => next[i]!);
   return { info, layout: index.layout, metas: index.metas };
 }

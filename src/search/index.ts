@@ -22,6 +22,7 @@
 import type { Entry } from '../sources/model.js';
 import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
+export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
 import type { IndexLayout, IndexPart, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
 

@@ -101,7 +101,7 @@ export interface ListInfo {
   /**
    * A list listed in two levels: each head's (a first key of `search`) name
    * of its directory, the first keys of its other files, which its own
-   * search file holds (docs/search-index.md, The directory).
+   * search file holds (docs/tree.md, Search files listed in two levels).
    */
   heads?: Record<string, string>;
 }

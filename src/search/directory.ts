@@ -1,5 +1,5 @@
-// Where a list's search files are listed (docs/search-index.md, The
-// directory): all their first keys in lookup.json, or, for a list with many
+// Where a list's search files are listed (docs/tree.md, Search files listed
+// in two levels): all their first keys in lookup.json, or, for a list with many
 // search files, only those of its top parts there and each large one-unit
 // prefix's (a head's) in the head's own search file, which lookup.json
 // names by its content. Pure: the renderer and the writer's drops share it.

@@ -14,6 +14,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fold } from '../src/client/fold.js';
+import type { Envelope, ListInfo, Manifest } from '../src/client/types.js';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fg from 'fast-glob';
 import { partOf } from '../src/write/fit.js';
@@ -24,6 +27,7 @@ import { writeDeclared } from './sources/declared.js';
 
 const int = (n: number) => n.toLocaleString('en-US');
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 /** Another commit's CLI, built in a temporary clone of this repository: its folder (remove it after) and lib/cli.js. */
@@ -82,6 +86,87 @@ function treeParts(out: string): TreeParts {
   };
 }
 
+interface Typing {
+  keystrokes: number;
+  /** Requests of the keystroke that made most. */
+  most: number;
+  bytes: { median: number; p95: number; max: number };
+  /** A fresh visit's requests for pages 2 and 20 of a large prefix (the most common two-letter start of a label, or its first letter), after lookup.json. */
+  later: { term: string; total: number; page2: number; page20: number };
+}
+
+/**
+ * Typing 300 labels' word starts (14 characters at most) a character at a
+ * time in each searchable list without a parent, through the client the tree
+ * carries (lookup-client.js: a tree of another commit is read by its own), a
+ * fresh page visit each: the requests and bytes (as stored) of a keystroke.
+ */
+export async function typing(tree: string): Promise<Typing> {
+  const { createLookupClient } = (await import(pathToFileURL(join(tree, 'lookup-client.js')).href)) as {
+    createLookupClient(o: object): { request(url: string): Promise<{ status: number; body: unknown }>; manifest(): Promise<Manifest> };
+  };
+  let requests = 0;
+  let bytes = 0;
+  const fetch = async (url: string) => {
+    const path = url.slice('bench:/'.length).replace(/\?.*/, '');
+    let data: Buffer | undefined;
+    try {
+      data = readFileSync(join(tree, path));
+    } catch {
+      data = undefined;
+    }
+    if (path !== 'lookup.json') (requests++, (bytes += data?.length ?? 0));
+    const body = data ?? Buffer.alloc(0);
+    return { ok: !!data, status: data ? 200 : 404, text: async () => body.toString('utf8'), arrayBuffer: async () => new Uint8Array(body).buffer };
+  };
+  const visit = () => createLookupClient({ baseUrl: 'bench:/', fetch });
+  const manifest = JSON.parse(readFileSync(join(tree, 'lookup.json'), 'utf8')) as Manifest;
+  const lists = manifest.api.lists.filter((l) => l.shape === 'paged' && !l.parent && (manifest.lists[l.name] as ListInfo).search.length > 0);
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const perKeystroke: number[] = [];
+  const sizes: number[] = [];
+  const starts = new Map<string, number>();
+  for (const list of lists) {
+    const info = manifest.lists[list.name] as ListInfo;
+    const label = list.keys.find((k) => k[1] === 'label')![0];
+    for (let t = 0; t < Math.ceil(900 / lists.length); t++) {
+      const page = 1 + Math.floor(random() * info.pages);
+      const items = (JSON.parse(readFileSync(join(tree, `${list.path}/page/${page}.json`), 'utf8')) as Envelope<Record<string, unknown>>).items;
+      const text = fold(String(items[Math.floor(random() * items.length)]![label]));
+      if (list === lists[0]) starts.set(text.slice(0, 2), (starts.get(text.slice(0, 2)) ?? 0) + 1);
+      const words = text.split(' ');
+      const term = words.slice(Math.floor(random() * words.length)).join(' ').slice(0, 14);
+      const client = visit();
+      await client.manifest();
+      for (let i = 1; i <= term.length; i++) {
+        const [r0, b0] = [requests, bytes];
+        const { status } = await client.request(`/${list.path}.json?Term=${encodeURIComponent(term.slice(0, i))}`);
+        if (status !== 200) throw new Error(`${list.path} ${term.slice(0, i)}: ${status}`);
+        perKeystroke.push(requests - r0);
+        if (requests > r0) sizes.push(bytes - b0);
+      }
+    }
+  }
+  const common = [...starts].sort((a, b) => b[1] - a[1])[0]![0];
+  const pageCost = async (page: number, term: string) => {
+    const client = visit();
+    await client.manifest();
+    const r0 = requests;
+    const answer = await client.request(`/${lists[0]!.path}.json?Term=${encodeURIComponent(term)}&Page=${page}`);
+    return { requests: requests - r0, total: (answer.body as Envelope).total };
+  };
+  // Its first letter where the two do not make 20 pages.
+  const term = (await pageCost(1, common)).total >= 20 * manifest.pageSize ? common : common.slice(0, 1);
+  const [page2, page20] = [await pageCost(2, term), await pageCost(20, term)];
+  const q = (x: number) => [...sizes].sort((a, b) => a - b)[Math.min(sizes.length - 1, Math.floor(x * sizes.length))] ?? 0;
+  return {
+    keystrokes: perKeystroke.length, most: Math.max(...perKeystroke),
+    bytes: { median: q(0.5), p95: q(0.95), max: Math.max(...sizes) },
+    later: { term: `${lists[0]!.path}: "${term}"`, total: page2.total, page2: page2.requests, page20: page20.requests },
+  };
+}
+
 export function buildWith(cli: string, sources: string, out: string, args: string[] = []): void {
   const result = spawnSync(process.execPath, [cli, 'build', '--quiet', '--sources', sources, '--out', out, ...args], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`build with ${cli} failed: ${result.stderr}`);
@@ -102,6 +187,7 @@ export async function sizeBench(options: { rows: number[]; authors: number; agai
   ];
   const cell = (t: { files: number; bytes: number }) => `${int(t.files)} / ${mb(t.bytes)}`;
   const rows: string[] = [];
+  const keys: string[] = [];
   for (const [name, write] of corpora) {
     const sources = tempDir('reflist-size-src-');
     await write(sources);
@@ -112,6 +198,10 @@ export async function sizeBench(options: { rows: number[]; authors: number; agai
       const row = [name, side, cell(t), ...PARTS.map((p) => cell(t.parts[p])), `${int(t.manifest.raw)} / ${int(t.manifest.gz)} B`, `${t.fullest.path} ${int(t.fullest.entries)}`, `${t.internal.entries}`];
       console.log(row.join(' | '));
       rows.push(`| ${row.join(' | ')} |`);
+      const k = await typing(join(work, 'dist'));
+      const key = [name, side, int(k.keystrokes), String(k.most), kb(k.bytes.median), kb(k.bytes.p95), kb(k.bytes.max), `${k.later.term}, ${int(k.later.total)} items: ${k.later.page2} / ${k.later.page20}`];
+      console.log(key.join(' | '));
+      keys.push(`| ${key.join(' | ')} |`);
       rmSync(work, { recursive: true, force: true });
     }
     rmSync(sources, { recursive: true, force: true });
@@ -123,6 +213,12 @@ export async function sizeBench(options: { rows: number[]; authors: number; agai
     `| corpus | tree | whole tree | ${PARTS.map((p) => PART_TITLES[p]).join(' | ')} | lookup.json raw / gzipped | fullest folder, entries | fullest internal folder |`,
     `|---|---|---|${PARTS.map(() => '---|').join('')}---|---|---|`,
     ...rows,
+    '',
+    'Typing 900 labels\' word starts (14 characters at most) a character at a time, a fresh visit each, through the client the tree carries; a keystroke\'s bytes as stored; a fresh visit\'s requests for pages 2 and 20 of a large prefix, after lookup.json:',
+    '',
+    '| corpus | tree | keystrokes | requests, most in a keystroke | bytes, median | p95 | max | pages 2 / 20 of a large prefix: requests |',
+    '|---|---|---|---|---|---|---|---|',
+    ...keys,
   ];
   console.log(`\n${table.join('\n')}`);
   toDocs('size', table);

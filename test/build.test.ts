@@ -43,7 +43,7 @@ describe('a build', () => {
     expect(read('country/840/state/6/county/6037.json')).toEqual({ FIPS: 6037, LongitudeCenter: -118.2243, county: 'Los Angeles', latitudeCenter: 34.3207 });
     expect(Object.keys(read('country/840/state/6/county/6037.json'))).toEqual(['FIPS', 'LongitudeCenter', 'county', 'latitudeCenter']);
     expect(read('country/124/state.json')).toEqual({ total: 0, items: [] });
-    expect(read('lookup.json')).toMatchObject({ format: 3, pageSize: 2, systems: [{ id: 'col' }, { id: 'gbif' }] });
+    expect(read('lookup.json')).toMatchObject({ format: 4, pageSize: 2, systems: [{ id: 'col' }, { id: 'gbif' }] });
   });
 
   test('prints rows per list, files, bytes and time', async () => {

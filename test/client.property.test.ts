@@ -22,6 +22,7 @@ const arbSearch = fc.record({
   leafBytes: fc.constantFrom(0, 60, 300, 6000),
   fileBytes: fc.constantFrom(0, 100, 6000),
   pagesBytes: fc.constantFrom(0, 200, 12000),
+  directoryStarts: fc.constantFrom(0, 4096),
 });
 
 const arbCase = arbSources().chain((src) =>

@@ -45,6 +45,7 @@ describe('a page left open across a deploy', () => {
       leafBytes: fc.constantFrom(0, 60, 300),
       fileBytes: fc.constantFrom(0, 100, 600),
       pagesBytes: fc.constantFrom(0, 200, 1200),
+      directoryStarts: fc.constantFrom(2, 4096),
     });
     const arbCase = fc
       .record({ a: arbSources(), seed: fc.integer({ min: 0, max: 1000 }), grow: fc.constantFrom(1, 1.5, 3), pageSize: arbPageSize })

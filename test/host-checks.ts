@@ -265,8 +265,12 @@ export function arbDeclaredHostCase(requests: { minLength: number; maxLength: nu
     .map(([seed, count, declared]) => ({ declared, urls: [...fc.sample(arbDeclaredRequest(declared), { seed, numRuns: count }), ...searchSweep(declared)] }));
 }
 
-/** Search files this small split even a random declaration's few labels into many leaves and files. */
-export const SMALL_SEARCH = { leafBytes: 60, fileBytes: 100, pagesBytes: 200 } as const;
+/**
+ * Search files this small split even a random declaration's few labels into
+ * many leaves and files, and a list of more than 4 files is listed in two
+ * levels (its heads' files hold their directories).
+ */
+export const SMALL_SEARCH = { leafBytes: 60, fileBytes: 100, pagesBytes: 200, directoryStarts: 4 } as const;
 
 /** A declared case built: the tree, the lists its lookup.json states (what the adapters route by), and the reference over the case. */
 export interface DeclaredTree {

@@ -62,6 +62,8 @@ const arbSearch = fc.record({
   leafBytes: fc.constantFrom(0, 60, 300),
   fileBytes: fc.constantFrom(0, 100, 600),
   pagesBytes: fc.constantFrom(0, 200, 2000),
+  // Listed in two levels from 2 or 8 search files on (an edit may cross it), or in one.
+  directoryStarts: fc.constantFrom(2, 8, 4096),
 });
 
 const mtimes = (root: string, paths: Iterable<string>) => new Map([...paths].map((p) => [p, statSync(join(root, p)).mtimeMs]));

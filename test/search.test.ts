@@ -88,6 +88,45 @@ describe('a person typing', () => {
   });
 });
 
+describe('a later page of a large prefix', () => {
+  // 900 "Smith, J…" 7 a page: "smith" has some 130 pages, in page files of 2 or 3 pages.
+  const SIZES = [
+    ['one level', 2, { leafBytes: 400, fileBytes: 200, pagesBytes: 900 }],
+    ['two levels', 3, { leafBytes: 400, fileBytes: 200, pagesBytes: 900, directoryStarts: 2 }],
+  ] as const;
+  // Listed in two levels, a fresh visit reads the head's file first: it names the search file.
+  test.each(SIZES)('listed in %s, costs a fresh visit at most %i requests after lookup.json, one after the Term\'s page 1, and equals the reference', async (name, cold, search) => {
+    const src = smiths();
+    const pageSize = 7;
+    const dir = `later-${name.replace(' ', '-')}`;
+    const out = join(root, dir);
+    await buildFrom(toCsvFiles(src), out, pageSize, search);
+    const info = (JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest).lists['author'] as ListInfo;
+    expect(info.heads !== undefined).toBe(name === 'two levels');
+    const requested: string[] = [];
+    const visit = () => treeClient(out, {
+      baseUrl: `${server.url}${dir}/`,
+      fetch: (url) => (requested.push(url.slice(`${server.url}${dir}/`.length)), fetch(url)),
+    });
+    for (const [term, page] of [['smith', 2], ['smith', 20], ['smith j', 20], ['smith', 129], ['smi', 130]] as const) {
+      const url = `/author.json?Term=${encodeURIComponent(term)}&Page=${page}`;
+      const client = await visit();
+      await client.manifest();
+      requested.length = 0;
+      expect({ url, ...(await client.request(url)) }).toEqual({ url, ...referenceRequest(src, pageSize, url) });
+      expect(requested.length, `${url}: ${requested.join(' ')}`).toBeLessThanOrEqual(cold);
+      // The page was read from a page file: the test is void otherwise.
+      if (page < 129) expect(requested.at(-1)).toMatch(/^author\/pages\//);
+      // Scrolled to after the Term's page 1: the page file alone.
+      const scrolled = await visit();
+      await scrolled.request(`/author.json?Term=${encodeURIComponent(term)}`);
+      requested.length = 0;
+      expect({ url, ...(await scrolled.request(url)) }).toEqual({ url, ...referenceRequest(src, pageSize, url) });
+      expect(requested.length, `${url}: ${requested.join(' ')}`).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
 /**
  * 500 plants whose names, common names and codes draw on the same few words,
  * so one Term finds some plants by the start of their name (tier 1), some by a

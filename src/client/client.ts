@@ -1,6 +1,6 @@
 // createLookupClient: answers any request of the original service (docs/contract.md §1)
 // from the static tree alone, by turning it into one or two file reads.
-import { bucketOf, bucketPath, childBucketPath, MANIFEST, nestedFolder, pagePath, resultPagesPath, scoped, searchFileFor, searchPath, storedCompressed } from './paths.js';
+import { bucketOf, bucketPath, childBucketPath, headPath, MANIFEST, nestedFolder, pagePath, resultPagesPath, scoped, searchFileFor, searchPath, storedCompressed } from './paths.js';
 import { LookupError } from './errors.js';
 import { chainOf, idKey, parseRequest, type Route } from './request.js';
 import { byTier, itemTier } from './rank.js';
@@ -299,6 +299,23 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   }
 
   /**
+   * The search file that holds `key`'s range. In a list listed in two
+   * levels, a key under a head is routed by the first keys its head's file
+   * holds: the head's file, then (unless the key is the head's) the file they
+   * route it to, named as in one level, its neighbours being the same.
+   */
+  async function searchFile<R>(folder: string, info: Pick<ListInfo, 'layout' | 'search' | 'heads'>, key: string): Promise<SearchChunk<R>> {
+    const { layout, search, heads } = info;
+    const i = searchFileFor(key, search);
+    const dir = heads && Object.hasOwn(heads, search[i]!) ? heads[search[i]!]! : undefined;
+    if (dir === undefined) return routed<SearchChunk<R>>(searchPath(folder, layout, search, i));
+    const head = await routed<SearchChunk<R>>(headPath(folder, layout, search[i]!, dir));
+    const starts = [...search.slice(0, i + 1), ...(head.starts ?? []), ...search.slice(i + 1)];
+    const j = searchFileFor(key, starts);
+    return j === i ? head : routed<SearchChunk<R>>(searchPath(folder, layout, starts, j));
+  }
+
+  /**
    * A page of the records a Term matches, read from a list's Term index in
    * `folder` by `key` (the folded Term, after its parent chain for a list
    * under a parent): a large prefix's stored page, or the records of the
@@ -306,11 +323,11 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
    * index's records into the list's own (under a parent: those of its chain).
    */
   async function searchIndex<R>(
-    folder: string, info: Pick<ListInfo, 'layout' | 'search'>, key: string, r: { q: string; page: number; list: ApiList }, size: number,
+    folder: string, info: Pick<ListInfo, 'layout' | 'search' | 'heads'>, key: string, r: { q: string; page: number; list: ApiList }, size: number,
     own: (records: R[]) => EntryRecord[],
   ): Promise<{ total: number; records: EntryRecord[] }> {
     const { q, page, list } = r;
-    const chunk = await routed<SearchChunk<R>>(searchPath(folder, info.layout, info.search, searchFileFor(key, info.search)));
+    const chunk = await searchFile<R>(folder, info, key);
     const large = chunk.large && Object.hasOwn(chunk.large, key) ? chunk.sets?.[chunk.large[key]!] : undefined;
     if (large) {
       const [total, per, page1, files] = large;

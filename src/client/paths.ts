@@ -112,6 +112,18 @@ export function searchPath(list: string, layout: string, starts: readonly string
   return `${list}/search/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
 }
 
+/**
+ * The search file of a head (a large one-unit prefix) in a list listed in two
+ * levels (lookup.json's `heads`): it also holds the first keys of the head's
+ * other files, `dir` names them, and they decide which queries it answers
+ * (those of the head alone, and the keys between it and its first file,
+ * which match nothing). So its name is made of the head and `dir`.
+ */
+export function headPath(list: string, layout: string, head: string, dir: string): string {
+  const name = nameOf(JSON.stringify([layout, 'head', head, dir]));
+  return `${list}/search/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
+}
+
 /** A page file of result sets: named after its content (see ResultSet), so it never changes at its path. */
 export const resultPagesPath = (list: string, name: string): string => `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
 

@@ -1,7 +1,7 @@
 // The shapes that the builder writes and the client reads. Everything beyond
 // the public envelopes of docs/contract.md §1 is compact arrays: these files are internal.
 
-export const FORMAT = 3;
+export const FORMAT = 4;
 
 /** An item's id: an integer, or a string in a list declared with string ids. */
 export type Id = number | string;
@@ -74,6 +74,8 @@ export interface SearchChunk<R = EntryRecord> {
   records: R[];
   large?: Record<string, number>;
   sets?: ResultSet<R>[];
+  /** A head's file in a list listed in two levels: the first keys of the head's other files. */
+  starts?: string[];
 }
 
 /** A file of consecutive result pages of one or more large prefixes. */
@@ -91,8 +93,17 @@ export interface ListInfo {
   buckets: number;
   /** Lists with children only: number of child bucket files. */
   childBuckets?: number;
-  /** First keys of the search files, in order (docs/search-index.md). */
+  /**
+   * First keys of the search files, in order (docs/search-index.md); in a
+   * list listed in two levels, those of its top parts only.
+   */
   search: string[];
+  /**
+   * A list listed in two levels: each head's (a first key of `search`) name
+   * of its directory, the first keys of its other files, which its own
+   * search file holds (docs/tree.md, Search files listed in two levels).
+   */
+  heads?: Record<string, string>;
 }
 
 /**
@@ -100,7 +111,7 @@ export interface ListInfo {
  * lookup.json holds only what its Id buckets and Term index, shared by all
  * its parents' items, need. Its total counts them all.
  */
-export type NestedInfo = Pick<ListInfo, 'layout' | 'total' | 'buckets' | 'search'>;
+export type NestedInfo = Pick<ListInfo, 'layout' | 'total' | 'buckets' | 'search' | 'heads'>;
 
 /**
  * An entry of a paged list under a parent, as its Id buckets and Term index

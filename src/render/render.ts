@@ -2,14 +2,14 @@
 // section by section. Pure: the writer alone touches the disk.
 import { compareIds, fold } from '../client/fold.js';
 import { textOf } from '../client/search.js';
-import { bucketPath, childBucketPath, firstPagePaths, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from '../client/paths.js';
+import { bucketPath, childBucketPath, firstPagePaths, headPath, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from '../client/paths.js';
 import type { ListInfo, Manifest } from '../client/types.js';
 import type { ListSpec } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
 import type { Entry, Id, Value } from '../sources/model.js';
 import { encodeRecord, recordShape } from '../sources/record.js';
 import type { ListState } from '../plan/cache.js';
-import { buildSearchIndex, LABELS, type IndexPart, type PartMeta, type Searched, type SearchIndexOptions } from '../search/index.js';
+import { buildSearchIndex, directoryOf, LABELS, type Directory, type IndexPart, type PartMeta, type Searched, type SearchIndexOptions } from '../search/index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
 import type { TreeFile } from '../tree-files.js';
 
@@ -20,7 +20,7 @@ export interface RenderOptions {
 }
 
 /** Entries per id bucket file: small files, and few enough of them. */
-const BUCKET_SIZE = 128;
+const BUCKET_SIZE = 512;
 
 const json = JSON.stringify;
 
@@ -110,26 +110,39 @@ export function* renderBuckets<T>(
 /** A power of two, so the buckets (and their files) stay put until a list doubles. */
 export const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(n / BUCKET_SIZE))));
 
-/** The path of every search file of a list, by its first key (they are named after their neighbours too: searchPath). */
-function searchPaths(list: string, layout: string, starts: string[]): Map<string, string> {
-  return new Map(starts.map((start, i) => [start, searchPath(list, layout, starts, i)]));
+/**
+ * The path of every search file of a list, by its first key: named after its
+ * neighbours (searchPath), or, for a head in a list listed in two levels,
+ * after its directory (headPath).
+ */
+function searchPaths(list: string, layout: string, dir: Directory): Map<string, string> {
+  const { starts, heads } = dir;
+  return new Map(starts.map((start, i) => [start, heads && Object.hasOwn(heads, start) ? headPath(list, layout, start, heads[start]!) : searchPath(list, layout, starts, i)]));
 }
 
-/** The files of some parts of a list's Term index, whose search files start as `starts` says. */
-export function* indexFiles(list: string, info: Pick<ListInfo, 'layout' | 'search'>, parts: IndexPart[]): Generator<TreeFile> {
-  const paths = searchPaths(list, info.layout, info.search);
+/** The files of some parts of a list's Term index, listed as `dir` says. */
+export function* indexFiles(list: string, layout: string, dir: Directory, parts: IndexPart[]): Generator<TreeFile> {
+  const paths = searchPaths(list, layout, dir);
   for (const part of parts) {
     for (const file of part.files()) {
-      yield [file.kind === 'search' ? paths.get(file.start)! : resultPagesPath(list, file.name), file.text];
+      if (file.kind === 'pages') yield [resultPagesPath(list, file.name), file.text];
+      else {
+        // A head's file holds its directory: the first keys of its other files.
+        const heads = dir.dirs.get(file.start);
+        yield [paths.get(file.start)!, heads ? `${file.text.slice(0, -1)},"starts":${json(heads)}}` : file.text];
+      }
     }
   }
 }
 
-/** Every path of some parts of a list's Term index, without rendering them. */
-export function indexPaths(list: string, info: ListInfo, metas: PartMeta[]): string[] {
-  const paths = searchPaths(list, info.layout, info.search);
+/** Every path of some parts of a list's Term index, listed as `dir` says, without rendering them. */
+export function indexPaths(list: string, layout: string, dir: Directory, metas: PartMeta[]): string[] {
+  const paths = searchPaths(list, layout, dir);
   return metas.flatMap((m) => [...m.starts.map((start) => paths.get(start)!), ...m.pages.map((name) => resultPagesPath(list, name))]);
 }
+
+/** What lookup.json says of a list's search files (see Directory). */
+export const searchInfo = (dir: Directory): Pick<ListInfo, 'search' | 'heads'> => (dir.heads ? { search: dir.search, heads: dir.heads } : { search: dir.search });
 
 export function listInfo(list: ListSpec, entries: Entry[], options: { pageSize: number; groups: readonly string[] }, search: string[]): ListInfo {
   const { pageSize, groups } = options;
@@ -190,9 +203,10 @@ export function* renderList(
   const { layout, metas, fresh } = list.search
     ? buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searchedOf(list, entries))
     : { layout: { rootLarge: false, heads: [] }, metas: [], fresh: [] };
-  info.search = metas.flatMap((m) => m.starts);
+  const dir = directoryOf(metas, layout, options.search?.directoryStarts);
+  Object.assign(info, searchInfo(dir));
   const names = new Set<string>();
-  for (const file of indexFiles(folder, info, fresh)) {
+  for (const file of indexFiles(folder, info.layout, dir, fresh)) {
     if (names.has(file[0])) throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
     names.add(file[0]);
     yield file;

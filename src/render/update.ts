@@ -10,9 +10,9 @@ import { LineEntry, linesOutput, type ListState } from '../plan/cache.js';
 import type { Changed, ServedList } from '../plan/changed.js';
 import type { Entry } from '../sources/model.js';
 import { encodeRecord, recordShape } from '../sources/record.js';
-import { indexFiles, indexPaths, renderBuckets, renderItems, renderPages, type GroupVariants, type RenderOptions } from './render.js';
+import { indexFiles, indexPaths, renderBuckets, renderItems, renderPages, searchInfo, type GroupVariants, type RenderOptions } from './render.js';
 import type { Output } from '../tree-files.js';
-import { buildSearchIndex, updateSearchIndex, type SearchIndex } from '../search/index.js';
+import { buildSearchIndex, directoryOf, updateSearchIndex, type SearchIndex } from '../search/index.js';
 
 /** The outputs that turn the served list into one with these entries changed, and the list's new state. */
 export function* renderChanges(
@@ -61,12 +61,19 @@ export function* renderChanges(
   const encode = (entry: Entry) => encodeRecord(entry, shape);
   const search = { ...options.search, pageSize };
   const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
-  const index: SearchIndex = updateSearchIndex(entries, records, encode, search, state, touched)
+  const before = directoryOf(state.metas, state.layout, search.directoryStarts);
+  let index: SearchIndex = updateSearchIndex(entries, records, encode, search, state, touched)
     ?? buildSearchIndex(entries, records, encode, search);
-  const info = { ...state.info, search: index.metas.flatMap((m) => m.starts) };
-  yield* indexFiles(folder, info, index.fresh);
+  let dir = directoryOf(index.metas, index.layout, search.directoryStarts);
+  // From one level to two or back, every head's file is named anew: the whole index is rendered.
+  if (index.fresh.length < index.metas.length && (dir.heads === undefined) !== (before.heads === undefined)) {
+    index = buildSearchIndex(entries, records, encode, search);
+    dir = directoryOf(index.metas, index.layout, search.directoryStarts);
+  }
+  const info = { ...state.info, heads: undefined, ...searchInfo(dir) };
+  yield* indexFiles(folder, layout, dir, index.fresh);
   const same = new Set(index.metas);
-  yield { keep: folder, drop: indexPaths(folder, state.info, state.metas.filter((m) => !same.has(m))) };
+  yield { keep: folder, drop: indexPaths(folder, layout, before, state.metas.filter((m) => !same.has(m))) };
   yield* linesOutput(list.name, next.length, (i) => next[i]!);
   return { info, layout: index.layout, metas: index.metas };
 }

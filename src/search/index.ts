@@ -22,6 +22,7 @@
 import type { Entry } from '../sources/model.js';
 import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
+export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
 import type { IndexLayout, IndexPart, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
 
@@ -55,7 +56,7 @@ function slashesIn(s: string): number {
 
 /** A list's Matcher, the sizes' defaults filled in. */
 function matcherFor(entries: Entry[], records: string[], encode: (e: Entry) => string, options: SearchIndexOptions, searched: Searched): Matcher {
-  const { pageSize, leafBytes = 6000, fileBytes = 5000, pagesBytes = 14000 } = options;
+  const { pageSize, leafBytes = 18000, fileBytes = 16000, pagesBytes = 64000 } = options;
   // Every scope of one list is a chain of as many ids, and a `/`.
   const scope = searched.scopes?.[0];
   const reachable = scope === undefined ? undefined : reachableUnder(slashesIn(scope));

@@ -15,6 +15,8 @@ export interface SearchIndexOptions {
   fileBytes?: number;
   /** Page files hold as many pages as fit in this many bytes. */
   pagesBytes?: number;
+  /** A list with more search files is listed in two levels (see directory.ts). */
+  directoryStarts?: number;
 }
 
 /**

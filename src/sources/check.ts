@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { compareStrings } from '../client/fold.js';
 import { sourceFiles, type Declaration, type SourceSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
-import { ReflistError, ReflistErrors } from '../errors.js';
+import { type ReflistError, ReflistErrors } from '../errors.js';
 import type { Entry, Node } from './model.js';
 import { readTableFile } from './read.js';
 import { Checker, validateGroups, validateList, validateTree, type Groups, type Tables } from './validate.js';

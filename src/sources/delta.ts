@@ -26,7 +26,7 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   // Halve the range with native comparisons, then finish byte by byte.
   let lo = 0;
-  let step = 1 << 16;
+  const step = 1 << 16;
   while (lo + step <= n && Buffer.compare(a.subarray(lo, lo + step), b.subarray(lo, lo + step)) === 0) lo += step;
   while (lo < n && a[lo] === b[lo]) lo++;
   return lo;

@@ -57,7 +57,7 @@ function eachChunk(path: string, size: number, take: (bytes: Uint8Array) => bool
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(size);
-    for (let n; (n = readSync(fd, buffer, 0, size, null)) > 0 && take(buffer.subarray(0, n)); );
+    for (let n: number; (n = readSync(fd, buffer, 0, size, null)) > 0 && take(buffer.subarray(0, n)); );
   } finally {
     closeSync(fd);
   }
@@ -212,7 +212,10 @@ class CsvReader {
     // Invalid UTF-8 is reported on lines counted at LF bytes, as a text editor counts them.
     this.utf8.push(bytes, () => 1 + this.lfsPushed);
     this.lfsPushed += lfs(bytes);
-    if (!this.head) return this.feed(bytes);
+    if (!this.head) {
+      this.feed(bytes);
+      return;
+    }
     this.head = Buffer.concat([this.head, bytes]);
     if (this.head.length >= 2 * UTF8_BOM.length) this.start();
   }
@@ -310,7 +313,7 @@ class CsvReader {
     this.pending = [bytes];
     this.pendingFrom = from;
     for (let at = 0, last = 0; ; ) {
-      let failed;
+      let failed: CsvParseError | undefined;
       if (at < bytes.length) {
         const lf = bytes.indexOf(LF, at);
         const to = lf < 0 ? bytes.length : lf + 1;

@@ -46,9 +46,9 @@ export interface TomSelectSourceOptions {
 
 /** Tom Select's `render.option` and `render.item`: the count after the text; parents and their children are classed to be styled. */
 export const render = {
-  option: (data: LookupOption, escape: (text: string) => string): string =>
-    `<div class="reflist-${data.kind ?? 'item'}">${escape(data.text)}${data.count === undefined ? '' : ` <span class="reflist-count">(${data.count})</span>`}</div>`,
-  item: (data: LookupOption, escape: (text: string) => string): string => `<div>${escape(data.text)}</div>`,
+  option: (data: LookupOption, escapeHtml: (text: string) => string): string =>
+    `<div class="reflist-${data.kind ?? 'item'}">${escapeHtml(data.text)}${data.count === undefined ? '' : ` <span class="reflist-count">(${data.count})</span>`}</div>`,
+  item: (data: LookupOption, escapeHtml: (text: string) => string): string => `<div>${escapeHtml(data.text)}</div>`,
 };
 
 /**
@@ -163,7 +163,7 @@ function showHome(tom: Paged, paging: Paging): void {
 
 /** Paging state for each TomSelect made with one settings object, set up the first time Tom Select asks. */
 function pagingOf(pagings: WeakMap<TomSelectInstance, Paging>, tom: Paged): Paging {
-  let paging = pagings.get(tom);
+  const paging = pagings.get(tom);
   if (paging) return paging;
   const created: Paging = { shown: new Shown(), next: false, typed: false };
   pagings.set(tom, created);

@@ -53,7 +53,12 @@ export default defineConfig({
       { extends: true, test: { name: 'property', include: PROPERTY, globalSetup: ['test/setup.ts'] } },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...PROPERTY], globalSetup: ['test/setup.ts'] },
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT, ...PROPERTY],
+          globalSetup: ['test/setup.ts'],
+        },
       },
     ],
   },

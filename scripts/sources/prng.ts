@@ -47,7 +47,11 @@ export function pick<T>(rng: Rng, items: readonly T[]): T {
 export class Zipf<T> {
   private readonly cum: Float64Array;
 
-  constructor(readonly items: readonly T[], s = 1, weights?: readonly number[]) {
+  constructor(
+    readonly items: readonly T[],
+    s = 1,
+    weights?: readonly number[],
+  ) {
     if (items.length === 0) throw new Error('Zipf over an empty list');
     this.cum = new Float64Array(items.length);
     let total = 0;

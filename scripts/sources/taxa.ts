@@ -3,7 +3,11 @@
 // synthetic corpora.
 import { pick, shuffle, int, type Rng } from './prng.js';
 
-const w = (s: string): string[] => s.split(/\s+/).filter(Boolean).map((x) => x.replaceAll('_', ' '));
+const w = (s: string): string[] =>
+  s
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((x) => x.replaceAll('_', ' '));
 
 /** Taxonomic divisions (classes and other higher taxa) → orders. */
 export const DIVISIONS: [string, string[]][] = [

@@ -42,7 +42,10 @@ export interface Checked {
 export function checkSources(dir: string, declaration: Declaration, sections: readonly SectionSpec[]): Checked {
   const needed = new Set(sections.flatMap((s) => s.files));
   if (declaration.groups) needed.add(declaration.groups.source.file);
-  const { tables, errors } = readSources(dir, sourceFiles(declaration).filter((s) => needed.has(s.file)));
+  const { tables, errors } = readSources(
+    dir,
+    sourceFiles(declaration).filter((s) => needed.has(s.file)),
+  );
   const check = new Checker(declaration, tables, errors);
   const groups = validateGroups(check);
   const trees: Record<string, Node[]> = {};

@@ -103,7 +103,9 @@ export function windowEdits(list: ListSpec, window: Window): TextEdit[] | undefi
     const table = readTable(list.source.file, joined, undefined, list.source.delimiter);
     const errors: ReflistError[] = [...table.errors];
     const typed = typeRows(table.table, read.columns, errors);
-    return errors.length > 0 || typed.length !== table.table.rows.length ? undefined : typed.map((r) => ({ id: r.values[read.id] as Id, text: read.label(r) }));
+    return errors.length > 0 || typed.length !== table.table.rows.length
+      ? undefined
+      : typed.map((r) => ({ id: r.values[read.id] as Id, text: read.label(r) }));
   };
   const was = rows(window.was);
   const now = rows(window.now);

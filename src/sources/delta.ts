@@ -6,7 +6,8 @@ import type { ListSpec } from '../config/declaration.js';
 import type { ReflistError } from '../errors.js';
 import type { Id } from './model.js';
 import { readTable } from './read.js';
-import { listColumns, typeRows } from './validate.js';
+import { typeRows } from './rows.js';
+import { listColumns } from './validate.js';
 
 const NL = 0x0a;
 const QUOTE = 0x22;

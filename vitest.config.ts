@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
  * is listed.
  */
 const UNIT = [
+  'answer',
   'columns',
   'delta',
   'dev-router',

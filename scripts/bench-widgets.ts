@@ -23,23 +23,37 @@ import { servePreview, waitForServer } from './preview.js';
 const AUTHOR: Record<Widget, { input: string; list: string }> = {
   'react-select': { input: '#author', list: '[role=listbox]' },
   'tom-select': { input: '#author-ts-control', list: '#author-ts-dropdown' },
-  choices: { input: '.choices:has(#author) input.choices__input--cloned', list: '.choices:has(#author) .choices__list--dropdown .choices__list' },
+  choices: {
+    input: '.choices:has(#author) input.choices__input--cloned',
+    list: '.choices:has(#author) .choices__list--dropdown .choices__list',
+  },
 };
 
 const TERM = 'smith, j';
 const KEY_DELAY_MS = 120; // a brisk typist
 
-async function minGzip(entry: { file: string } | { code: string }, external: string[] = []): Promise<{ min: number; gz: number }> {
+async function minGzip(
+  entry: { file: string } | { code: string },
+  external: string[] = [],
+): Promise<{ min: number; gz: number }> {
   const { outputFiles } = await bundle({
-    ...('file' in entry ? { entryPoints: [entry.file] } : { stdin: { contents: entry.code, resolveDir: process.cwd() } }),
-    bundle: true, minify: true, format: 'esm', write: false, external, logLevel: 'error',
+    ...('file' in entry
+      ? { entryPoints: [entry.file] }
+      : { stdin: { contents: entry.code, resolveDir: process.cwd() } }),
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+    external,
+    logLevel: 'error',
   });
   const code = outputFiles[0]!.contents;
   return { min: code.length, gz: gzipSync(code, { level: 9 }).length };
 }
 
 /** An app's code that bundles the client and makes one; `more` is what else it imports. */
-const app = (more = '') => `import { createLookupClient } from 'reflist/client';\n${more}export const client = createLookupClient({ baseUrl: '/lookup/' });\n`;
+const app = (more = '') =>
+  `import { createLookupClient } from 'reflist/client';\n${more}export const client = createLookupClient({ baseUrl: '/lookup/' });\n`;
 
 /** The requests under /lookup/ that `act` makes, once the page has had `settle` ms to finish. */
 async function requestsDuring(page: Page, act: () => Promise<void>, settle = 1200): Promise<string[]> {
@@ -64,20 +78,30 @@ export async function widgetsBench(): Promise<void> {
     const { min, gz } = await minGzip({ file: `lib/widgets/${widget}.js` }, ['../tree/lookup-client.js']);
     console.log(`  reflist/${widget.padEnd(13)} ${String(min).padStart(6)} B min, ${String(gz).padStart(5)} B gz`);
   }
-  console.log(`  (reflist/client, shared:  ${String(client.min).padStart(6)} B min, ${String(client.gz).padStart(5)} B gz)`);
+  console.log(
+    `  (reflist/client, shared:  ${String(client.min).padStart(6)} B min, ${String(client.gz).padStart(5)} B gz)`,
+  );
   const alone = await minGzip({ code: app() });
-  console.log(`\nwhat each adds to an app that bundles createLookupClient alone (${alone.min} B min, ${alone.gz} B gz), every export of the adapter kept:`);
+  console.log(
+    `\nwhat each adds to an app that bundles createLookupClient alone (${alone.min} B min, ${alone.gz} B gz), every export of the adapter kept:`,
+  );
   for (const widget of WIDGETS) {
     const { min, gz } = await minGzip({ code: app(`export * from 'reflist/${widget}';\n`) });
-    console.log(`  reflist/${widget.padEnd(13)} +${String(min - alone.min).padStart(5)} B min, +${String(gz - alone.gz).padStart(5)} B gz`);
+    console.log(
+      `  reflist/${widget.padEnd(13)} +${String(min - alone.min).padStart(5)} B min, +${String(gz - alone.gz).padStart(5)} B gz`,
+    );
   }
 
   const root = tempDir('reflist-widgets-bench-');
   // 100 author ids spread over the list, as a saved multi-select would hold them.
   const ids = Array.from({ length: 100 }, (_, i) => 1000 + i * 53);
   const browser = await launchChromium();
-  console.log(`\nrequests in Chromium (tree of the shipped sources, 30 a page; "${TERM}" typed ${TERM.length} keys, ${KEY_DELAY_MS} ms apart):`);
-  console.log('  widget          keystrokes  requests  page 2: requests (files)               100 ids: requests / distinct buckets');
+  console.log(
+    `\nrequests in Chromium (tree of the shipped sources, 30 a page; "${TERM}" typed ${TERM.length} keys, ${KEY_DELAY_MS} ms apart):`,
+  );
+  console.log(
+    '  widget          keystrokes  requests  page 2: requests (files)               100 ids: requests / distinct buckets',
+  );
   try {
     for (const widget of WIDGETS) {
       const site = await writeWidgetSite(join(root, widget), widget);
@@ -100,7 +124,13 @@ export async function widgetsBench(): Promise<void> {
 }
 
 /** One widget's row: a term typed, page 2 scrolled to, 100 ids restored, on the example served at `url`. */
-async function requestCounts(browser: Browser, url: string, widget: Widget, ids: number[], distinct: number): Promise<string> {
+async function requestCounts(
+  browser: Browser,
+  url: string,
+  widget: Widget,
+  ids: number[],
+  distinct: number,
+): Promise<string> {
   const { input, list } = AUTHOR[widget];
   const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
   await page.goto(url);
@@ -114,7 +144,12 @@ async function requestCounts(browser: Browser, url: string, widget: Widget, ids:
   await fresh.locator(input).click();
   await fresh.waitForTimeout(1200);
   // Scrolled to the end once, as the browser tests do: a mouse wheel flung on would reach page 2's end as well.
-  const scrolled = await requestsDuring(fresh, () => fresh.locator(list).first().evaluate((el) => el.scrollTo(0, el.scrollHeight)));
+  const scrolled = await requestsDuring(fresh, () =>
+    fresh
+      .locator(list)
+      .first()
+      .evaluate((el) => el.scrollTo(0, el.scrollHeight)),
+  );
   await fresh.close();
   const restore = await browser.newPage();
   const restored = await requestsDuring(restore, () => restore.goto(`${url}?author=${ids.join(',')}`).then(() => {}));

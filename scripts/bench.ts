@@ -73,7 +73,6 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const int = (n: number) => n.toLocaleString('en-US');
 
-
 function treeStats(out: string, filter: (path: string) => boolean) {
   let files = 0;
   let bytes = 0;
@@ -101,14 +100,24 @@ function toDocs(name: string, lines: string[], file = 'docs/performance.md'): vo
   console.log(`\nwritten to ${file} (${name})`);
 }
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 
 async function searchBench(authors: number): Promise<void> {
   const sources = tempDir('reflist-bench-src-');
   const out = join(tempDir('reflist-bench-'), 'dist');
-  const sizes = { authors, descriptors: authors / 5, divisions: authors / 200, categories: authors / 25, systems: 3, seed: 1 };
+  const sizes = {
+    authors,
+    descriptors: authors / 5,
+    divisions: authors / 200,
+    categories: authors / 25,
+    systems: 3,
+    seed: 1,
+  };
   await writeSynthetic(sources, sizes);
-  console.log(`corpus: ${int(authors)} authors, ${int(sizes.descriptors)} descriptors, ${int(sizes.divisions)} divisions with ${int(sizes.categories)} categories, 3 systems`);
+  console.log(
+    `corpus: ${int(authors)} authors, ${int(sizes.descriptors)} descriptors, ${int(sizes.divisions)} divisions with ${int(sizes.categories)} categories, 3 systems`,
+  );
   const search = process.env['REFLIST_SEARCH'] ? JSON.parse(process.env['REFLIST_SEARCH']) : undefined;
   const report = await buildTuned({ sources, out, pageSize: 30, search });
   const rows = Object.values(report.rows).reduce((a, b) => a + b, 0);
@@ -118,10 +127,15 @@ async function searchBench(authors: number): Promise<void> {
   for (const list of ['author', 'division', 'descriptor']) {
     const search = treeStats(out, (p) => p.startsWith(`${list}/search/`));
     const pages = treeStats(out, (p) => p.startsWith(`${list}/pages/`));
-    console.log(`  ${list}: ${int(search.files)} search files, ${mb(search.bytes)}, largest ${kb(search.max)}; ${int(pages.files)} page files, ${mb(pages.bytes)}, largest ${kb(pages.max)}`);
+    console.log(
+      `  ${list}: ${int(search.files)} search files, ${mb(search.bytes)}, largest ${kb(search.max)}; ${int(pages.files)} page files, ${mb(pages.bytes)}, largest ${kb(pages.max)}`,
+    );
   }
-  const listRows = report.rows['author']! + report.rows['division']! + report.rows['category']! + report.rows['descriptor']!;
-  console.log(`search index: ${int(index.files)} files (one per ${(listRows / index.files).toFixed(1)} rows of the searched lists), ${mb(index.bytes)}, ${index.over16k} files over 16 KB`);
+  const listRows =
+    report.rows['author']! + report.rows['division']! + report.rows['category']! + report.rows['descriptor']!;
+  console.log(
+    `search index: ${int(index.files)} files (one per ${(listRows / index.files).toFixed(1)} rows of the searched lists), ${mb(index.bytes)}, ${index.over16k} files over 16 KB`,
+  );
   console.log(`whole tree: ${int(report.files)} files, ${mb(report.bytes)} (${int(rows)} source rows)`);
   const manifest = readFileSync(join(out, 'lookup.json'));
   console.log(`per-visit load (lookup.json): ${kb(manifest.length)}, ${kb(gzipSync(manifest).length)} gzipped`);
@@ -137,7 +151,7 @@ async function searchBench(authors: number): Promise<void> {
     } catch {
       data = undefined;
     }
-    if (path !== 'lookup.json') (requests++, (bytes += data?.length ?? 0));
+    if (path !== 'lookup.json') requests++, (bytes += data?.length ?? 0);
     return fileAnswer(data);
   };
   const labels = {
@@ -153,7 +167,10 @@ async function searchBench(authors: number): Promise<void> {
     for (let t = 0; t < 300; t++) {
       const client = createLookupClient({ baseUrl: 'bench:/', fetch }); // a fresh page visit
       const words = fold(lines[Math.floor(random() * lines.length)]!).split(' ');
-      const term = words.slice(Math.floor(random() * words.length)).join(' ').slice(0, 14);
+      const term = words
+        .slice(Math.floor(random() * words.length))
+        .join(' ')
+        .slice(0, 14);
       const system = list !== 'descriptor' && random() < 0.5 ? '&System=gbif' : '';
       for (let i = 1; i <= term.length; i++) {
         const [r0, b0] = [requests, bytes];
@@ -165,8 +182,12 @@ async function searchBench(authors: number): Promise<void> {
       }
     }
   }
-  console.log(`typing: ${int(keystrokes)} keystrokes over 900 terms: at most ${Math.max(...perKeystroke)} request per keystroke (mean ${(perKeystroke.reduce((a, b) => a + b, 0) / keystrokes).toFixed(2)}), response median ${kb(quantile(responseBytes, 0.5))}, p95 ${kb(quantile(responseBytes, 0.95))}, max ${kb(Math.max(...responseBytes))}`);
-  console.log(`pasted term, worst case: 1 request of at most ${kb(index.max)} (the largest search or page file), after lookup.json`);
+  console.log(
+    `typing: ${int(keystrokes)} keystrokes over 900 terms: at most ${Math.max(...perKeystroke)} request per keystroke (mean ${(perKeystroke.reduce((a, b) => a + b, 0) / keystrokes).toFixed(2)}), response median ${kb(quantile(responseBytes, 0.5))}, p95 ${kb(quantile(responseBytes, 0.95))}, max ${kb(Math.max(...responseBytes))}`,
+  );
+  console.log(
+    `pasted term, worst case: 1 request of at most ${kb(index.max)} (the largest search or page file), after lookup.json`,
+  );
   console.log(`tree at ${relative(process.cwd(), out)}`);
 }
 
@@ -183,7 +204,10 @@ const settle = () => execFileSync('sync');
 function cliBuild(sources: string, out: string, env: Record<string, string> = {}): Run {
   settle();
   const started = performance.now();
-  const result = spawnSync(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
   const seconds = (performance.now() - started) / 1000;
   if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
   const lines = result.stdout.trim().split('\n');
@@ -251,13 +275,36 @@ async function buildBench(sizes: number[]): Promise<void> {
     const steady = cliBuild(sources, out);
     const none = cliBuild(sources, out);
     console.log(`\n${int(authors)} authors: ${int(tree.files)} files, ${mb(tree.bytes)}`);
-    console.log(`  full build     ${full.seconds.toFixed(2)} s, peak RSS ${full.rssMb.toFixed(0)} MB, ${int(Math.round(tree.files / full.seconds))} files/s`);
-    console.log(`  floor          ${floorSeconds.toFixed(2)} s (plain fs, the same files into the same folders): fastest build / fastest floor = ${(full.seconds / floorSeconds).toFixed(2)}`);
-    console.log(`  each round     build ${builds.map((b) => b.seconds.toFixed(2)).join(', ')} s; floor ${floors.map((f) => f.toFixed(2)).join(', ')} s; build / floor ${paired.map((r) => r.toFixed(2)).join(', ')} (median ${quantile(paired, 0.5).toFixed(2)})`);
-    for (const [name, run] of [['1 author edited', first], ['another edited', steady], ['no change', none]] as const) {
-      console.log(`  ${name.padEnd(16)}${run.seconds.toFixed(2)} s = ${((100 * run.seconds) / full.seconds).toFixed(0)}% of full: ${run.summary}`);
+    console.log(
+      `  full build     ${full.seconds.toFixed(2)} s, peak RSS ${full.rssMb.toFixed(0)} MB, ${int(Math.round(tree.files / full.seconds))} files/s`,
+    );
+    console.log(
+      `  floor          ${floorSeconds.toFixed(2)} s (plain fs, the same files into the same folders): fastest build / fastest floor = ${(full.seconds / floorSeconds).toFixed(2)}`,
+    );
+    console.log(
+      `  each round     build ${builds.map((b) => b.seconds.toFixed(2)).join(', ')} s; floor ${floors.map((f) => f.toFixed(2)).join(', ')} s; build / floor ${paired.map((r) => r.toFixed(2)).join(', ')} (median ${quantile(paired, 0.5).toFixed(2)})`,
+    );
+    for (const [name, run] of [
+      ['1 author edited', first],
+      ['another edited', steady],
+      ['no change', none],
+    ] as const) {
+      console.log(
+        `  ${name.padEnd(16)}${run.seconds.toFixed(2)} s = ${((100 * run.seconds) / full.seconds).toFixed(0)}% of full: ${run.summary}`,
+      );
     }
-    rows.push([int(authors), full.seconds.toFixed(2), full.rssMb.toFixed(0), int(tree.files), mb(tree.bytes), floorSeconds.toFixed(2), `${(full.seconds / floorSeconds).toFixed(2)} (rounds ${paired.map((r) => r.toFixed(2)).join(', ')})`, first.seconds.toFixed(2), steady.seconds.toFixed(2), none.seconds.toFixed(2)]);
+    rows.push([
+      int(authors),
+      full.seconds.toFixed(2),
+      full.rssMb.toFixed(0),
+      int(tree.files),
+      mb(tree.bytes),
+      floorSeconds.toFixed(2),
+      `${(full.seconds / floorSeconds).toFixed(2)} (rounds ${paired.map((r) => r.toFixed(2)).join(', ')})`,
+      first.seconds.toFixed(2),
+      steady.seconds.toFixed(2),
+      none.seconds.toFixed(2),
+    ]);
     cleanup.push(work, sources);
   }
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
@@ -268,15 +315,28 @@ async function buildBench(sizes: number[]): Promise<void> {
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ];
-  if (rows.length === 2) table.push('', `${rows[1]![0]} / ${rows[0]![0]} authors: full build ${(Number(rows[1]![1]) / Number(rows[0]![1])).toFixed(1)}× the time.`);
+  if (rows.length === 2)
+    table.push(
+      '',
+      `${rows[1]![0]} / ${rows[0]![0]} authors: full build ${(Number(rows[1]![1]) / Number(rows[0]![1])).toFixed(1)}× the time.`,
+    );
   console.log(`\n${table.join('\n')}`);
   toDocs('build', table);
 }
 
 /** One CLI build of `cli` in its own process: wall time and peak RSS as the kernel counts them. */
-function timedBuild(cli: string, sources: string, out: string, env: Record<string, string> = {}): { seconds: number; rssMb: number } {
+function timedBuild(
+  cli: string,
+  sources: string,
+  out: string,
+  env: Record<string, string> = {},
+): { seconds: number; rssMb: number } {
   settle();
-  const result = spawnSync('/usr/bin/time', ['-f', 'reflist-ab %e %M', process.execPath, cli, 'build', '--quiet', '--sources', sources, '--out', out], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const result = spawnSync(
+    '/usr/bin/time',
+    ['-f', 'reflist-ab %e %M', process.execPath, cli, 'build', '--quiet', '--sources', sources, '--out', out],
+    { encoding: 'utf8', env: { ...process.env, ...env } },
+  );
   const measured = /reflist-ab ([\d.]+) (\d+)/.exec(result.stderr);
   if (result.status !== 0 || !measured) throw new Error(`build with ${cli} failed: ${result.stderr}`);
   return { seconds: Number(measured[1]), rssMb: Number(measured[2]) / 1024 };
@@ -291,7 +351,9 @@ async function writerBench(authors: number, rounds: number): Promise<void> {
   execFileSync(process.execPath, ['scripts/compile.mjs']);
   const arms = { thread: 'writer thread', main: 'main thread' } as const;
   const names = Object.keys(arms) as (keyof typeof arms)[];
-  console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${int(authors)} authors, ${rounds} rounds`);
+  console.log(
+    `machine: ${availableParallelism()} cores, node ${process.version}; ${int(authors)} authors, ${rounds} rounds`,
+  );
   const sources = tempDir('reflist-writer-src-');
   await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
   const work = tempDir('reflist-writer-work-'); // nothing deleted until the end (see buildBench)
@@ -309,11 +371,25 @@ async function writerBench(authors: number, rounds: number): Promise<void> {
       const edit = timedBuild(cli, src, out, env);
       editAuthor(src, 20);
       const next = timedBuild(cli, src, out, env);
-      runs[arm].push({ full: full.seconds, fullRss: full.rssMb, edit: edit.seconds, next: next.seconds, editRss: Math.max(edit.rssMb, next.rssMb) });
-      console.log(`  round ${round + 1} ${arm.padEnd(6)}: full ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB; edit ${edit.seconds.toFixed(2)} s, next edit ${next.seconds.toFixed(2)} s, ${Math.max(edit.rssMb, next.rssMb).toFixed(0)} MB`);
+      runs[arm].push({
+        full: full.seconds,
+        fullRss: full.rssMb,
+        edit: edit.seconds,
+        next: next.seconds,
+        editRss: Math.max(edit.rssMb, next.rssMb),
+      });
+      console.log(
+        `  round ${round + 1} ${arm.padEnd(6)}: full ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB; edit ${edit.seconds.toFixed(2)} s, next edit ${next.seconds.toFixed(2)} s, ${Math.max(edit.rssMb, next.rssMb).toFixed(0)} MB`,
+      );
     }
   }
-  const metrics = [['full build into an empty folder, s', 'full'], ['its peak RSS, MB', 'fullRss'], ['first edit rebuild, s', 'edit'], ['next edit rebuild, s', 'next'], ['edit rebuilds\' peak RSS, MB', 'editRss']] as const;
+  const metrics = [
+    ['full build into an empty folder, s', 'full'],
+    ['its peak RSS, MB', 'fullRss'],
+    ['first edit rebuild, s', 'edit'],
+    ['next edit rebuild, s', 'next'],
+    ["edit rebuilds' peak RSS, MB", 'editRss'],
+  ] as const;
   const table = [
     `\`npm run bench -- writer --authors ${authors} --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, node ${process.version}. Medians; a saving is 1 − arm / baseline, the median of the rounds' pairs:`,
     '',
@@ -326,7 +402,9 @@ async function writerBench(authors: number, rounds: number): Promise<void> {
   };
   for (const [name, key] of metrics) {
     const digits = key.endsWith('Rss') ? 0 : 2;
-    table.push(`| ${name} | ${names.map((n) => median(runs[n].map((r) => r[key])).toFixed(digits)).join(' | ')} | ${saving('thread', 'main', key)} |`);
+    table.push(
+      `| ${name} | ${names.map((n) => median(runs[n].map((r) => r[key])).toFixed(digits)).join(' | ')} | ${saving('thread', 'main', key)} |`,
+    );
   }
   console.log(`\n${table.join('\n')}`);
   toDocs('writer', table);
@@ -338,9 +416,13 @@ async function abBench(rev: string, authors: number, rounds: number): Promise<vo
   execFileSync(process.execPath, ['scripts/compile.mjs']);
   const { dir: clone, cli, title } = cliAt(rev);
   console.log(`A: ${title}`);
-  console.log(`B: this tree (${execFileSync('git', ['log', '-1', '--format=%h'], { encoding: 'utf8' }).trim()}${execFileSync('git', ['status', '--porcelain', 'src'], { encoding: 'utf8' }) ? ', with uncommitted changes' : ''})`);
+  console.log(
+    `B: this tree (${execFileSync('git', ['log', '-1', '--format=%h'], { encoding: 'utf8' }).trim()}${execFileSync('git', ['status', '--porcelain', 'src'], { encoding: 'utf8' }) ? ', with uncommitted changes' : ''})`,
+  );
   const clis = { A: cli, B: join(process.cwd(), 'lib/cli.js') };
-  console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${int(authors)} authors, ${rounds} rounds`);
+  console.log(
+    `machine: ${availableParallelism()} cores, node ${process.version}; ${int(authors)} authors, ${rounds} rounds`,
+  );
   const sources = tempDir('reflist-ab-src-');
   await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
   const work = tempDir('reflist-ab-work-'); // nothing deleted until the end (see buildBench)
@@ -356,11 +438,25 @@ async function abBench(rev: string, authors: number, rounds: number): Promise<vo
       const edit = timedBuild(clis[side], src, out);
       editAuthor(src, 20);
       const next = timedBuild(clis[side], src, out);
-      runs[side].push({ full: full.seconds, rss: full.rssMb, edit: edit.seconds, next: next.seconds, editRss: Math.max(edit.rssMb, next.rssMb) });
-      console.log(`  round ${round + 1} ${side}: full ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB; edit ${edit.seconds.toFixed(2)} s, next edit ${next.seconds.toFixed(2)} s, ${Math.max(edit.rssMb, next.rssMb).toFixed(0)} MB`);
+      runs[side].push({
+        full: full.seconds,
+        rss: full.rssMb,
+        edit: edit.seconds,
+        next: next.seconds,
+        editRss: Math.max(edit.rssMb, next.rssMb),
+      });
+      console.log(
+        `  round ${round + 1} ${side}: full ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB; edit ${edit.seconds.toFixed(2)} s, next edit ${next.seconds.toFixed(2)} s, ${Math.max(edit.rssMb, next.rssMb).toFixed(0)} MB`,
+      );
     }
   }
-  const metrics = [['full build, s', 'full'], ['full build peak RSS, MB', 'rss'], ['first edit rebuild, s', 'edit'], ['next edit rebuild, s', 'next'], ['edit rebuild peak RSS, MB', 'editRss']] as const;
+  const metrics = [
+    ['full build, s', 'full'],
+    ['full build peak RSS, MB', 'rss'],
+    ['first edit rebuild, s', 'edit'],
+    ['next edit rebuild, s', 'next'],
+    ['edit rebuild peak RSS, MB', 'editRss'],
+  ] as const;
   const table = [
     `\`npm run bench -- ab --against ${rev} --authors ${authors} --rounds ${rounds}\`, ${new Date().toISOString().slice(0, 10)}, ${availableParallelism()} cores, node ${process.version}. A is ${rev}, B this tree:`,
     '',
@@ -370,7 +466,9 @@ async function abBench(rev: string, authors: number, rounds: number): Promise<vo
   for (const [name, key] of metrics) {
     const ratios = runs.B.map((b, i) => b[key] / runs.A[i]![key]);
     const digits = key === 'rss' || key === 'editRss' ? 0 : 2;
-    table.push(`| ${name} | ${median(runs.A.map((r) => r[key])).toFixed(digits)} | ${median(runs.B.map((r) => r[key])).toFixed(digits)} | ${median(ratios).toFixed(3)} | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`);
+    table.push(
+      `| ${name} | ${median(runs.A.map((r) => r[key])).toFixed(digits)} | ${median(runs.B.map((r) => r[key])).toFixed(digits)} | ${median(ratios).toFixed(3)} | ${ratios.map((r) => r.toFixed(2)).join(', ')} |`,
+    );
   }
   console.log(`\n${table.join('\n')}`);
   toDocs('ab', table);
@@ -384,7 +482,11 @@ const median = (xs: number[]) => {
 
 /** Milliseconds to read every source of `sources` (readSources, as a build does), in a fresh process; `times` reads. */
 function parseTimes(sources: string, times: number): number[] {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench.ts', 'read-sources', '--sources', sources, '--rounds', String(times)], { encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/bench.ts', 'read-sources', '--sources', sources, '--rounds', String(times)],
+    { encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`reading failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as number[];
 }
@@ -408,8 +510,12 @@ async function parserBench(authors: number, rounds: number): Promise<void> {
   await writeSynthetic(sources, { authors, systems: 3, seed: 1 });
   const reads: number[] = [];
   for (let round = 0; round < rounds; round++) reads.push(...parseTimes(sources, 3));
-  console.log(`reading all ${int(authors)}-author sources alone (readSources, csv-parse): median ${median(reads).toFixed(0)} ms of ${reads.length} reads`);
-  console.log('the A/B against the hand-written parser: npm run bench -- parser at commit 7cc075b (docs/performance.md)');
+  console.log(
+    `reading all ${int(authors)}-author sources alone (readSources, csv-parse): median ${median(reads).toFixed(0)} ms of ${reads.length} reads`,
+  );
+  console.log(
+    'the A/B against the hand-written parser: npm run bench -- parser at commit 7cc075b (docs/performance.md)',
+  );
   rmSync(sources, { recursive: true, force: true });
 }
 
@@ -418,20 +524,31 @@ async function deployBench(authors: number): Promise<void> {
   const sizes = { authors, descriptors: authors / 10, divisions: 20, categories: authors / 30 };
   const a = sourcesA(1, sizes);
   const b = sourcesB(a, 1, 7 / 3);
-  console.log(`A: ${int(a.author.length)} authors, ${int(a.descriptor.length)} descriptors, ${int(a.category.length)} categories; B: ${int(b.author.length)}, ${int(b.descriptor.length)}, ${int(b.category.length)}`);
-  console.log('| host | before: A / both / neither / errors | after: A / B / both / neither / errors | requests after | lookup.json reads after | failed reads after |');
+  console.log(
+    `A: ${int(a.author.length)} authors, ${int(a.descriptor.length)} descriptors, ${int(a.category.length)} categories; B: ${int(b.author.length)}, ${int(b.descriptor.length)}, ${int(b.category.length)}`,
+  );
+  console.log(
+    '| host | before: A / both / neither / errors | after: A / B / both / neither / errors | requests after | lookup.json reads after | failed reads after |',
+  );
   console.log('|---|---|---|---|---|---|');
   for (const host of ['swap', 'cached-manifest', 'overlay', 'stale-edge'] as const) {
     const rnd = mulberry32(7);
     const run = await deployRun({
-      a, b, pageSize: 30, host, seed: 7, dir: tempDir('reflist-deploy-'),
+      a,
+      b,
+      pageSize: 30,
+      host,
+      seed: 7,
+      dir: tempDir('reflist-deploy-'),
       before: Array.from({ length: 20 }, () => randomRequest(rnd, a, b, 30)),
       after: Array.from({ length: 1500 }, () => randomRequest(rnd, a, b, 30)),
       client: async (baseUrl, fetch) => createLookupClient({ baseUrl, fetch }),
       serve: startServe,
     });
     const c = (t: Tally, keys: (keyof Tally['counts'])[]) => keys.map((k) => t.counts[k]).join(' / ');
-    console.log(`| ${host} | ${c(run.before, ['A', 'both', 'neither', 'error'])} | ${c(run.after, ['A', 'B', 'both', 'neither', 'error'])} | ${run.requestsAfter} | ${run.manifestReadsAfter} | ${run.failedReadsAfter} |`);
+    console.log(
+      `| ${host} | ${c(run.before, ['A', 'both', 'neither', 'error'])} | ${c(run.after, ['A', 'B', 'both', 'neither', 'error'])} | ${run.requestsAfter} | ${run.manifestReadsAfter} | ${run.failedReadsAfter} |`,
+    );
     for (const line of [...run.before.bad, ...run.after.bad]) console.log(`    e.g. ${line}`);
   }
 }
@@ -449,8 +566,21 @@ async function writesBench(sizes: number[]): Promise<void> {
     const file = join(sources, 'author.csv');
     const steps: [string, () => void][] = [
       ['1 author edited', () => editAuthor(sources, 10)],
-      ['1 author added', () => writeFileSync(file, readFileSync(file, 'utf8').replace(/\n?$/, `\n${authors * 10 + 7},"Zyxwv, Added"\n`))],
-      ['1 author removed', () => writeFileSync(file, readFileSync(file, 'utf8').split('\n').filter((_, i) => i !== 30).join('\n'))],
+      [
+        '1 author added',
+        () => writeFileSync(file, readFileSync(file, 'utf8').replace(/\n?$/, `\n${authors * 10 + 7},"Zyxwv, Added"\n`)),
+      ],
+      [
+        '1 author removed',
+        () =>
+          writeFileSync(
+            file,
+            readFileSync(file, 'utf8')
+              .split('\n')
+              .filter((_, i) => i !== 30)
+              .join('\n'),
+          ),
+      ],
     ];
     for (const [name, change] of steps) {
       change();
@@ -462,17 +592,31 @@ async function writesBench(sizes: number[]): Promise<void> {
   }
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { authors: { type: 'string' }, rounds: { type: 'string' }, sources: { type: 'string' }, rows: { type: 'string' }, against: { type: 'string' }, docs: { type: 'boolean' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    authors: { type: 'string' },
+    rounds: { type: 'string' },
+    sources: { type: 'string' },
+    rows: { type: 'string' },
+    against: { type: 'string' },
+    docs: { type: 'boolean' },
+  },
+});
 /** A declared list of `rows` institutions: what a user's own list of that size builds like. */
 async function declaredBench(rows: number): Promise<void> {
   execFileSync(process.execPath, ['scripts/compile.mjs']);
   const sources = tempDir('reflist-declared-');
   writeDeclared(sources, rows);
   const out = join(tempDir('reflist-declared-out-'), 'dist');
-  console.log(`machine: ${availableParallelism()} cores, node ${process.version}; ${rows.toLocaleString('en')} rows declared in reflist.config.json`);
+  console.log(
+    `machine: ${availableParallelism()} cores, node ${process.version}; ${rows.toLocaleString('en')} rows declared in reflist.config.json`,
+  );
   const full = cliBuild(sources, out);
   const { files, bytes } = treeStats(out, () => true);
-  console.log(`full build    ${full.seconds.toFixed(1)} s, peak RSS ${full.rssMb.toFixed(0)} MB, ${files.toLocaleString('en')} files, ${(bytes / 1e6).toFixed(1)} MB`);
+  console.log(
+    `full build    ${full.seconds.toFixed(1)} s, peak RSS ${full.rssMb.toFixed(0)} MB, ${files.toLocaleString('en')} files, ${(bytes / 1e6).toFixed(1)} MB`,
+  );
   const csv = readFileSync(join(sources, 'institution.csv'), 'utf8').replace('\nX-00001,', '\nX-00001,Edited ');
   writeFileSync(join(sources, 'institution.csv'), csv);
   const edit = cliBuild(sources, out);
@@ -484,13 +628,26 @@ if (which === 'search') await searchBench(Number(values.authors ?? 100_000));
 else if (which === 'build') await buildBench((values.authors ?? '100000,1000000').split(',').map(Number));
 else if (which === 'parser') await parserBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
 else if (which === 'writer') await writerBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
-else if (which === 'ab') await abBench(values.against ?? 'HEAD', Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
+else if (which === 'ab')
+  await abBench(values.against ?? 'HEAD', Number(values.authors ?? 100_000), Number(values.rounds ?? 6));
 else if (which === 'deploy') await deployBench(Number(values.authors ?? 3000));
 else if (which === 'writes') await writesBench((values.authors ?? '100000,1000000').split(',').map(Number));
 else if (which === 'declared') await declaredBench(Number(values.rows ?? 1_000_000));
 else if (which === 'widgets') await widgetsBench();
-else if (which === 'size') await sizeBench({ rows: (values.rows ?? '100000,1000000').split(',').map(Number), authors: Number(values.authors ?? 100_000), against: values.against ?? '17c080e' }, toDocs);
+else if (which === 'size')
+  await sizeBench(
+    {
+      rows: (values.rows ?? '100000,1000000').split(',').map(Number),
+      authors: Number(values.authors ?? 100_000),
+      against: values.against ?? '17c080e',
+    },
+    toDocs,
+  );
 else if (which === 'cities') await citiesBench(toDocs);
-else if (which === 'compress') await compressBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6), toDocs);
+else if (which === 'compress')
+  await compressBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6), toDocs);
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
-else throw new Error(`unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, cities, compress or parser`);
+else
+  throw new Error(
+    `unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, cities, compress or parser`,
+  );

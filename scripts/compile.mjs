@@ -12,7 +12,10 @@ rmSync('lib', { recursive: true, force: true });
 const fromClient = {
   name: 'from-client',
   setup(b) {
-    b.onResolve({ filter: /\/client\/(source|cascade)\.js$/ }, () => ({ path: '../tree/lookup-client.js', external: true }));
+    b.onResolve({ filter: /\/client\/(source|cascade)\.js$/ }, () => ({
+      path: '../tree/lookup-client.js',
+      external: true,
+    }));
   },
 };
 
@@ -21,16 +24,44 @@ const tree = { ...common, platform: 'neutral' };
 await Promise.all([
   // The executable and the programmatic API share one chunk of the builder; bin.ts's first line is the #!.
   // The chunk sits in lib/, as src/root.ts sits in src/: the package files it finds (lib/tree/, the worker) hold from both.
-  build({ ...common, entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' }, outdir: 'lib', splitting: true,
-    chunkNames: '[name]-[hash]', platform: 'node', packages: 'external' }),
-  build({ ...common, entryPoints: ['src/write/worker.ts'], outfile: 'lib/write-worker.js', platform: 'node', packages: 'external' }),
-  build({ ...common, entryPoints: ['src/write/copy-worker.ts'], outfile: 'lib/copy-worker.js', platform: 'node', packages: 'external' }),
+  build({
+    ...common,
+    entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' },
+    outdir: 'lib',
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    platform: 'node',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/write/worker.ts'],
+    outfile: 'lib/write-worker.js',
+    platform: 'node',
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['src/write/copy-worker.ts'],
+    outfile: 'lib/copy-worker.js',
+    platform: 'node',
+    packages: 'external',
+  }),
   build({ ...tree, entryPoints: ['src/client/index.ts'], outfile: 'lib/tree/lookup-client.js' }),
   build({ ...tree, entryPoints: ['src/adapters/cloudflare.ts'], outfile: 'lib/tree/_worker.js' }),
   build({ ...tree, entryPoints: ['src/adapters/netlify.ts'], outfile: 'lib/tree/_netlify/lib/reflist.js' }),
-  build({ ...tree, entryPoints: ['src/widgets/react-select.ts', 'src/widgets/tom-select.ts', 'src/widgets/choices.ts'],
-    outdir: 'lib/widgets', plugins: [fromClient] }),
+  build({
+    ...tree,
+    entryPoints: ['src/widgets/react-select.ts', 'src/widgets/tom-select.ts', 'src/widgets/choices.ts'],
+    outdir: 'lib/widgets',
+    plugins: [fromClient],
+  }),
   // A classic script: `navigator.serviceWorker.register(url)` needs no { type: 'module' }.
-  build({ ...tree, entryPoints: ['src/adapters/service-worker.ts'], outfile: 'lib/tree/lookup-sw.js', format: 'iife',
-    logOverride: { 'empty-import-meta': 'silent' } }), // the client then asks for baseUrl, which the worker passes
+  build({
+    ...tree,
+    entryPoints: ['src/adapters/service-worker.ts'],
+    outfile: 'lib/tree/lookup-sw.js',
+    format: 'iife',
+    logOverride: { 'empty-import-meta': 'silent' },
+  }), // the client then asks for baseUrl, which the worker passes
 ]);

@@ -8,7 +8,14 @@ export const CHROMIUM = '/usr/bin/chromium';
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -69,9 +76,12 @@ export class DemoPage {
   /** `$('#id').select2('data')`: the options select2 holds for the selection. */
   selectedData(id: string): Promise<Record<string, unknown>[]> {
     return this.page.evaluate((sel) => {
-      const $ = (window as unknown as { jQuery: (s: string) => { select2(m: string): Record<string, unknown>[] } }).jQuery;
+      const $ = (window as unknown as { jQuery: (s: string) => { select2(m: string): Record<string, unknown>[] } })
+        .jQuery;
       // element is a DOM node and cannot cross into Node
-      return $(sel).select2('data').map(({ element: _element, ...rest }) => rest);
+      return $(sel)
+        .select2('data')
+        .map(({ element: _element, ...rest }) => rest);
     }, `#${id}`);
   }
 

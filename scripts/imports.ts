@@ -15,17 +15,23 @@ import { fileURLToPath } from 'node:url';
  * hosts: they import the client and nothing of the builder.
  */
 export const RANKS: Record<string, number> = {
-  'client': 0,
-  'errors.ts': 1, 'tree-files.ts': 1, 'root.ts': 1, 'progress.ts': 1,
-  'config': 2,
-  'sources': 3,
-  'plan': 4,
-  'render': 5, 'search': 5,
-  'write': 6,
+  client: 0,
+  'errors.ts': 1,
+  'tree-files.ts': 1,
+  'root.ts': 1,
+  'progress.ts': 1,
+  config: 2,
+  sources: 3,
+  plan: 4,
+  render: 5,
+  search: 5,
+  write: 6,
   'advice.ts': 7,
   'build.ts': 8,
-  'commands': 9,
-  'cli.ts': 10, 'index.ts': 10, 'bin.ts': 11,
+  commands: 9,
+  'cli.ts': 10,
+  'index.ts': 10,
+  'bin.ts': 11,
 };
 /** Parts the builder's stages may not import, nor they import the builder: bundled on their own. */
 const CLIENT_SIDE = new Set(['client', 'adapters', 'widgets']);
@@ -33,14 +39,21 @@ const CLIENT_SIDE = new Set(['client', 'adapters', 'widgets']);
 /** Render and search are one stage: render calls the index, the index imports nothing of render. */
 const ONE_WAY: [from: string, to: string][] = [['search', 'render']];
 
-export interface Import { from: string; to: string; line: number; text: string }
+export interface Import {
+  from: string;
+  to: string;
+  line: number;
+  text: string;
+}
 
 const partOf = (path: string) => path.split('/')[0]!;
 
 /** Every relative import and re-export of every module of `src`, as paths under it. */
 export function importsOf(src: string): Import[] {
   const found: Import[] = [];
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => f.split(sep).join('/'));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.split(sep).join('/'));
   for (const file of files.sort()) {
     const text = readFileSync(join(src, file), 'utf8');
     for (const m of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom '(\.{1,2}\/[^']+)'|^import '(\.{1,2}\/[^']+)'/gm)) {
@@ -57,11 +70,13 @@ export function violation({ from, to }: Import): string | undefined {
   if (a === b) return undefined;
   // lookup-client.js (client/index.ts's bundle) carries select2's adapter: a select2 page loads the client alone.
   if (from === 'client/index.ts' && to === 'widgets/select2.ts') return undefined;
-  if (CLIENT_SIDE.has(a)) return b === 'client' ? undefined : `${a}/ is bundled for browsers and hosts: it imports client/ alone`;
+  if (CLIENT_SIDE.has(a))
+    return b === 'client' ? undefined : `${a}/ is bundled for browsers and hosts: it imports client/ alone`;
   if (CLIENT_SIDE.has(b) && b !== 'client') return `${b}/ is a bundle's entry, not a module the builder imports`;
   if (ONE_WAY.some(([x, y]) => x === a && y === b)) return `${a}/ is called by ${b}/, not the other way`;
   const [ra, rb] = [RANKS[a], RANKS[b]];
-  if (ra === undefined || rb === undefined) return `${ra === undefined ? a : b} has no place in the order (scripts/imports.ts RANKS)`;
+  if (ra === undefined || rb === undefined)
+    return `${ra === undefined ? a : b} has no place in the order (scripts/imports.ts RANKS)`;
   return rb > ra ? `${a} (rank ${ra}) imports ${b}, a later stage (rank ${rb})` : undefined;
 }
 
@@ -76,8 +91,13 @@ if (main) {
   }
   console.log(`imports between the parts of src/ (${relative(process.cwd(), src) || '.'}):`);
   for (const [edge, n] of [...edges].sort()) console.log(`  ${edge} (${n})`);
-  const bad = imports.flatMap((i) => { const why = violation(i); return why ? [`src/${i.from}:${i.line}: ${why}: ${i.text}`] : []; });
+  const bad = imports.flatMap((i) => {
+    const why = violation(i);
+    return why ? [`src/${i.from}:${i.line}: ${why}: ${i.text}`] : [];
+  });
   for (const line of bad) console.log(line);
-  console.log(bad.length === 0 ? 'no import runs against the pipeline' : `${bad.length} import(s) run against the pipeline`);
+  console.log(
+    bad.length === 0 ? 'no import runs against the pipeline' : `${bad.length} import(s) run against the pipeline`,
+  );
   process.exitCode = bad.length === 0 ? 0 : 1;
 }

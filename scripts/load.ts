@@ -115,7 +115,6 @@ function cycle(paths: string[]): () => string {
   return () => paths[i++ % paths.length]!;
 }
 
-
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -124,7 +123,11 @@ async function main() {
       connections: { type: 'string', default: '50' },
     },
   });
-  const [authors, duration, connections] = [Number(values.authors), Number(values.duration), Number(values.connections)];
+  const [authors, duration, connections] = [
+    Number(values.authors),
+    Number(values.duration),
+    Number(values.connections),
+  ];
   const started = performance.now();
 
   execFileSync(process.execPath, ['scripts/compile.mjs'], { stdio: 'inherit' });
@@ -135,9 +138,14 @@ async function main() {
   const [pc, ps, pj, pn] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
   // nginx hands Term and Id to the compat server, as docs/hosts.md sets it up.
   const report = await build({ sources, out: tree, pageSize: 30, nginxUpstream: `http://127.0.0.1:${pc}` });
-  console.log(`tree: ${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB from ${authors} authors (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `tree: ${report.files} files, ${(report.bytes / 1e6).toFixed(1)} MB from ${authors} authors (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
 
-  const rows = parse(readFileSync(join(sources, 'author.csv')), { columns: true, bom: true }) as { id: string; text: string }[];
+  const rows = parse(readFileSync(join(sources, 'author.csv')), { columns: true, bom: true }) as {
+    id: string;
+    text: string;
+  }[];
   const items = rows.map((r) => ({ id: Number(r.id), text: r.text }));
   writeFileSync(join(work, 'db.json'), JSON.stringify({ author: items }));
   const manifest = JSON.parse(readFileSync(join(tree, MANIFEST), 'utf8')) as Manifest;
@@ -149,7 +157,11 @@ async function main() {
   const terms = Array.from({ length: 2000 }, () => {
     const words = fold(pick(items).text).split(' ');
     const start = random() < 0.8 ? 0 : Math.floor(random() * words.length);
-    return words.slice(start).join(' ').slice(0, 2 + Math.floor(random() * 5)).trim();
+    return words
+      .slice(start)
+      .join(' ')
+      .slice(0, 2 + Math.floor(random() * 5))
+      .trim();
   }).filter((t) => t !== '');
   const { buckets, search, layout } = manifest.lists['author'] as ListInfo;
   const enc = encodeURIComponent;
@@ -158,18 +170,58 @@ async function main() {
   const stopAll = () => Promise.all(servers.map((s) => s.stop()));
   process.once('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
-    const compat = await start('compat', process.execPath, ['lib/cli.js', 'serve', '--dir', tree, '--port', String(pc), '--host', '127.0.0.1'], pc, '/lookup.json');
+    const compat = await start(
+      'compat',
+      process.execPath,
+      ['lib/cli.js', 'serve', '--dir', tree, '--port', String(pc), '--host', '127.0.0.1'],
+      pc,
+      '/lookup.json',
+    );
     servers.push(compat);
-    const serve = await start('serve', process.execPath, [join(ROOT, 'node_modules/serve/build/main.js'), '-L', '-n', '--no-port-switching', '-l', `tcp://127.0.0.1:${ps}`, tree], ps, '/lookup.json');
+    const serve = await start(
+      'serve',
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/serve/build/main.js'),
+        '-L',
+        '-n',
+        '--no-port-switching',
+        '-l',
+        `tcp://127.0.0.1:${ps}`,
+        tree,
+      ],
+      ps,
+      '/lookup.json',
+    );
     servers.push(serve);
-    const json = await start('json-server', process.execPath, [join(ROOT, 'node_modules/json-server/lib/cli/bin.js'), join(work, 'db.json'), '--port', String(pj), '--host', '127.0.0.1', '--quiet'], pj, '/author/1');
+    const json = await start(
+      'json-server',
+      process.execPath,
+      [
+        join(ROOT, 'node_modules/json-server/lib/cli/bin.js'),
+        join(work, 'db.json'),
+        '--port',
+        String(pj),
+        '--host',
+        '127.0.0.1',
+        '--quiet',
+      ],
+      pj,
+      '/author/1',
+    );
     servers.push(json);
     let nginx: Server | undefined;
     if (existsSync(NGINX)) {
       const prefix = join(work, 'nginx');
       mkdirSync(prefix);
       writeFileSync(join(prefix, 'nginx.conf'), nginxMainConf(prefix, tree, pn));
-      nginx = await start('nginx', NGINX, ['-c', join(prefix, 'nginx.conf'), '-p', prefix, '-e', join(prefix, 'error.log')], pn, '/lookup.json');
+      nginx = await start(
+        'nginx',
+        NGINX,
+        ['-c', join(prefix, 'nginx.conf'), '-p', prefix, '-e', join(prefix, 'error.log')],
+        pn,
+        '/lookup.json',
+      );
       servers.push(nginx);
     } else console.log(`${NGINX} is missing: no nginx rows`);
     // The edge adapters in their hosts' own runtimes: _worker.js in workerd, the Netlify edge function in Deno.
@@ -183,14 +235,26 @@ async function main() {
       ['compat  /author.json?Id=…', compat, cycle(ids.map((id) => `/author.json?Id=${id}`))],
       ['compat  /author.json?Term=…', compat, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
       ['serve   /author/page/7.json', serve, () => '/author/page/7.json'],
-      ['serve   id bucket of Id=…', serve, cycle(ids.map((id) => '/' + bucketPath('author', layout, buckets, bucketOf(String(id), buckets))))],
-      ['serve   search file of Term=…', serve, cycle(terms.map((t) => '/' + searchPath('author', layout, search, searchFileFor(t, search))))],
+      [
+        'serve   id bucket of Id=…',
+        serve,
+        cycle(ids.map((id) => '/' + bucketPath('author', layout, buckets, bucketOf(String(id), buckets)))),
+      ],
+      [
+        'serve   search file of Term=…',
+        serve,
+        cycle(terms.map((t) => '/' + searchPath('author', layout, search, searchFileFor(t, search)))),
+      ],
       ['workerd _worker.js /author.json?Term=…', workerd, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
       ['workerd _worker.js /author.json?Id=…', workerd, cycle(ids.map((id) => `/author.json?Id=${id}`))],
       ['deno    _netlify/reflist.js /author.json?Term=…', deno, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
       ['json-server /author?_page=7&_limit=30', json, () => '/author?_page=7&_limit=30'],
       ['json-server /author/ID', json, cycle(ids.map((id) => `/author/${id}`))],
-      ['json-server /author?q=…&_page=1&_limit=30', json, cycle(terms.map((t) => `/author?q=${enc(t)}&_page=1&_limit=30`))],
+      [
+        'json-server /author?q=…&_page=1&_limit=30',
+        json,
+        cycle(terms.map((t) => `/author?q=${enc(t)}&_page=1&_limit=30`)),
+      ],
       ...(nginx
         ? ([
             ['nginx   /author.json?Page=7', nginx, () => '/author.json?Page=7'],
@@ -203,15 +267,28 @@ async function main() {
     const table: string[][] = [];
     for (const [name, server, next] of targets) {
       const before = rss(server.pid);
-      const result = await autocannon({ url: server.url, connections, duration, requests: [{ setupRequest: (req) => ({ ...req, path: next() }) }] });
+      const result = await autocannon({
+        url: server.url,
+        connections,
+        duration,
+        requests: [{ setupRequest: (req) => ({ ...req, path: next() }) }],
+      });
       const after = rss(server.pid);
       const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
-      table.push([name, Math.round(result.requests.average).toLocaleString('en-US'), `${result.latency.p99} ms`, `${result.errors + result.timeouts}/${result.non2xx}`, mib(before), mib(after)]);
+      table.push([
+        name,
+        Math.round(result.requests.average).toLocaleString('en-US'),
+        `${result.latency.p99} ms`,
+        `${result.errors + result.timeouts}/${result.non2xx}`,
+        mib(before),
+        mib(after),
+      ]);
       console.log(`  ${name}: ${Math.round(result.requests.average)} req/s`);
     }
     const head = ['target', 'req/s', 'p99', 'errors/non-2xx', 'RSS before', 'RSS after'];
     const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
-    const line = (cells: string[]) => '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
+    const line = (cells: string[]) =>
+      '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
     console.log(`\n${connections} connections, ${duration} s a target, 127.0.0.1, ${authors} authors\n`);
     console.log(line(head));
     console.log('|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|');

@@ -30,12 +30,17 @@ export function assemblePreview(tree: string, out: string): void {
   rmSync(out, { recursive: true, force: true }); // removes the old link, never what it points to
   for (const dir of ['vendor', 'widgets', 'tree']) mkdirSync(join(out, dir), { recursive: true });
   for (const name of DEMO_FILES) copyFileSync(join(ROOT, 'demo', name), join(out, name));
-  for (const [name, [pkg, path]] of VENDOR) copyFileSync(join(ROOT, 'node_modules', pkg, path), join(out, 'vendor', name));
+  for (const [name, [pkg, path]] of VENDOR)
+    copyFileSync(join(ROOT, 'node_modules', pkg, path), join(out, 'vendor', name));
   writeFileSync(join(out, 'vendor', REACT_VENDOR), buildSync(reactVendorBuild).outputFiles![0]!.contents);
   for (const name of WIDGETS) copyFileSync(join(ROOT, 'lib/widgets', name), join(out, 'widgets', name));
   copyFileSync(join(ROOT, 'lib/tree/lookup-client.js'), join(out, 'tree/lookup-client.js'));
   // Relative, so the folder survives being moved with the project; 'junction' lets Windows link without admin rights.
-  symlinkSync(relative(resolve(out), resolve(tree)), join(out, 'lookup'), process.platform === 'win32' ? 'junction' : 'dir');
+  symlinkSync(
+    relative(resolve(out), resolve(tree)),
+    join(out, 'lookup'),
+    process.platform === 'win32' ? 'junction' : 'dir',
+  );
 }
 
 /** `serve` on 127.0.0.1:port over `dir`; --symlinks so it follows `lookup`. */
@@ -76,8 +81,12 @@ export function run(argv: string[], stderr: (line: string) => void): ChildProces
     return 1;
   }
   // A tree keeps the client it was built with; the demo needs the current one.
-  if (!readFileSync(join(values.dir, 'lookup-client.js')).equals(readFileSync(join(ROOT, 'lib/tree/lookup-client.js')))) {
-    stderr(`warning: ${join(values.dir, 'lookup-client.js')} differs from lib/tree/lookup-client.js (another build of the client): run npm run build to refresh it`);
+  if (
+    !readFileSync(join(values.dir, 'lookup-client.js')).equals(readFileSync(join(ROOT, 'lib/tree/lookup-client.js')))
+  ) {
+    stderr(
+      `warning: ${join(values.dir, 'lookup-client.js')} differs from lib/tree/lookup-client.js (another build of the client): run npm run build to refresh it`,
+    );
   }
   return servePreview(join(ROOT, '.preview'), port);
 }

@@ -36,7 +36,8 @@ function count(name: string, value: string | undefined): number | undefined {
 
 function report(outDir: string, written: Written, ms: number): void {
   console.log(`wrote ${outDir}`);
-  for (const [file, rows] of Object.entries(written)) console.log(`  ${file.padEnd(20)} ${String(rows).padStart(9)} rows`);
+  for (const [file, rows] of Object.entries(written))
+    console.log(`  ${file.padEnd(20)} ${String(rows).padStart(9)} rows`);
   console.log(`in ${(ms / 1000).toFixed(1)} s`);
 }
 

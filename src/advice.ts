@@ -57,10 +57,13 @@ function figure(m: Misfit, host: Host): string {
 
 /** The one line every build prints of its tree: files, bytes, largest file, fullest folder, and the hosts it fits. */
 export function fitLine(size: TreeSize, out: string): string {
-  const copies = size.copies.files > 0 ? `, ${size.copies.files} of them .gz/.br copies (${mb(size.copies.bytes)})` : '';
+  const copies =
+    size.copies.files > 0 ? `, ${size.copies.files} of them .gz/.br copies (${mb(size.copies.bytes)})` : '';
   const { fit, over } = fits(size);
   const hosts = [
-    fit.length === HOST_NAMES.length ? 'fits every host --host knows' : `fits ${fit.length > 0 ? fit.join(', ') : 'none of the hosts --host knows'}`,
+    fit.length === HOST_NAMES.length
+      ? 'fits every host --host knows'
+      : `fits ${fit.length > 0 ? fit.join(', ') : 'none of the hosts --host knows'}`,
     ...over.map(([name, m]) => `not ${name} (${figure(m, HOSTS[name])})`),
   ].join('; ');
   return (
@@ -71,16 +74,25 @@ export function fitLine(size: TreeSize, out: string): string {
 
 /** A warning for each folder over FOLDER_CAP entries: a public one (items, pages) keeps its names, so the build says which hosts cannot take it, and the knob. */
 export function crowdedWarnings(size: TreeSize, knobs: Knobs): string[] {
-  return size.crowded.filter((f) => f.entries > FOLDER_CAP).map(({ path, entries, copies }) => {
-    const refuse = HOST_NAMES.filter((name) => overCaps(size, HOSTS[name]).some((m) => m.figure === 'folder' && m.path === path));
-    const hosts = refuse.length > 0 ? refuse.map((name) => `${name} cannot take it (~${int(HOSTS[name].folderEntries!)} at most)`).join(', ') : 'the hosts --host knows take it';
-    return `folder ${folderName(path)} holds ${int(entries)} entries, over the ${int(FOLDER_CAP)} of docs/contract.md §3: ${hosts}; to keep under: ${folderKnob(path, entries, copies, FOLDER_CAP, knobs)}`;
-  });
+  return size.crowded
+    .filter((f) => f.entries > FOLDER_CAP)
+    .map(({ path, entries, copies }) => {
+      const refuse = HOST_NAMES.filter((name) =>
+        overCaps(size, HOSTS[name]).some((m) => m.figure === 'folder' && m.path === path),
+      );
+      const hosts =
+        refuse.length > 0
+          ? refuse.map((name) => `${name} cannot take it (~${int(HOSTS[name].folderEntries!)} at most)`).join(', ')
+          : 'the hosts --host knows take it';
+      return `folder ${folderName(path)} holds ${int(entries)} entries, over the ${int(FOLDER_CAP)} of docs/contract.md §3: ${hosts}; to keep under: ${folderKnob(path, entries, copies, FOLDER_CAP, knobs)}`;
+    });
 }
 
 /** An error for each cap of `host` the tree is over, naming the figure and the knob. */
 export function misfitErrors(host: Host, misfits: Misfit[], size: TreeSize, knobs: Knobs): ReflistError[] {
-  return misfits.map((m) => new ReflistError('OVER_CAP', `${host.name}: ${figure(m, host)}: ${knob(host, m, size, knobs)}`));
+  return misfits.map(
+    (m) => new ReflistError('OVER_CAP', `${host.name}: ${figure(m, host)}: ${knob(host, m, size, knobs)}`),
+  );
 }
 
 function knob(host: Host, m: Misfit, size: TreeSize, knobs: Knobs): string {
@@ -100,12 +112,16 @@ function knob(host: Host, m: Misfit, size: TreeSize, knobs: Knobs): string {
 /** The lists of a declaration with their folder's segments, `*` for a parent's id: `country/ * /state`. */
 function listFolders(d: Declaration): { list: ListSpec; segments: string[] }[] {
   const byName = new Map(d.lists.map((l) => [l.name, l]));
-  return d.lists.filter((l) => !l.embeddedIn).map((list) => ({ list, segments: [...ancestors(list, byName).flatMap((a) => [a.path, '*']), list.path] }));
+  return d.lists
+    .filter((l) => !l.embeddedIn)
+    .map((list) => ({ list, segments: [...ancestors(list, byName).flatMap((a) => [a.path, '*']), list.path] }));
 }
 
 /** The list whose folder (or a file in it) `segments` name. */
 function listAt(d: Declaration, segments: string[]): ListSpec | undefined {
-  return listFolders(d).find((f) => f.segments.length === segments.length && f.segments.every((s, i) => s === '*' || s === segments[i]))?.list;
+  return listFolders(d).find(
+    (f) => f.segments.length === segments.length && f.segments.every((s, i) => s === '*' || s === segments[i]),
+  )?.list;
 }
 
 const LISTS_DOC = 'docs/lists.md#when-a-list-outgrows-a-host';
@@ -113,7 +129,9 @@ const LISTS_DOC = 'docs/lists.md#when-a-list-outgrows-a-host';
 /** The page size that would make `pages` page files `target` at most. */
 function pageSizeFor(pageSize: number, pages: number, target: number): string {
   const size = Math.ceil((pageSize * pages) / Math.max(target, 1));
-  return size <= 10_000 ? `"pageSize": ${size} or more (now ${pageSize}; --page-size overrides it)` : `a larger "pageSize" (now ${pageSize})`;
+  return size <= 10_000
+    ? `"pageSize": ${size} or more (now ${pageSize}; --page-size overrides it)`
+    : `a larger "pageSize" (now ${pageSize})`;
 }
 
 /** What would bring a folder of `entries` (`copies` of them compressed copies) under `cap`, by what fills it. */
@@ -126,11 +144,13 @@ function folderKnob(path: string, entries: number, copies: number, cap: number, 
   const segments = path.split('/').filter((s) => s !== '');
   if (segments.at(-1) === 'page') return pageSizeFor(knobs.pageSize, entries, cap);
   const group = d.groups && groupSegment(d.groups.param);
-  if (group && segments.length === 2 && segments[1] === group) return `fewer groups (each holds 2 entries here: its first page and its folder) (${LISTS_DOC})`;
+  if (group && segments.length === 2 && segments[1] === group)
+    return `fewer groups (each holds 2 entries here: its first page and its folder) (${LISTS_DOC})`;
   const list = listAt(d, segments);
   if (!list) return `see ${LISTS_DOC}`;
   const under = list.parent ? '' : ', or list it under a parent';
-  if (list.items) return `declare "items": false on lists.${list.name} (${list.shape === 'paged' ? 'Id lookups answer its items all the same' : 'its list file holds them all the same'})${under} (${LISTS_DOC})`;
+  if (list.items)
+    return `declare "items": false on lists.${list.name} (${list.shape === 'paged' ? 'Id lookups answer its items all the same' : 'its list file holds them all the same'})${under} (${LISTS_DOC})`;
   return `each of lists.${list.name}'s items holds the lists under it here: list them under another parent (${LISTS_DOC})`;
 }
 
@@ -139,7 +159,8 @@ function fileKnob(path: string, knobs: Knobs): string {
   const segments = path.replace(/\.json$/, '').split('/');
   if (segments.at(-2) === 'page') return `a smaller "pageSize" (now ${knobs.pageSize})`;
   const list = listAt(knobs.declaration, segments);
-  if (list && list.shape !== 'paged') return `declare "shape": "paged" on lists.${list.name}${list.parent ? ' (a paged list has no parent yet: declare it beside this one)' : ''}, or list it under a parent (${LISTS_DOC})`;
+  if (list && list.shape !== 'paged')
+    return `declare "shape": "paged" on lists.${list.name}${list.parent ? ' (a paged list has no parent yet: declare it beside this one)' : ''}, or list it under a parent (${LISTS_DOC})`;
   return `see ${LISTS_DOC}`;
 }
 
@@ -155,7 +176,9 @@ const PART_NAMES: Record<Part, string> = {
 
 /** What would bring the tree's files (or bytes) down by `excess`: the knob of the part that holds the most. */
 function countKnob(what: keyof Tally, excess: number, size: TreeSize, knobs: Knobs): string {
-  const parts = Object.entries(size.parts).flatMap(([section, p]) => Object.entries(p).map(([part, tally]) => ({ section, part: part as Part, tally })));
+  const parts = Object.entries(size.parts).flatMap(([section, p]) =>
+    Object.entries(p).map(([part, tally]) => ({ section, part: part as Part, tally })),
+  );
   const top = parts.sort((a, b) => b.tally[what] - a.tally[what])[0]!;
   const of = `most are ${PART_NAMES[top.part]}${top.part === 'copies' ? '' : ` of ${top.section}`} (${what === 'files' ? int(top.tally.files) : amount(top.tally.bytes, false)})`;
   const list = listAt(knobs.declaration, [top.section]);
@@ -170,7 +193,9 @@ function countKnob(what: keyof Tally, excess: number, size: TreeSize, knobs: Kno
     case 'public': {
       const section = knobs.sections.find((s) => s.name === top.section);
       const items = section ? [section.root, ...section.nested].filter((l) => l.items) : [];
-      return items.length > 0 ? `${of}: declare "items": false on ${items.map((l) => `lists.${l.name}`).join(', ')} (${LISTS_DOC})` : `${of} (${LISTS_DOC})`;
+      return items.length > 0
+        ? `${of}: declare "items": false on ${items.map((l) => `lists.${l.name}`).join(', ')} (${LISTS_DOC})`
+        : `${of} (${LISTS_DOC})`;
     }
     default:
       return `${of} (${LISTS_DOC})`;

@@ -143,13 +143,24 @@ async function buildWith(options: BuildOptions, search: SearchTuning): Promise<B
 }
 
 /** The stages in order, on a tree opened for writing. */
-async function run(config: BuildConfig, tree: ReturnType<typeof openTree>, progress: Progress, warn: (line: string) => void) {
+async function run(
+  config: BuildConfig,
+  tree: ReturnType<typeof openTree>,
+  progress: Progress,
+  warn: (line: string) => void,
+) {
   const { dir, declaration, sections, pageSize } = config;
   progress.phase('reading and checking sources');
   // A config that says anything else makes every section again: it may change any file.
   // The host shapes no file: another one is checked without rendering anything again.
   const { host: _host, ...shaping } = declaration;
-  const key = optionsKey({ format: FORMAT, pageSize, search: config.search, compress: config.compress, declaration: shaping });
+  const key = optionsKey({
+    format: FORMAT,
+    pageSize,
+    search: config.search,
+    compress: config.compress,
+    declaration: shaping,
+  });
   const generation = servedGeneration(config.out);
   const served = servedBuild(generation && cacheDir(generation), key);
   const changes = findChanges(dir, declaration, sections, served);
@@ -162,12 +173,21 @@ async function run(config: BuildConfig, tree: ReturnType<typeof openTree>, progr
   progress.phase('writing files', estimate(config, trees, items, groups.ids.length));
   const outputs = renderTree(
     plan,
-    { declaration, sections, groups, sources, scripts: treeScripts(), hosts: { nginxUpstream: config.nginxUpstream }, cache: { options: key, digests: changes.digests, rows } },
+    {
+      declaration,
+      sections,
+      groups,
+      sources,
+      scripts: treeScripts(),
+      hosts: { nginxUpstream: config.nginxUpstream },
+      cache: { options: key, digests: changes.digests, rows },
+    },
     { pageSize, search: config.search },
   );
   const written = await tree.write(outputs, (n) => progress.tick(n));
   progress.end();
-  if (written.refused.length > 0) throw new ReflistErrors(misfitErrors(config.host!, written.refused, written.size, config));
+  if (written.refused.length > 0)
+    throw new ReflistErrors(misfitErrors(config.host!, written.refused, written.size, config));
   for (const line of crowdedWarnings(written.size, config)) warn(line);
   const made: Record<Section, How> = {};
   for (const root of roots) made[root.name] = (plan.lists[root.name] ?? plan.trees[root.name])!.how;
@@ -178,12 +198,18 @@ async function run(config: BuildConfig, tree: ReturnType<typeof openTree>, progr
 function hostOf(host: HostName | Host | undefined): Host | undefined {
   if (host === undefined || typeof host === 'object') return host;
   if (isHostName(host)) return HOSTS[host];
-  throw new ReflistError('INVALID_OPTION', `--host: expected one of ${HOST_NAMES.join(', ')}, got "${host}"${didYouMean(host, HOST_NAMES)}`);
+  throw new ReflistError(
+    'INVALID_OPTION',
+    `--host: expected one of ${HOST_NAMES.join(', ')}, got "${host}"${didYouMean(host, HOST_NAMES)}`,
+  );
 }
 
 /** The rows a build reports, in the order it prints them: the lists in declared order, then the groups. */
 function rowNames(declaration: Declaration): string[] {
-  return [...declaration.lists.map((l) => l.name), ...(declaration.groups ? [groupSegment(declaration.groups.param)] : [])];
+  return [
+    ...declaration.lists.map((l) => l.name),
+    ...(declaration.groups ? [groupSegment(declaration.groups.param)] : []),
+  ];
 }
 
 /**
@@ -191,7 +217,12 @@ function rowNames(declaration: Declaration): string[] {
  * and children, the groups. A section kept has none here: its rows are the
  * served build's.
  */
-function countRows({ declaration, sections }: BuildConfig, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, groups: Groups): Record<string, number> {
+function countRows(
+  { declaration, sections }: BuildConfig,
+  trees: Record<string, Node[]>,
+  lists: Record<string, ListItem[]>,
+  groups: Groups,
+): Record<string, number> {
   const rows: Record<string, number> = {};
   const add = (list: string, n: number) => (rows[list] = (rows[list] ?? 0) + n);
   const walk = (list: string, nodes: Node[]) => {
@@ -217,7 +248,12 @@ function countRows({ declaration, sections }: BuildConfig, trees: Record<string,
 }
 
 /** About how many files the build renders, for a progress bar. */
-function estimate({ sections, pageSize }: BuildConfig, trees: Record<string, Node[]>, lists: Record<string, ListItem[]>, groups: number): number {
+function estimate(
+  { sections, pageSize }: BuildConfig,
+  trees: Record<string, Node[]>,
+  lists: Record<string, ListItem[]>,
+  groups: number,
+): number {
   let files = 10;
   for (const { root } of sections) {
     const nodes = trees[root.name];

@@ -32,14 +32,25 @@ function origin(value: string): string {
   } catch {
     // reported below
   }
-  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+  if (
+    !url ||
+    !/^https?:$/.test(url.protocol) ||
+    url.username ||
+    url.password ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash
+  ) {
     throw new InvalidArgumentError(`--nginx-upstream: expected an origin like http://127.0.0.1:8081, got "${value}"`);
   }
   return url.origin;
 }
 
 function hostName(value: string): HostName {
-  if (!isHostName(value)) throw new InvalidArgumentError(`--host: expected one of ${HOST_NAMES.join(', ')}, got "${value}"${didYouMean(value, HOST_NAMES)}`);
+  if (!isHostName(value))
+    throw new InvalidArgumentError(
+      `--host: expected one of ${HOST_NAMES.join(', ')}, got "${value}"${didYouMean(value, HOST_NAMES)}`,
+    );
   return value;
 }
 
@@ -70,7 +81,9 @@ const HOW: Record<How, string> = {
 export async function run(argv: string[], io: Io): Promise<number> {
   let exit = 0;
   const program = new Command('reflist')
-    .description('Turn CSV reference lists into a static JSON lookup API for drop-downs (select2, react-select, Tom Select, Choices.js), served by any static host.')
+    .description(
+      'Turn CSV reference lists into a static JSON lookup API for drop-downs (select2, react-select, Tom Select, Choices.js), served by any static host.',
+    )
     .version(ownVersion(), '-V, --version', "print reflist's version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -80,14 +93,21 @@ export async function run(argv: string[], io: Io): Promise<number> {
     .command('init')
     .description('start a project of your own lists: example sources, package.json, a GitHub Pages workflow, a README')
     .argument('[dir]', 'the project folder, created if missing', '.')
-    .option('--preset <name>', 'the lists to start from: example (institutions by country, a taxonomy with counts) or lookup-service (the original lookup service)', 'example')
-    .addHelpText('after', `
+    .option(
+      '--preset <name>',
+      'the lists to start from: example (institutions by country, a taxonomy with counts) or lookup-service (the original lookup service)',
+      'example',
+    )
+    .addHelpText(
+      'after',
+      `
 Writes sources/reflist.config.json (the lists, docs/lists.md) and sources/*.csv (a few
 example rows of every list), package.json (scripts build, dev,
 serve, types), .github/workflows/pages.yml, README.md, .gitignore and vendor/reflist-VERSION.tgz
 (this reflist, which package.json installs). If any of them exists,
 it writes nothing and names them. Then: npm install, npm run build.
-`)
+`,
+    )
     .action((dir: string, opts: { preset: string }) => init(dir, io, opts.preset));
 
   program
@@ -95,30 +115,65 @@ it writes nothing and names them. Then: npm install, npm run build.
     .description('build the static tree from the source CSVs; on any error nothing is written')
     .option('--sources <dir>', 'folder of the source CSV files and their reflist.config.json', 'sources')
     .option('--config <file>', 'the config declaring the lists, when not in --sources; sources are read relative to it')
-    .option('--out <dir>', "output folder, replaced whole when the build succeeds: a link into .reflist/, the build's state", 'dist')
-    .option('--page-size <n>', `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`, integer('--page-size', 1, 10000))
+    .option(
+      '--out <dir>',
+      "output folder, replaced whole when the build succeeds: a link into .reflist/, the build's state",
+      'dist',
+    )
+    .option(
+      '--page-size <n>',
+      `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`,
+      integer('--page-size', 1, 10000),
+    )
     .option('--compress', 'also write .gz and .br copies of JSON, JS and HTML files, for hosts that serve them')
-    .option('--nginx-upstream <url>', 'nginx.conf hands Term, Id and child requests to `reflist serve` at this origin', origin)
-    .option('--host <name>', `the host the tree is for (default: the config's host): a tree over its caps fails and the served one stays; one of ${HOST_NAMES.join(', ')}`, hostName)
+    .option(
+      '--nginx-upstream <url>',
+      'nginx.conf hands Term, Id and child requests to `reflist serve` at this origin',
+      origin,
+    )
+    .option(
+      '--host <name>',
+      `the host the tree is for (default: the config's host): a tree over its caps fails and the served one stays; one of ${HOST_NAMES.join(', ')}`,
+      hostName,
+    )
     .option('-q, --quiet', 'print nothing but errors')
-    .action(async (opts: { sources: string; config?: string; out: string; pageSize?: number; compress?: boolean; nginxUpstream?: string; host?: HostName; quiet?: boolean }) => {
-      const say = opts.quiet ? () => {} : io.stdout;
-      const progress = createProgress(opts.quiet ? undefined : io.progress);
-      const report = await build({ ...opts, log: (line) => say(line + '\n'), warn: (line) => io.stderr(`warning: ${line}\n`), progress });
-      const rows = Object.entries(report.rows).map(([list, n]) => `${list} ${n}`).join(', ');
-      const seconds = (report.ms / 1000).toFixed(2);
-      const peak = mb(peakMemory());
-      say(`rows: ${rows}\n`);
-      const groups = new Map<How, string[]>();
-      for (const [section, how] of Object.entries(report.sections)) groups.set(how, [...(groups.get(how) ?? []), section]);
-      say(`sections: ${[...groups].map(([how, sections]) => `${sections.join(', ')} ${HOW[how]}`).join('; ')}\n`);
-      say(`${fitLine(report.size, opts.out)}\n`);
-      say(
-        report.unchanged
-          ? `unchanged: nothing written in ${seconds} s (peak memory ${peak})\n`
-          : `wrote ${report.written} changed files, linked ${report.copied} unchanged, removed ${report.removed} in ${seconds} s (peak memory ${peak})\n`,
-      );
-    });
+    .action(
+      async (opts: {
+        sources: string;
+        config?: string;
+        out: string;
+        pageSize?: number;
+        compress?: boolean;
+        nginxUpstream?: string;
+        host?: HostName;
+        quiet?: boolean;
+      }) => {
+        const say = opts.quiet ? () => {} : io.stdout;
+        const progress = createProgress(opts.quiet ? undefined : io.progress);
+        const report = await build({
+          ...opts,
+          log: (line) => say(line + '\n'),
+          warn: (line) => io.stderr(`warning: ${line}\n`),
+          progress,
+        });
+        const rows = Object.entries(report.rows)
+          .map(([list, n]) => `${list} ${n}`)
+          .join(', ');
+        const seconds = (report.ms / 1000).toFixed(2);
+        const peak = mb(peakMemory());
+        say(`rows: ${rows}\n`);
+        const groups = new Map<How, string[]>();
+        for (const [section, how] of Object.entries(report.sections))
+          groups.set(how, [...(groups.get(how) ?? []), section]);
+        say(`sections: ${[...groups].map(([how, sections]) => `${sections.join(', ')} ${HOW[how]}`).join('; ')}\n`);
+        say(`${fitLine(report.size, opts.out)}\n`);
+        say(
+          report.unchanged
+            ? `unchanged: nothing written in ${seconds} s (peak memory ${peak})\n`
+            : `wrote ${report.written} changed files, linked ${report.copied} unchanged, removed ${report.removed} in ${seconds} s (peak memory ${peak})\n`,
+        );
+      },
+    );
 
   program
     .command('types')
@@ -126,7 +181,9 @@ it writes nothing and names them. Then: npm install, npm run build.
     .option('--sources <dir>', 'folder of the source CSV files and their reflist.config.json', 'sources')
     .option('--config <file>', 'the config declaring the lists, when not in --sources')
     .option('--out <file>', 'the .d.ts file to write', TYPES_FILE)
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Writes, from the config a build reads, each list's item type (its keys in
 order: id a number or a string, label a string, fields by type, count where
 the list has counts, its children) and Lists, each list's shape, paths and
@@ -139,7 +196,8 @@ item. A page or app imports it for the client:
 Then client.request('/city.json?Term=ber') answers an envelope of CityItem,
 and a path no list has does not compile. Run it again after editing the
 config; with any error in the config, nothing is written.
-`)
+`,
+    )
     .action((opts: TypesOptions) => types(opts, io));
 
   program
@@ -159,11 +217,18 @@ config; with any error in the config, nothing is written.
     .command('dev')
     .description('build, serve the tree and the drop-down demo, and rebuild when a source changes; Ctrl-C stops')
     .option('--sources <dir>', 'folder of the source CSV files and their reflist.config.json, watched', 'sources')
-    .option('--config <file>', 'the config declaring the lists, when not in --sources; watched, with the sources beside it')
+    .option(
+      '--config <file>',
+      'the config declaring the lists, when not in --sources; watched, with the sources beside it',
+    )
     .option('--out <dir>', 'output folder, replaced by each build that succeeds', 'dist')
     .option('--port <n>', 'port to listen on (0 picks a free one)', integer('--port', 0, 65535), 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--page-size <n>', `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`, integer('--page-size', 1, 10000))
+    .option(
+      '--page-size <n>',
+      `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`,
+      integer('--page-size', 1, 10000),
+    )
     .action(async (opts: DevOptions) => {
       const dev = await startDev(opts, io);
       // Until Ctrl-C or SIGTERM; a second one while closing stops the process at once (Node's default).
@@ -183,7 +248,9 @@ config; with any error in the config, nothing is written.
     if (err instanceof CommanderError) exit = err.exitCode === 0 ? 0 : 2;
     else if (err instanceof ReflistErrors) {
       for (const line of errorLines(err)) io.stderr(`${line}\n`);
-      io.stderr(`build failed with ${err.errors.length} error${err.errors.length > 1 ? 's' : ''}; nothing was written\n`);
+      io.stderr(
+        `build failed with ${err.errors.length} error${err.errors.length > 1 ? 's' : ''}; nothing was written\n`,
+      );
       exit = 1;
     } else if (err instanceof ReflistError) {
       for (const line of errorLines(err)) io.stderr(`${line}\n`);

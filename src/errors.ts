@@ -52,7 +52,10 @@ export class ReflistError extends Error {
 
   /** This error with a hint. */
   withHint(hint: string): ReflistError {
-    return new ReflistError(this.code, this.message, { file: this.file, line: this.line }, hint, { cause: this.cause, errno: this.errno });
+    return new ReflistError(this.code, this.message, { file: this.file, line: this.line }, hint, {
+      cause: this.cause,
+      errno: this.errno,
+    });
   }
 
   /** `file:line: message`, the form every source error is printed in. */
@@ -78,9 +81,18 @@ const IO_FIXES: Record<string, string> = {
  */
 export function ioError(err: unknown): unknown {
   const e = err as NodeJS.ErrnoException;
-  if (err instanceof ReflistError || !(err instanceof Error) || typeof e.code !== 'string' || typeof e.syscall !== 'string') return err;
+  if (
+    err instanceof ReflistError ||
+    !(err instanceof Error) ||
+    typeof e.code !== 'string' ||
+    typeof e.syscall !== 'string'
+  )
+    return err;
   const fix = IO_FIXES[e.code] ?? `a file system call failed: ${e.message}`;
-  return new ReflistError('IO', `${e.syscall} failed with ${e.code}, ${fix}`, { file: e.path }, undefined, { cause: err, errno: e.code });
+  return new ReflistError('IO', `${e.syscall} failed with ${e.code}, ${fix}`, { file: e.path }, undefined, {
+    cause: err,
+    errno: e.code,
+  });
 }
 
 /** Characters a terminal shows as nothing, or as a plain space: controls, format characters (a BOM, a zero-width space), other spaces. */
@@ -128,7 +140,9 @@ export function suggest(word: string, candidates: readonly string[]): string | u
     const d = distance(word.toLowerCase(), c.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
-  return best ?? candidates.filter((c) => isWordOf(word, c) || isWordOf(c, word)).sort((a, b) => b.length - a.length)[0];
+  return (
+    best ?? candidates.filter((c) => isWordOf(word, c) || isWordOf(c, word)).sort((a, b) => b.length - a.length)[0]
+  );
 }
 
 /** " (did you mean "x"?)" when a candidate is close, else nothing. */

@@ -41,10 +41,14 @@ export function createProgress(sink: ProgressSink | undefined, now: () => number
       const fraction = total ? Math.min(done / total, 1) : 0;
       const filled = Math.round(fraction * WIDTH);
       const bar = total ? `[${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}] ${Math.floor(fraction * 100)}% ` : '';
-      sink.write(`\r\x1b[2K${name} ${bar}${done.toLocaleString('en-US')}${total ? ` of ~${total.toLocaleString('en-US')}` : ''} (${seconds()} s)`);
+      sink.write(
+        `\r\x1b[2K${name} ${bar}${done.toLocaleString('en-US')}${total ? ` of ~${total.toLocaleString('en-US')}` : ''} (${seconds()} s)`,
+      );
       drawn = true;
     } else {
-      sink.write(`${name}: ${done.toLocaleString('en-US')}${total ? ` of ~${total.toLocaleString('en-US')}` : ''} (${seconds()} s)\n`);
+      sink.write(
+        `${name}: ${done.toLocaleString('en-US')}${total ? ` of ~${total.toLocaleString('en-US')}` : ''} (${seconds()} s)\n`,
+      );
     }
   };
   return {

@@ -11,20 +11,124 @@ type Label = { id: number; text: string };
 // Words chosen so that folds collide (Müller/Muller, straße/Strasse), scripts
 // mix, astral characters appear, and some words fold to nothing (emoji).
 const WORDS = [
-  'Smith', 'smith', 'SMITH', 'Smithson', 'Smyth', 'John', 'Johnson', 'Jo', 'J.', 'Mary', 'Ann', 'Anne',
-  'Müller', 'Muller', 'Mueller', 'MÜLLER', 'Ørsted', 'Orsted', 'Łukasz', 'Lukasz', 'straße', 'Strasse', 'STRASSE',
-  'Ångström', 'Zoë', 'José', 'Jose', 'café', 'cafe\u0301', 'Nguyễn', 'Đorđe', 'Þór', 'Thor', 'Æsir', 'aesir',
-  'œuvre', 'ıstanbul', 'İstanbul', 'Istanbul', 'ﬁsh', 'fish', 'Ⅻ', '½', 'x²', '１２３', '123', '0', '007',
-  'Σωκράτης', 'ΣΩΚΡΆΤΗΣ', 'σωκρατης', 'Αθήνα', 'Иванов', 'иванов', 'Пётр', 'Петр', 'Ёлка',
-  '山田', '太郎', '北京市', '東京', 'محمد', 'علي', 'עברית', 'हिन्दी', '한국어',
-  '😀', '🦊fox', '𝔘𝔫𝔦', '𠜎𠜱', 'de', 'la', 'van', 'der', "O'Brien", "d'Artagnan", 'Anne-Marie', 'Jean-Luc',
-  'Mc', 'Donald', 'McDonald',
+  'Smith',
+  'smith',
+  'SMITH',
+  'Smithson',
+  'Smyth',
+  'John',
+  'Johnson',
+  'Jo',
+  'J.',
+  'Mary',
+  'Ann',
+  'Anne',
+  'Müller',
+  'Muller',
+  'Mueller',
+  'MÜLLER',
+  'Ørsted',
+  'Orsted',
+  'Łukasz',
+  'Lukasz',
+  'straße',
+  'Strasse',
+  'STRASSE',
+  'Ångström',
+  'Zoë',
+  'José',
+  'Jose',
+  'café',
+  'cafe\u0301',
+  'Nguyễn',
+  'Đorđe',
+  'Þór',
+  'Thor',
+  'Æsir',
+  'aesir',
+  'œuvre',
+  'ıstanbul',
+  'İstanbul',
+  'Istanbul',
+  'ﬁsh',
+  'fish',
+  'Ⅻ',
+  '½',
+  'x²',
+  '１２３',
+  '123',
+  '0',
+  '007',
+  'Σωκράτης',
+  'ΣΩΚΡΆΤΗΣ',
+  'σωκρατης',
+  'Αθήνα',
+  'Иванов',
+  'иванов',
+  'Пётр',
+  'Петр',
+  'Ёлка',
+  '山田',
+  '太郎',
+  '北京市',
+  '東京',
+  'محمد',
+  'علي',
+  'עברית',
+  'हिन्दी',
+  '한국어',
+  '😀',
+  '🦊fox',
+  '𝔘𝔫𝔦',
+  '𠜎𠜱',
+  'de',
+  'la',
+  'van',
+  'der',
+  "O'Brien",
+  "d'Artagnan",
+  'Anne-Marie',
+  'Jean-Luc',
+  'Mc',
+  'Donald',
+  'McDonald',
 ];
-const SEPARATORS = [' ', ' ', ' ', ', ', ', ', '  ', '-', '. ', ' (', ') ', '/', ' — ', '\t', '\n', ' & ', '"', ' "', ',', '_', '’'];
+const SEPARATORS = [
+  ' ',
+  ' ',
+  ' ',
+  ', ',
+  ', ',
+  '  ',
+  '-',
+  '. ',
+  ' (',
+  ') ',
+  '/',
+  ' — ',
+  '\t',
+  '\n',
+  ' & ',
+  '"',
+  ' "',
+  ',',
+  '_',
+  '’',
+];
 const PREFIXES = ['', '', '', '', '(', '"', "'", '¿', '#', '«'];
 const SUFFIXES = ['', '', '', '', '.', ')', '"', '!', ' Jr.', ' 2nd', '»', ' 😀'];
 // Families of labels sharing 5–15 leading characters.
-const SHARED_STARTS = ['Smith, J', 'Smith, Jo', 'Smith, John ', 'Smithson-Wal', 'Müller-Lüdenscheid, ', 'van der Berg, ', 'Иванов, И', '山田太', 'Ørsted, Hans '];
+const SHARED_STARTS = [
+  'Smith, J',
+  'Smith, Jo',
+  'Smith, John ',
+  'Smithson-Wal',
+  'Müller-Lüdenscheid, ',
+  'van der Berg, ',
+  'Иванов, И',
+  '山田太',
+  'Ørsted, Hans ',
+];
 const TAIL_CHARS = ['a', 'e', 'o', 'n', 'h', 'R', '.', ' ', ' ', 'ü', 'ß', '-', 'Ω', ','];
 
 const arbComposedText: fc.Arbitrary<string> = fc
@@ -36,7 +140,11 @@ const arbComposedText: fc.Arbitrary<string> = fc
   .map(([pre, parts, suf]) => pre + parts.map(([w, sep], i) => (i === 0 ? w : sep + w)).join('') + suf);
 
 const arbFamilyText: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom(...SHARED_STARTS), fc.array(fc.constantFrom(...TAIL_CHARS), { maxLength: 6 }), fc.option(fc.constantFrom(...WORDS)))
+  .tuple(
+    fc.constantFrom(...SHARED_STARTS),
+    fc.array(fc.constantFrom(...TAIL_CHARS), { maxLength: 6 }),
+    fc.option(fc.constantFrom(...WORDS)),
+  )
   .map(([start, tail, word]) => start + tail.join('') + (word === null ? '' : ' ' + word));
 
 const arbFreshText: fc.Arbitrary<string> = fc
@@ -60,19 +168,34 @@ const arbId: fc.Arbitrary<number> = fc.oneof(
 );
 // Small ranges so the same state id / FIPS recurs under different parents.
 const arbSmallId: fc.Arbitrary<number> = fc.oneof(fc.integer({ min: 0, max: 12 }), arbId);
-const arbFips: fc.Arbitrary<number> = fc.oneof(fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 99999 }), fc.constant(6037));
-const arbCount: fc.Arbitrary<number> = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100 }), fc.integer({ min: 0, max: BIG }));
+const arbFips: fc.Arbitrary<number> = fc.oneof(
+  fc.integer({ min: 0, max: 10 }),
+  fc.integer({ min: 0, max: 99999 }),
+  fc.constant(6037),
+);
+const arbCount: fc.Arbitrary<number> = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 1, max: 100 }),
+  fc.integer({ min: 0, max: BIG }),
+);
 
 function arbCoordinate(limit: number): fc.Arbitrary<number> {
-  return fc
-    .oneof(
-      { arbitrary: fc.integer({ min: -limit, max: limit }), weight: 1 },
-      { arbitrary: fc.constantFrom(...[limit, -limit, 0.5, -0.000001, 34.0522, -118.2437].filter((x) => Math.abs(x) <= limit)), weight: 1 },
-      { arbitrary: fc.integer({ min: -limit * 1e6, max: limit * 1e6 }).map((n) => n / 1e6), weight: 3 },
-      { arbitrary: fc.double({ min: -limit, max: limit, noNaN: true, noDefaultInfinity: true }), weight: 1 },
-    )
-    // -0 would not survive String(); below 1e-6 String() switches to exponent notation.
-    .map((x) => (Object.is(x, -0) || Math.abs(x) < 1e-6 ? 0 : x));
+  return (
+    fc
+      .oneof(
+        { arbitrary: fc.integer({ min: -limit, max: limit }), weight: 1 },
+        {
+          arbitrary: fc.constantFrom(
+            ...[limit, -limit, 0.5, -0.000001, 34.0522, -118.2437].filter((x) => Math.abs(x) <= limit),
+          ),
+          weight: 1,
+        },
+        { arbitrary: fc.integer({ min: -limit * 1e6, max: limit * 1e6 }).map((n) => n / 1e6), weight: 3 },
+        { arbitrary: fc.double({ min: -limit, max: limit, noNaN: true, noDefaultInfinity: true }), weight: 1 },
+      )
+      // -0 would not survive String(); below 1e-6 String() switches to exponent notation.
+      .map((x) => (Object.is(x, -0) || Math.abs(x) < 1e-6 ? 0 : x))
+  );
 }
 
 const SIZE_NEAR_PAGES = [0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 14, 15, 16, 29, 30, 31, 59, 60, 61, 89, 90, 91, 119, 120];
@@ -89,7 +212,11 @@ function arbSize(max: number): fc.Arbitrary<number> {
 /** Page sizes the property tests should build with. */
 export const arbPageSize: fc.Arbitrary<number> = fc.constantFrom(1, 2, 3, 5, 30);
 
-function arbLabels(size: fc.Arbitrary<number>, text: fc.Arbitrary<string>, id: fc.Arbitrary<number> = arbId): fc.Arbitrary<Label[]> {
+function arbLabels(
+  size: fc.Arbitrary<number>,
+  text: fc.Arbitrary<string>,
+  id: fc.Arbitrary<number> = arbId,
+): fc.Arbitrary<Label[]> {
   return size.chain((n) =>
     fc
       .tuple(fc.uniqueArray(id, { minLength: n, maxLength: n }), fc.array(text, { minLength: n, maxLength: n }))
@@ -134,7 +261,11 @@ function arbGeo(text: fc.Arbitrary<string>): fc.Arbitrary<Geo> {
           ...countries.map((country, ci) =>
             fc
               // Country 0 never has states; country 1 has at least one, whose first has no counties.
-              .uniqueArray(fc.record({ id: arbSmallId, text }), { selector: (s) => s.id, minLength: ci === 1 ? 1 : 0, maxLength: ci === 0 ? 0 : 5 })
+              .uniqueArray(fc.record({ id: arbSmallId, text }), {
+                selector: (s) => s.id,
+                minLength: ci === 1 ? 1 : 0,
+                maxLength: ci === 0 ? 0 : 5,
+              })
               .chain((states) =>
                 fc
                   .tuple(
@@ -161,7 +292,10 @@ function arbGeo(text: fc.Arbitrary<string>): fc.Arbitrary<Geo> {
     );
 }
 
-function arbDivisions(text: fc.Arbitrary<string>, maxDivisions: number): fc.Arbitrary<Pick<RefSources, 'division' | 'category'>> {
+function arbDivisions(
+  text: fc.Arbitrary<string>,
+  maxDivisions: number,
+): fc.Arbitrary<Pick<RefSources, 'division' | 'category'>> {
   return arbLabels(arbSize(maxDivisions), text).chain((division) => {
     if (division.length === 0) return fc.constant({ division, category: [] });
     // Index 0 is favoured so one division gets many children while others get none.
@@ -176,7 +310,10 @@ function arbDivisions(text: fc.Arbitrary<string>, maxDivisions: number): fc.Arbi
 }
 
 /** Sparse counts of each system over `ids`, explicit zeros included. */
-function arbCounts(systems: readonly { id: string }[], ids: readonly number[]): fc.Arbitrary<RefSources['author_count']> {
+function arbCounts(
+  systems: readonly { id: string }[],
+  ids: readonly number[],
+): fc.Arbitrary<RefSources['author_count']> {
   return fc
     .tuple(
       ...systems.map((s) =>
@@ -203,13 +340,22 @@ export function arbSources(opts: ArbSourcesOptions = {}): fc.Arbitrary<RefSource
         descriptor: arbLabels(arbSize(maxDescriptors), text),
         divisions: arbDivisions(text, maxDivisions),
         geo: arbGeo(text),
-        system: fc.uniqueArray(fc.record({ id: arbSystemId, text }), { selector: (s) => s.id.toLowerCase(), maxLength: 4 }),
+        system: fc.uniqueArray(fc.record({ id: arbSystemId, text }), {
+          selector: (s) => s.id.toLowerCase(),
+          maxLength: 4,
+        }),
       })
       .chain(({ author, descriptor, divisions, geo, system }) =>
         fc
           .record({
-            author_count: arbCounts(system, author.map((a) => a.id)),
-            division_count: arbCounts(system, divisions.division.map((d) => d.id)),
+            author_count: arbCounts(
+              system,
+              author.map((a) => a.id),
+            ),
+            division_count: arbCounts(
+              system,
+              divisions.division.map((d) => d.id),
+            ),
           })
           .map(
             (counts): RefSources => ({
@@ -266,11 +412,15 @@ const stripMarks = (s: string): string => s.normalize('NFKD').replace(/\p{M}/gu,
 /** Term cut from a label: a prefix of a suffix that starts at a word start, then maybe disguised. */
 function arbTermFromLabel(label: string): fc.Arbitrary<string> {
   const cps = Array.from(label);
-  const starts = cps.map((_, i) => i).filter((i) => isWordChar(cps[i] as string) && (i === 0 || !isWordChar(cps[i - 1] as string)));
+  const starts = cps
+    .map((_, i) => i)
+    .filter((i) => isWordChar(cps[i] as string) && (i === 0 || !isWordChar(cps[i - 1] as string)));
   if (starts.length === 0) return fc.constant(label);
   return fc
     .constantFrom(...starts)
-    .chain((start) => fc.integer({ min: 1, max: cps.length - start }).map((len) => cps.slice(start, start + len).join('')))
+    .chain((start) =>
+      fc.integer({ min: 1, max: cps.length - start }).map((len) => cps.slice(start, start + len).join('')),
+    )
     .chain((cut) =>
       fc.constantFrom(
         cut,
@@ -288,7 +438,25 @@ function arbTermFromLabel(label: string): fc.Arbitrary<string> {
     );
 }
 
-const JUNK_TERMS = ['qqzzxq', 'zz top', '!!!', ' ', '%', '+', '&', '=', '#', '?', '%zz', '😀', 'x'.repeat(300), 'smith zzz', 'ö', 'ss', 'i̇'];
+const JUNK_TERMS = [
+  'qqzzxq',
+  'zz top',
+  '!!!',
+  ' ',
+  '%',
+  '+',
+  '&',
+  '=',
+  '#',
+  '?',
+  '%zz',
+  '😀',
+  'x'.repeat(300),
+  'smith zzz',
+  'ö',
+  'ss',
+  'i̇',
+];
 
 function arbTerm(labels: readonly string[]): fc.Arbitrary<string> {
   const junk = fc.oneof(fc.constantFrom(...JUNK_TERMS), fc.string({ unit: 'grapheme', maxLength: 6 }));
@@ -303,7 +471,10 @@ function arbTerm(labels: readonly string[]): fc.Arbitrary<string> {
 function arbPageValue(listLength: number, pageSize: number): fc.Arbitrary<string> {
   const last = Math.max(1, Math.ceil(listLength / pageSize));
   return fc.oneof(
-    { arbitrary: fc.constantFrom('1', '2', String(last), String(last), String(last + 1), '01', '0' + String(last), ''), weight: 3 },
+    {
+      arbitrary: fc.constantFrom('1', '2', String(last), String(last), String(last + 1), '01', '0' + String(last), ''),
+      weight: 3,
+    },
     { arbitrary: fc.integer({ min: 1, max: last + 2 }).map(String), weight: 3 },
     { arbitrary: fc.constant('99999999999999999999'), weight: 1 },
     { arbitrary: fc.constantFrom('0', '00', 'abc', '-1', '1.5', '1e1', ' 1', '0x1'), weight: 1 },
@@ -331,9 +502,11 @@ function arbIdValue(ids: readonly number[]): fc.Arbitrary<string> {
 
 function arbSystemValue(src: RefSources): fc.Arbitrary<string> {
   const unknown = fc.constantFrom('nosuch', 'gbif ', '%', 'GBIF');
-  if (src.system.length === 0) return fc.oneof({ arbitrary: fc.constant(''), weight: 3 }, { arbitrary: unknown, weight: 1 });
+  if (src.system.length === 0)
+    return fc.oneof({ arbitrary: fc.constant(''), weight: 3 }, { arbitrary: unknown, weight: 1 });
   const known = fc.constantFrom(...src.system.map((s) => s.id));
-  const swapCase = (s: string): string => Array.from(s, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
+  const swapCase = (s: string): string =>
+    Array.from(s, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
   return fc.oneof(
     { arbitrary: known, weight: 6 },
     { arbitrary: known.map(swapCase), weight: 1 },
@@ -369,14 +542,16 @@ function arbQuery(path: string, params: fc.Arbitrary<Param>[], rare: fc.Arbitrar
       const present = [...picked.filter((p): p is Param => p !== null), ...unknown];
       return fc
         .tuple(arbPermutation(present), fc.option(fc.constantFrom(...params, ...rare), { freq: 5 }))
-        .chain(([ordered, dup]) =>
-          dup === null ? fc.constant(ordered) : dup.map((d) => [...ordered, d]),
-        )
+        .chain(([ordered, dup]) => (dup === null ? fc.constant(ordered) : dup.map((d) => [...ordered, d])))
         .map((ordered) => buildUrl(path, ordered, plus));
     });
 }
 
-function arbListRequest(src: RefSources, pageSize: number, kind: 'author' | 'division' | 'descriptor'): fc.Arbitrary<string> {
+function arbListRequest(
+  src: RefSources,
+  pageSize: number,
+  kind: 'author' | 'division' | 'descriptor',
+): fc.Arbitrary<string> {
   const path = `/${kind}.json`;
   const items: readonly Label[] = src[kind];
   const labels = kind === 'division' ? [...src.division, ...src.category].map((x) => x.text) : items.map((x) => x.text);
@@ -421,19 +596,26 @@ function arbGeoRequest(src: RefSources, pageSize: number): fc.Arbitrary<string> 
   const seg = (n: number, others: readonly number[]): fc.Arbitrary<string> =>
     fc.oneof({ arbitrary: arbPadded(n), weight: 5 }, { arbitrary: arbPathId(others), weight: 1 });
 
-  const countryList = arbQuery('/country.json', [arbParam('Term', arbTerm(src.country.map((x) => x.text))), ...ignored]);
+  const countryList = arbQuery('/country.json', [
+    arbParam('Term', arbTerm(src.country.map((x) => x.text))),
+    ...ignored,
+  ]);
   const byCountry = fc.constantFrom(...src.country).chain((country) => {
     const states = src.state.filter((s) => s.country_id === country.id);
     const c = seg(country.id, countryIds);
     return fc.oneof(
       c.chain((cs) => arbQuery(`/country/${cs}.json`, ignored)),
-      c.chain((cs) => arbQuery(`/country/${cs}/state.json`, [arbParam('Term', arbTerm(states.map((s) => s.text))), ...ignored])),
+      c.chain((cs) =>
+        arbQuery(`/country/${cs}/state.json`, [arbParam('Term', arbTerm(states.map((s) => s.text))), ...ignored]),
+      ),
     );
   });
   if (src.state.length === 0) return fc.oneof(countryList, byCountry);
 
   const byState = fc.constantFrom(...src.state).chain((state) => {
-    const fips = src.county.filter((x) => x.country_id === state.country_id && x.state_id === state.id).map((x) => x.FIPS);
+    const fips = src.county
+      .filter((x) => x.country_id === state.country_id && x.state_id === state.id)
+      .map((x) => x.FIPS);
     const c = seg(state.country_id, countryIds);
     const s = seg(state.id, stateIds);
     const f = fips.length === 0 ? arbPathId(allFips) : fc.constantFrom(...fips).chain((n) => seg(n, allFips));
@@ -451,10 +633,30 @@ function arbGeoRequest(src: RefSources, pageSize: number): fc.Arbitrary<string> 
 }
 
 const BAD_PATHS = [
-  '/', '/author', '/author.JSON', '/Author.json', '/authors.json', '/author.json/', '//author.json', '/author/page/1.json',
-  '/lookup.json', '/division.json.json', '/country', '/country/1', '/country/.json', '/country/abc.json', '/country/-1.json',
-  '/country/1.5.json', '/country/1e3.json', '/country/+1.json', '/country/1/states.json', '/country/1/state/county.json',
-  '/country/1/state/1/county/1/x.json', '/country/1/county.json', '/Country/1.json', '/country/1/State.json',
+  '/',
+  '/author',
+  '/author.JSON',
+  '/Author.json',
+  '/authors.json',
+  '/author.json/',
+  '//author.json',
+  '/author/page/1.json',
+  '/lookup.json',
+  '/division.json.json',
+  '/country',
+  '/country/1',
+  '/country/.json',
+  '/country/abc.json',
+  '/country/-1.json',
+  '/country/1.5.json',
+  '/country/1e3.json',
+  '/country/+1.json',
+  '/country/1/states.json',
+  '/country/1/state/county.json',
+  '/country/1/state/1/county/1/x.json',
+  '/country/1/county.json',
+  '/Country/1.json',
+  '/country/1/State.json',
 ];
 
 /** Requests of the original service (path + query, always starting with "/") against `src`. */
@@ -463,7 +665,10 @@ export function arbRequest(src: RefSources, pageSize: number): fc.Arbitrary<stri
     { arbitrary: arbListRequest(src, pageSize, 'author'), weight: 5 },
     { arbitrary: arbListRequest(src, pageSize, 'division'), weight: 4 },
     { arbitrary: arbListRequest(src, pageSize, 'descriptor'), weight: 2 },
-    { arbitrary: fc.constantFrom(...BAD_PATHS).chain((p) => arbQuery(p, [arbParam('Page', fc.constant('1'))])), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(...BAD_PATHS).chain((p) => arbQuery(p, [arbParam('Page', fc.constant('1'))])),
+      weight: 1,
+    },
   ];
   if (src.country.length > 0) choices.push({ arbitrary: arbGeoRequest(src, pageSize), weight: 5 });
   return fc.oneof(...choices);
@@ -504,34 +709,82 @@ const PLAIN_STYLE: CsvStyle = {
   finalNewline: true,
 };
 
-
 type Kind = 'int' | 'text' | 'float';
-type FileSpec = { file: string; rows: readonly Record<string, unknown>[]; columns: readonly (readonly [string, Kind])[] };
+type FileSpec = {
+  file: string;
+  rows: readonly Record<string, unknown>[];
+  columns: readonly (readonly [string, Kind])[];
+};
 
 export const CSV_FILES = [
-  'author.csv', 'country.csv', 'state.csv', 'county.csv', 'division.csv',
-  'category.csv', 'descriptor.csv', 'system.csv', 'author_count.csv', 'division_count.csv',
+  'author.csv',
+  'country.csv',
+  'state.csv',
+  'county.csv',
+  'division.csv',
+  'category.csv',
+  'descriptor.csv',
+  'system.csv',
+  'author_count.csv',
+  'division_count.csv',
 ] as const;
 
 /** The ten source files of docs/contract.md §5 as RFC 4180 CSV text with a header row. */
 export function toCsvFiles(src: RefSources, style: Partial<CsvStyle> = {}): Record<string, string> {
   const s: CsvStyle = { ...PLAIN_STYLE, ...style };
   const rnd = mulberry32(s.seed);
-  const label = [['id', 'int'], ['text', 'text']] as const;
-  const counts = [['system', 'text'], ['id', 'int'], ['count', 'int']] as const;
+  const label = [
+    ['id', 'int'],
+    ['text', 'text'],
+  ] as const;
+  const counts = [
+    ['system', 'text'],
+    ['id', 'int'],
+    ['count', 'int'],
+  ] as const;
   const specs: FileSpec[] = [
     { file: 'author.csv', rows: src.author, columns: label },
     { file: 'country.csv', rows: src.country, columns: label },
-    { file: 'state.csv', rows: src.state, columns: [['id', 'int'], ['country_id', 'int'], ['text', 'text']] },
+    {
+      file: 'state.csv',
+      rows: src.state,
+      columns: [
+        ['id', 'int'],
+        ['country_id', 'int'],
+        ['text', 'text'],
+      ],
+    },
     {
       file: 'county.csv',
       rows: src.county,
-      columns: [['country_id', 'int'], ['state_id', 'int'], ['FIPS', 'int'], ['county', 'text'], ['latitudeCenter', 'float'], ['LongitudeCenter', 'float']],
+      columns: [
+        ['country_id', 'int'],
+        ['state_id', 'int'],
+        ['FIPS', 'int'],
+        ['county', 'text'],
+        ['latitudeCenter', 'float'],
+        ['LongitudeCenter', 'float'],
+      ],
     },
     { file: 'division.csv', rows: src.division, columns: label },
-    { file: 'category.csv', rows: src.category, columns: [['id', 'int'], ['division_id', 'int'], ['text', 'text']] },
+    {
+      file: 'category.csv',
+      rows: src.category,
+      columns: [
+        ['id', 'int'],
+        ['division_id', 'int'],
+        ['text', 'text'],
+      ],
+    },
     { file: 'descriptor.csv', rows: src.descriptor, columns: label },
-    { file: 'system.csv', rows: src.system, columns: [['id', 'text'], ['text', 'text']] },
+    {
+      file: 'system.csv',
+      rows: src.system,
+      columns: [
+        ['id', 'text'],
+        ['text', 'text'],
+      ],
+    },
     { file: 'author_count.csv', rows: src.author_count, columns: counts },
     { file: 'division_count.csv', rows: src.division_count, columns: counts },
   ];

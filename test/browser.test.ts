@@ -32,7 +32,8 @@ function readmePage(): string {
   const readme = readFileSync('README.md', 'utf8');
   const example = /^## select2\n[\s\S]*?```html\n([\s\S]*?)```/m.exec(readme)?.[1];
   if (!example) throw new Error('README.md: no html example under "## select2"');
-  const head = '<link rel="stylesheet" href="vendor/select2.min.css">' +
+  const head =
+    '<link rel="stylesheet" href="vendor/select2.min.css">' +
     '<script src="vendor/jquery.min.js"></script><script src="vendor/select2.min.js"></script>';
   return `<!doctype html><meta charset="utf-8">${head}\n${example}`;
 }
@@ -51,7 +52,10 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     const { status, body } = await client.request(`/${list}.json?${query}`);
     expect(status).toBe(200);
     const label = (item: Item) => (item.count === undefined ? item.text : `${item.text} (${item.count})`);
-    return (body as { items: Item[] }).items.flatMap((item) => [label(item), ...(item.children ?? []).map((c) => c.text)]);
+    return (body as { items: Item[] }).items.flatMap((item) => [
+      label(item),
+      ...(item.children ?? []).map((c) => c.text),
+    ]);
   }
 
   beforeAll(async () => {
@@ -84,7 +88,10 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
   });
 
   afterEach(async ({ task }) => {
-    const name = task.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+    const name = task.name
+      .replace(/[^a-z0-9]+/gi, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase();
     await demo.page.screenshot({ path: join(OUTPUT, `browser-${name}.png`) });
     await demo.page.close();
     expect(pageErrors, 'errors thrown in the page').toEqual([]);
@@ -96,17 +103,20 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     ['descriptor', 'tax'],
     ['division', 'ro'],
     ['division', 'aves'],
-  ])('typing into %s "%s" shows the names the client answers, in order, one request a keystroke at most', async (list, term) => {
-    await demo.goto(url);
-    const expected = await expectedTexts(list, `Term=${encodeURIComponent(term)}`);
-    expect(expected.length).toBeGreaterThan(0);
-    await demo.open(list);
-    const requests: string[] = [];
-    demo.page.on('request', (r) => requests.push(r.url()));
-    await demo.type(term);
-    await poll(() => demo.resultTexts(list)).toEqual(expected);
-    expect(requests.length).toBeLessThanOrEqual(term.length);
-  });
+  ])(
+    'typing into %s "%s" shows the names the client answers, in order, one request a keystroke at most',
+    async (list, term) => {
+      await demo.goto(url);
+      const expected = await expectedTexts(list, `Term=${encodeURIComponent(term)}`);
+      expect(expected.length).toBeGreaterThan(0);
+      await demo.open(list);
+      const requests: string[] = [];
+      demo.page.on('request', (r) => requests.push(r.url()));
+      await demo.type(term);
+      await poll(() => demo.resultTexts(list)).toEqual(expected);
+      expect(requests.length).toBeLessThanOrEqual(term.length);
+    },
+  );
 
   test('opening the author drop-down lists page 1, and scrolling down loads page 2 below it', async () => {
     await demo.goto(url);
@@ -143,7 +153,9 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     const child = children[1]!;
     await demo.choose('division', child.text.slice(0, 5), child.text);
     expect(await demo.selection('division')).toEqual({ value: `c:${child.id}`, text: child.text });
-    expect(await demo.selectedData('division')).toMatchObject([{ id: `c:${child.id}`, kind: 'child', parentId: 2, itemId: child.id }]);
+    expect(await demo.selectedData('division')).toMatchObject([
+      { id: `c:${child.id}`, kind: 'child', parentId: 2, itemId: child.id },
+    ]);
   });
 
   test('the drop-down styles divisions as parents and indents their categories', async () => {
@@ -206,7 +218,7 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     expect(await demo.page.locator('#county-info').innerText()).toBe('');
   });
 
-  test('the state list under a country only offers that country\'s states, filtered by the term', async () => {
+  test("the state list under a country only offers that country's states, filtered by the term", async () => {
     await demo.goto(url);
     await demo.choose('country', 'canada', 'Canada');
     const expected = await expectedTexts('country/124/state', 'Term=n');
@@ -215,11 +227,14 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     await poll(() => demo.resultTexts('state')).toEqual(expected);
   });
 
-  test('switching System shows that system\'s counts in the author and division options', async () => {
+  test("switching System shows that system's counts in the author and division options", async () => {
     await demo.goto(url);
     for (const system of ['gbif', 'col']) {
       await demo.setSystem(system);
-      for (const [list, term] of [['author', 'smi'], ['division', 'a']] as const) {
+      for (const [list, term] of [
+        ['author', 'smi'],
+        ['division', 'a'],
+      ] as const) {
         const expected = await expectedTexts(list, `Term=${term}&System=${system}`);
         expect(expected.some((text) => /\(\d+\)$/.test(text))).toBe(true);
         await demo.open(list);
@@ -234,7 +249,7 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     await poll(() => demo.resultTexts('author')).toEqual(await expectedTexts('author', 'Term=smi'));
   });
 
-  test('react-select, Tom Select and Choices.js each show the author list\'s answer to a term, and what is chosen is submitted', async () => {
+  test("react-select, Tom Select and Choices.js each show the author list's answer to a term, and what is chosen is submitted", async () => {
     await demo.goto(url);
     const expected = (await expectedTexts('author', 'Term=m%C3%BCl')).slice(0, 10);
     const widgets = [
@@ -245,14 +260,16 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
     for (const [widget, control, options] of widgets) {
       await demo.page.locator(control).click();
       await demo.page.keyboard.type('mül', { delay: 20 });
-      await poll(async () => (await demo.page.locator(options).allInnerTexts()).slice(0, 10).map((t) => t.trim())).toEqual(expected);
+      await poll(async () =>
+        (await demo.page.locator(options).allInnerTexts()).slice(0, 10).map((t) => t.trim()),
+      ).toEqual(expected);
       await demo.page.keyboard.press('Enter');
       await poll(() => demo.page.locator('#form-data').innerText()).toMatch(new RegExp(`${widget}-author=\\d+`));
       await demo.page.keyboard.press('Escape');
     }
   });
 
-  test('the README\'s select2 example works as written', async () => {
+  test("the README's select2 example works as written", async () => {
     await demo.page.goto(`${url}readme`);
     const author = ((await client.request('/author.json?Id=1007')).body as { items: Item[] }).items[0]!;
     await poll(() => demo.selection('author')).toEqual({ value: '1007', text: author.text });
@@ -268,7 +285,7 @@ describe.skipIf(!hasChromium)('select2 on a static tree, in Chromium', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('the demo over a project of its own lists (reflist init\'s example), in Chromium', () => {
+describe.skipIf(!hasChromium)("the demo over a project of its own lists (reflist init's example), in Chromium", () => {
   let server: ChildProcess;
   let url: string;
   let browser: Browser;
@@ -334,7 +351,10 @@ describe.skipIf(!hasChromium)('the demo over a project of its own lists (reflist
 
   test('string ids, a template label and counts per collection show in the searchable lists', async () => {
     await demo.goto(`${url}?institution=FR-MNHN&collection=herbarium`);
-    expect(await demo.selection('institution')).toEqual({ value: 'FR-MNHN', text: "Muséum national d'Histoire naturelle (Paris)" });
+    expect(await demo.selection('institution')).toEqual({
+      value: 'FR-MNHN',
+      text: "Muséum national d'Histoire naturelle (Paris)",
+    });
     await demo.open('species');
     await demo.type('quer');
     await poll(() => demo.resultTexts('species')).toEqual(['Quercus petraea (45)', 'Quercus robur (120)']);

@@ -30,18 +30,50 @@ describe('a build', () => {
     await buildFrom(VALID, out, 2);
     const files = [...snapshotTree(out).keys()];
     for (const path of [
-      'author.json', 'author/page/1.json', 'author/page/2.json', 'author/system/gbif.json', 'author/system/gbif/page/2.json',
-      'division.json', 'division/page/1.json', 'division/system/col/page/1.json', 'descriptor.json', 'descriptor/page/1.json',
-      'country.json', 'country/840.json', 'country/840/state.json', 'country/840/state/6.json',
-      'country/840/state/6/county.json', 'country/840/state/6/county/6037.json', 'country/124/state.json',
-      'lookup.json', 'lookup-client.js', '404.html',
-    ]) expect(files).toContain(path);
+      'author.json',
+      'author/page/1.json',
+      'author/page/2.json',
+      'author/system/gbif.json',
+      'author/system/gbif/page/2.json',
+      'division.json',
+      'division/page/1.json',
+      'division/system/col/page/1.json',
+      'descriptor.json',
+      'descriptor/page/1.json',
+      'country.json',
+      'country/840.json',
+      'country/840/state.json',
+      'country/840/state/6.json',
+      'country/840/state/6/county.json',
+      'country/840/state/6/county/6037.json',
+      'country/124/state.json',
+      'lookup.json',
+      'lookup-client.js',
+      '404.html',
+    ])
+      expect(files).toContain(path);
     expect(files).not.toContain('author/page/3.json');
     const read = (p: string) => JSON.parse(readFileSync(join(out, p), 'utf8'));
-    expect(read('author/page/2.json')).toEqual({ total: 4, items: [{ id: 1, text: 'Smith, John' }, { id: 4, text: '王 伟' }] });
+    expect(read('author/page/2.json')).toEqual({
+      total: 4,
+      items: [
+        { id: 1, text: 'Smith, John' },
+        { id: 4, text: '王 伟' },
+      ],
+    });
     expect(read('author/system/gbif.json').items[0]).toEqual({ id: 2, text: 'Müller, Jürgen', count: 0 });
-    expect(read('country/840/state/6/county/6037.json')).toEqual({ FIPS: 6037, LongitudeCenter: -118.2243, county: 'Los Angeles', latitudeCenter: 34.3207 });
-    expect(Object.keys(read('country/840/state/6/county/6037.json'))).toEqual(['FIPS', 'LongitudeCenter', 'county', 'latitudeCenter']);
+    expect(read('country/840/state/6/county/6037.json')).toEqual({
+      FIPS: 6037,
+      LongitudeCenter: -118.2243,
+      county: 'Los Angeles',
+      latitudeCenter: 34.3207,
+    });
+    expect(Object.keys(read('country/840/state/6/county/6037.json'))).toEqual([
+      'FIPS',
+      'LongitudeCenter',
+      'county',
+      'latitudeCenter',
+    ]);
     expect(read('country/124/state.json')).toEqual({ total: 0, items: [] });
     expect(read('lookup.json')).toMatchObject({ format: 4, pageSize: 2, systems: [{ id: 'col' }, { id: 'gbif' }] });
   });
@@ -51,8 +83,12 @@ describe('a build', () => {
     const out = join(tempDir(), 'dist');
     const { code, stdout } = await cli(['build', '--sources', sources, '--out', out, '--page-size', '3']);
     expect(code).toBe(0);
-    expect(stdout).toContain('rows: author 4, division 2, category 3, descriptor 2, country 2, state 2, county 2, system 2');
-    expect(stdout).toMatch(/tree: \d+ files, \d+\.\d\d MB at .*\nwrote \d+ changed files, linked 0 unchanged, removed 0 in \d+\.\d\d s/);
+    expect(stdout).toContain(
+      'rows: author 4, division 2, category 3, descriptor 2, country 2, state 2, county 2, system 2',
+    );
+    expect(stdout).toMatch(
+      /tree: \d+ files, \d+\.\d\d MB at .*\nwrote \d+ changed files, linked 0 unchanged, removed 0 in \d+\.\d\d s/,
+    );
   });
 });
 
@@ -90,7 +126,9 @@ describe('the command line', () => {
   test('finishes a build whose output pipe a reader closed early, as `reflist build | head -1` can', async () => {
     const sources = writeSources(tempDir(), VALID);
     const out = join(tempDir(), 'dist');
-    const child = spawn(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['lib/cli.js', 'build', '--sources', sources, '--out', out], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy(); // the reader is gone before the first line
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
@@ -118,7 +156,9 @@ describe('the shipped sources', () => {
     });
     expect((await client.request('/country/840.json')).body).toEqual({ id: 840, text: 'United States' });
     expect((await client.request('/country/840/state/06.json')).body).toEqual({ id: 6, text: 'California' });
-    const la = await client.request<{ FIPS: number; county: string; latitudeCenter: number; LongitudeCenter: number }>('/country/840/state/6/county/6037.json');
+    const la = await client.request<{ FIPS: number; county: string; latitudeCenter: number; LongitudeCenter: number }>(
+      '/country/840/state/6/county/6037.json',
+    );
     if (la.status !== 200) throw new Error(la.body.error);
     expect(la.body).toMatchObject({ FIPS: 6037, county: 'Los Angeles' });
     const county = la.body;
@@ -132,7 +172,9 @@ describe('the shipped sources', () => {
 describe('the programmatic API', () => {
   test('takes no search-file tuning: build ignores one, as BuildOptions has none; the tests tune through buildTuned', async () => {
     const sources = writeSources(tempDir('reflist-src-'), VALID);
-    const [plain, given, tuned] = [tempDir('reflist-out-'), tempDir('reflist-out-'), tempDir('reflist-out-')].map((d) => join(d, 'dist'));
+    const [plain, given, tuned] = [tempDir('reflist-out-'), tempDir('reflist-out-'), tempDir('reflist-out-')].map((d) =>
+      join(d, 'dist'),
+    );
     const tiny = { leafBytes: 64, fileBytes: 64, pagesBytes: 64 };
     await build({ sources, out: plain, pageSize: 2 });
     // @ts-expect-error search is not an option of the API

@@ -31,8 +31,11 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
   /** What a person should see for a paged list's query: each item, then its children; parents with their count. */
   function expectedRows(query: string, prefixes?: { parent: string; child: string }): Row[] {
     return answer<{ items: Item[] }>(query).items.flatMap((item) => [
-      { value: prefixes ? `${prefixes.parent}:${item.id}` : String(item.id), label: item.text,
-        ...(item.count !== undefined && { description: String(item.count) }) },
+      {
+        value: prefixes ? `${prefixes.parent}:${item.id}` : String(item.id),
+        label: item.text,
+        ...(item.count !== undefined && { description: String(item.count) }),
+      },
       ...(item.children ?? []).map((c) => ({ value: `${prefixes!.child}:${c.id}`, label: c.text })),
     ]);
   }
@@ -55,24 +58,46 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
 
   /** The choices shown in the open drop-down, in order. */
   function rows(id: string): Promise<Row[]> {
-    return listbox(id).locator('.choices__item--choice[data-value]').evaluateAll((els) => els.map((el) => {
-      const description = el.querySelector('.choices__description')?.textContent ?? undefined;
-      const label = Array.from(el.childNodes).filter((n) => !(n instanceof Element && n.matches('.choices__description')))
-        .map((n) => n.textContent).join('').trim();
-      return { value: (el as HTMLElement).dataset['value']!, label, ...(description !== undefined && { description }) };
-    }));
+    return listbox(id)
+      .locator('.choices__item--choice[data-value]')
+      .evaluateAll((els) =>
+        els.map((el) => {
+          const description = el.querySelector('.choices__description')?.textContent ?? undefined;
+          const label = Array.from(el.childNodes)
+            .filter((n) => !(n instanceof Element && n.matches('.choices__description')))
+            .map((n) => n.textContent)
+            .join('')
+            .trim();
+          return {
+            value: (el as HTMLElement).dataset['value']!,
+            label,
+            ...(description !== undefined && { description }),
+          };
+        }),
+      );
   }
 
   /** The items selected in the box, as it shows them: value and label (no remove button). */
   function items(id: string): Promise<{ value: string; label: string }[]> {
-    return box(id).locator('.choices__inner .choices__item[data-item]').evaluateAll((els) => els.map((el) => ({
-      value: (el as HTMLElement).dataset['value']!,
-      label: Array.from(el.childNodes).filter((n) => !(n instanceof Element && n.matches('button'))).map((n) => n.textContent).join('').trim(),
-    })));
+    return box(id)
+      .locator('.choices__inner .choices__item[data-item]')
+      .evaluateAll((els) =>
+        els.map((el) => ({
+          value: (el as HTMLElement).dataset['value']!,
+          label: Array.from(el.childNodes)
+            .filter((n) => !(n instanceof Element && n.matches('button')))
+            .map((n) => n.textContent)
+            .join('')
+            .trim(),
+        })),
+      );
   }
 
   /** The select's own value(s), as a form would send them. */
-  const selectValues = (id: string) => site.page.locator(`select#${id}`).evaluate((s: HTMLSelectElement) => Array.from(s.selectedOptions).map((o) => o.value));
+  const selectValues = (id: string) =>
+    site.page
+      .locator(`select#${id}`)
+      .evaluate((s: HTMLSelectElement) => Array.from(s.selectedOptions).map((o) => o.value));
 
   /** Opens `id`, types `term` and clicks the choice of value `value`. */
   async function choose(id: string, term: string, value: string): Promise<void> {
@@ -128,7 +153,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(after).toBeCloseTo(before.scrollTop, -1);
   });
 
-  test('the author ids in the address show as selected authors with the reference\'s names; an id that names no author is left out', async () => {
+  test("the author ids in the address show as selected authors with the reference's names; an id that names no author is left out", async () => {
     const ids = ['1014', '1007', '1016'];
     const found = ids.flatMap((id) => answer<{ items: Item[] }>(`/author.json?Id=${id}`).items);
     expect(found.map((a) => String(a.id))).toEqual(['1014', '1007']); // the reference knows no author 1016
@@ -148,7 +173,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await poll(() => rows('author')).toEqual(all.filter((r) => r.value !== '1007'));
   });
 
-  test('after choosing an author found by a term, the list offers the whole list again, not that term\'s answer', async () => {
+  test("after choosing an author found by a term, the list offers the whole list again, not that term's answer", async () => {
     await goto();
     const white = expectedRows('/author.json?Term=white');
     await choose('author', 'white', white[0]!.value);
@@ -181,8 +206,11 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(aves.count).toBeGreaterThan(0);
     await open('division');
     await type('division', 'aves');
-    await poll(() => rows('division').then((r) => r.find((row) => row.value === 'd:2')))
-      .toEqual({ value: 'd:2', label: aves.text, description: String(aves.count) });
+    await poll(() => rows('division').then((r) => r.find((row) => row.value === 'd:2'))).toEqual({
+      value: 'd:2',
+      label: aves.text,
+      description: String(aves.count),
+    });
     await listbox('division').locator('.choices__item--choice[data-value="d:2"]').click();
     await poll(() => items('division')).toEqual([{ value: 'd:2', label: aves.text }]);
     expect(await selectValues('division')).toEqual(['d:2']);
@@ -196,15 +224,19 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
   test('a single select with nothing chosen sends no value, however often its list loads, and none again once its choice is removed', async () => {
     await goto();
     await open('country');
-    await poll(() => rows('country').then((r) => r.length)).toBe(answer<{ items: Item[] }>('/country.json').items.length);
+    await poll(() => rows('country').then((r) => r.length)).toBe(
+      answer<{ items: Item[] }>('/country.json').items.length,
+    );
     expect(await selectValues('country')).toEqual([]);
     // A required one is missing, as a form's validation should say.
-    expect(await site.page.locator('select#country').evaluate((s: HTMLSelectElement) => {
-      s.required = true;
-      const missing = s.validity.valueMissing;
-      s.required = false;
-      return missing;
-    })).toBe(true);
+    expect(
+      await site.page.locator('select#country').evaluate((s: HTMLSelectElement) => {
+        s.required = true;
+        const missing = s.validity.valueMissing;
+        s.required = false;
+        return missing;
+      }),
+    ).toBe(true);
     await type('country', 'ca');
     await poll(() => rows('country').then((r) => r.map((row) => row.label))).toContain('Canada');
     expect(await selectValues('country')).toEqual([]);
@@ -219,7 +251,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(await selectValues('country')).toEqual([]);
   });
 
-  test('the cascade United States → California → Los Angeles offers the reference\'s counties of California matching what is typed; changing or clearing the country clears state and county', async () => {
+  test("the cascade United States → California → Los Angeles offers the reference's counties of California matching what is typed; changing or clearing the country clears state and county", async () => {
     await goto();
     expect(await isDisabled('state')).toBe(true);
     expect(await isDisabled('county')).toBe(true);
@@ -233,8 +265,11 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(counties.length).toBeGreaterThan(50);
     // The service's Term rules: by tier (a label starting with the term first), list order within a tier.
     const q = fold('los');
-    const expected = counties.map((c) => ({ c, tier: textTier(fold(c.county), q, false) })).filter((x) => x.tier !== NONE)
-      .sort((a, b) => a.tier - b.tier).map(({ c }) => ({ value: String(c.FIPS), label: c.county }));
+    const expected = counties
+      .map((c) => ({ c, tier: textTier(fold(c.county), q, false) }))
+      .filter((x) => x.tier !== NONE)
+      .sort((a, b) => a.tier - b.tier)
+      .map(({ c }) => ({ value: String(c.FIPS), label: c.county }));
     expect(expected.map((r) => r.label)).toContain('Los Angeles');
     expect(expected.length).toBeLessThan(counties.length);
     await open('county');
@@ -252,7 +287,10 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(await items('county')).toEqual([]);
     expect(await isDisabled('state')).toBe(false);
     expect(await isDisabled('county')).toBe(true);
-    const provinces = answer<{ items: Item[] }>('/country/124/state.json').items.map((s) => ({ value: String(s.id), label: s.text }));
+    const provinces = answer<{ items: Item[] }>('/country/124/state.json').items.map((s) => ({
+      value: String(s.id),
+      label: s.text,
+    }));
     await open('state');
     await poll(() => rows('state')).toEqual(provinces);
     await listbox('state').locator(`.choices__item--choice[data-value="${provinces[0]!.value}"]`).click();
@@ -282,10 +320,19 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
 
   test('100 author ids in the address show all 100 names in the order given, one request per id bucket at most', async () => {
     // Every 7th author of the first 24 pages, from the end: an order the tree does not keep.
-    const all = Array.from({ length: 24 }, (_, i) => answer<{ items: Item[] }>(`/author.json?Page=${i + 1}`).items).flat();
-    const chosen = all.filter((_, i) => i % 7 === 3).slice(0, 100).reverse();
+    const all = Array.from(
+      { length: 24 },
+      (_, i) => answer<{ items: Item[] }>(`/author.json?Page=${i + 1}`).items,
+    ).flat();
+    const chosen = all
+      .filter((_, i) => i % 7 === 3)
+      .slice(0, 100)
+      .reverse();
     expect(chosen).toHaveLength(100);
-    const distinct = site.buckets('author', chosen.map((a) => a.id));
+    const distinct = site.buckets(
+      'author',
+      chosen.map((a) => a.id),
+    );
     await goto(`?author=${chosen.map((a) => a.id).join(',')}`);
     await poll(() => items('author').then((i) => i.length)).toBe(100);
     expect(await items('author')).toEqual(chosen.map((a) => ({ value: String(a.id), label: a.text })));

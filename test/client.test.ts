@@ -31,7 +31,7 @@ function filesFetch(fail: (path: string) => number | undefined = () => undefined
 }
 
 describe('the client', () => {
-  test('in a page, takes a baseUrl relative to the page\'s address, as a bundled app names the tree', async () => {
+  test("in a page, takes a baseUrl relative to the page's address, as a bundled app names the tree", async () => {
     vi.stubGlobal('location', { href: 'https://example.org/forms/edit?id=3' });
     try {
       const { requested, fetch } = filesFetch();
@@ -76,26 +76,52 @@ describe('the client', () => {
     await client.manifest();
     void client.request('/author.json?Page=2');
     await new Promise((r) => setTimeout(r, 10));
-    const second = await Promise.race([client.request('/author.json?Page=2'), new Promise((r) => setTimeout(r, 2000, 'waited'))]);
+    const second = await Promise.race([
+      client.request('/author.json?Page=2'),
+      new Promise((r) => setTimeout(r, 2000, 'waited')),
+    ]);
     expect(second).toMatchObject({ status: 200 }); // it did not wait on the first one's read
     await client.request('/author.json?Page=2');
     expect(requested.filter((p) => p === 'author/page/2.json')).toHaveLength(1); // the settled read is shared
   });
 
   test('throws a LookupError with a code a page can branch on, and the message it had', async () => {
-    const { LookupError } = (await import(pathToFileURL(join(out, 'lookup-client.js')).href)) as typeof import('../src/client/index.js');
-    const fails = async (promise: Promise<unknown>) => promise.then(() => expect.unreachable('no error'), (err: unknown) => err);
-    const down = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch: filesFetch((path) => (path.startsWith('author/page/') ? 503 : undefined)).fetch });
+    const { LookupError } = (await import(
+      pathToFileURL(join(out, 'lookup-client.js')).href
+    )) as typeof import('../src/client/index.js');
+    const fails = async (promise: Promise<unknown>) =>
+      promise.then(
+        () => expect.unreachable('no error'),
+        (err: unknown) => err,
+      );
+    const down = await treeClient(out, {
+      baseUrl: 'https://example.org/lookup/',
+      fetch: filesFetch((path) => (path.startsWith('author/page/') ? 503 : undefined)).fetch,
+    });
     const http = await fails(down.request('/author.json?Page=2'));
     expect(http).toBeInstanceOf(LookupError);
-    expect(http).toMatchObject({ name: 'LookupError', code: 'HTTP', status: 503, message: 'GET https://example.org/lookup/author/page/2.json: HTTP 503' });
+    expect(http).toMatchObject({
+      name: 'LookupError',
+      code: 'HTTP',
+      status: 503,
+      message: 'GET https://example.org/lookup/author/page/2.json: HTTP 503',
+    });
     const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch: filesFetch().fetch });
-    expect(await fails(client.lookup('authr', [1]))).toMatchObject({ code: 'UNKNOWN_LIST', message: 'lookup: lookup.json has no paged list "authr"' });
+    expect(await fails(client.lookup('authr', [1]))).toMatchObject({
+      code: 'UNKNOWN_LIST',
+      message: 'lookup: lookup.json has no paged list "authr"',
+    });
     expect(await fails(client.lookup('author', [1], { group: 'nope' }))).toMatchObject({ code: 'UNKNOWN_GROUP' });
-    const empty = await treeClient(out, { baseUrl: 'https://example.org/nothing/', fetch: async () => ({ ...answerOf('gone'), ok: false, status: 404 }) });
+    const empty = await treeClient(out, {
+      baseUrl: 'https://example.org/nothing/',
+      fetch: async () => ({ ...answerOf('gone'), ok: false, status: 404 }),
+    });
     const none = await fails(empty.request('/author.json'));
     expect(none).toBeInstanceOf(LookupError);
-    expect(none).toMatchObject({ code: 'NO_TREE', message: 'no reflist tree at https://example.org/nothing/ (lookup.json is missing)' });
+    expect(none).toMatchObject({
+      code: 'NO_TREE',
+      message: 'no reflist tree at https://example.org/nothing/ (lookup.json is missing)',
+    });
   });
 
   test('without a baseUrl, where the runtime gives the module no URL of its own, asks for one', async () => {
@@ -103,7 +129,13 @@ describe('the client', () => {
     const mod = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {
       createLookupClient(o?: object): unknown;
     };
-    expect(() => mod.createLookupClient()).toThrow(expect.objectContaining({ name: 'LookupError', code: 'NO_BASE_URL', message: expect.stringMatching(/pass baseUrl/) }));
+    expect(() => mod.createLookupClient()).toThrow(
+      expect.objectContaining({
+        name: 'LookupError',
+        code: 'NO_BASE_URL',
+        message: expect.stringMatching(/pass baseUrl/),
+      }),
+    );
     expect(() => mod.createLookupClient({ baseUrl: 'https://example.org/lookup/' })).not.toThrow();
   });
 
@@ -117,7 +149,10 @@ describe('the client', () => {
   test('counts a missing file or an app-shell page as absent', async () => {
     const { fetch } = filesFetch();
     const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/?v=2', fetch });
-    expect(await client.request('/country/999.json')).toEqual({ status: 404, body: { error: 'not found: /country/999.json' } });
+    expect(await client.request('/country/999.json')).toEqual({
+      status: 404,
+      body: { error: 'not found: /country/999.json' },
+    });
     expect((await client.request('/country/840.json')).body).toEqual({ id: 840, text: 'United States' });
   });
 });

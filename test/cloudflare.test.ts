@@ -18,7 +18,15 @@ import { mulberry32 } from '../scripts/sources/prng.js';
 import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
 import {
-  assertHostOnDeclaredCases, assertHostOnRandomCases, expectLikeDeclared, expectLikeReference, jsonOrText, PARAMETER_URLS, PRESET_API, requestTarget, type HostAnswer,
+  assertHostOnDeclaredCases,
+  assertHostOnRandomCases,
+  expectLikeDeclared,
+  expectLikeReference,
+  jsonOrText,
+  PARAMETER_URLS,
+  PRESET_API,
+  requestTarget,
+  type HostAnswer,
 } from './host-checks.js';
 import { startWorkerd } from './hosts/workerd.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
@@ -41,18 +49,22 @@ function get(base: string, url: string, init: { method?: string; body?: string }
   const { hostname, port } = new URL(base);
   const path = requestTarget(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path, method: init.method ?? 'GET', agent: false, timeout: 20_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const bytes = Buffer.concat(chunks);
-        const text = bytes.toString('utf8');
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
-        resolve({ status: res.statusCode!, body: jsonOrText(text), text, bytes, headers });
-      });
-    });
+    const req = httpRequest(
+      { host: hostname, port, path, method: init.method ?? 'GET', agent: false, timeout: 20_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === 'string') headers.set(name, value);
+          resolve({ status: res.statusCode!, body: jsonOrText(text), text, bytes, headers });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer to ${url} in 20 s`)));
     req.on('error', reject);
     req.end(init.body);
@@ -69,44 +81,107 @@ function get(base: string, url: string, init: { method?: string; body?: string }
  * With `declared` (the tree's lookup.json api), the paths are those lists'
  * and `expected` is the generic reference's, key order included.
  */
-function expectWorker(url: string, actual: Got, expected: RefResponse, assets: Got | undefined, declared?: Manifest['api']) {
+function expectWorker(
+  url: string,
+  actual: Got,
+  expected: RefResponse,
+  assets: Got | undefined,
+  declared?: Manifest['api'],
+) {
   if (adapterRouteOf(url, declared ?? PRESET_API) === 'answer' || assets!.status === 404) {
     (declared ? expectLikeDeclared : expectLikeReference)(url, actual, expected);
     expect(actual.headers.get('content-type'), url).toBe('application/json; charset=utf-8');
     return;
   }
   expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
-  expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: assets!.status, text: assets!.text });
+  expect({ url, status: actual.status, text: actual.text }).toEqual({
+    url,
+    status: assets!.status,
+    text: assets!.text,
+  });
 }
 
 // Three author pages of 30 with Unicode names to search, two systems (counts on
 // some items), divisions with children, and a country with a state and a county
 // to reach through zero-padded ids.
 const UNICODE_AUTHORS = [
-  'Müller, Jürgen', 'Łukasiewicz, Jan', 'Straße, Anna', 'Ångström, Anders', 'Øberg, Åsa', 'Ærø, Ib',
-  '山田, 太郎', 'Nguyễn, Văn An', "O'Brien, Seán", 'Ďurica, Ľuboš',
+  'Müller, Jürgen',
+  'Łukasiewicz, Jan',
+  'Straße, Anna',
+  'Ångström, Anders',
+  'Øberg, Åsa',
+  'Ærø, Ib',
+  '山田, 太郎',
+  'Nguyễn, Văn An',
+  "O'Brien, Seán",
+  'Ďurica, Ľuboš',
 ].map((text, i) => ({ id: 101 + i, text }));
 const FIXED: RefSources = {
-  author: [...Array.from({ length: 55 }, (_, i) => ({ id: i + 1, text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}` })), ...UNICODE_AUTHORS],
-  country: [{ id: 840, text: 'United States' }, { id: 124, text: 'Canada' }, { id: 248, text: 'Åland Islands' }],
-  state: [{ id: 6, country_id: 840, text: 'California' }, { id: 48, country_id: 840, text: 'Texas' }],
-  county: [
-    { country_id: 840, state_id: 6, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3207, LongitudeCenter: -118.2243 },
-    { country_id: 840, state_id: 6, FIPS: 6075, county: 'San Francisco', latitudeCenter: 37.7599, LongitudeCenter: -122.4449 },
+  author: [
+    ...Array.from({ length: 55 }, (_, i) => ({
+      id: i + 1,
+      text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}`,
+    })),
+    ...UNICODE_AUTHORS,
   ],
-  division: [{ id: 1, text: 'Zoology' }, { id: 2, text: 'Botany' }],
-  category: [{ id: 10, division_id: 1, text: 'Mammals' }, { id: 11, division_id: 1, text: 'Mollusca' }, { id: 20, division_id: 2, text: 'Ferns' }],
+  country: [
+    { id: 840, text: 'United States' },
+    { id: 124, text: 'Canada' },
+    { id: 248, text: 'Åland Islands' },
+  ],
+  state: [
+    { id: 6, country_id: 840, text: 'California' },
+    { id: 48, country_id: 840, text: 'Texas' },
+  ],
+  county: [
+    {
+      country_id: 840,
+      state_id: 6,
+      FIPS: 6037,
+      county: 'Los Angeles',
+      latitudeCenter: 34.3207,
+      LongitudeCenter: -118.2243,
+    },
+    {
+      country_id: 840,
+      state_id: 6,
+      FIPS: 6075,
+      county: 'San Francisco',
+      latitudeCenter: 37.7599,
+      LongitudeCenter: -122.4449,
+    },
+  ],
+  division: [
+    { id: 1, text: 'Zoology' },
+    { id: 2, text: 'Botany' },
+  ],
+  category: [
+    { id: 10, division_id: 1, text: 'Mammals' },
+    { id: 11, division_id: 1, text: 'Mollusca' },
+    { id: 20, division_id: 2, text: 'Ferns' },
+  ],
   descriptor: Array.from({ length: 40 }, (_, i) => ({ id: i, text: `Descriptor ${i}` })),
-  system: [{ id: 'gbif', text: 'GBIF' }, { id: 'col-2', text: 'Catalogue of Life' }],
-  author_count: [{ system: 'gbif', id: 31, count: 4 }, { system: 'gbif', id: 101, count: 2 }, { system: 'col-2', id: 51, count: 9 }],
-  division_count: [{ system: 'col-2', id: 2, count: 3 }, { system: 'gbif', id: 1, count: 1 }],
+  system: [
+    { id: 'gbif', text: 'GBIF' },
+    { id: 'col-2', text: 'Catalogue of Life' },
+  ],
+  author_count: [
+    { system: 'gbif', id: 31, count: 4 },
+    { system: 'gbif', id: 101, count: 2 },
+    { system: 'col-2', id: 51, count: 9 },
+  ],
+  division_count: [
+    { system: 'col-2', id: 2, count: 3 },
+    { system: 'gbif', id: 1, count: 1 },
+  ],
 };
 
 const root = tempDir('reflist-cloudflare-');
 const fixedTree = join(root, 'fixed', 'dist');
 let fixedBuilt: Promise<unknown> | undefined;
 /** The fixed tree, built once for every describe below. */
-const fixed = () => (fixedBuilt ??= (mkdirSync(join(root, 'fixed'), { recursive: true }), buildFrom(toCsvFiles(FIXED), fixedTree, 30)));
+const fixed = () =>
+  (fixedBuilt ??= (mkdirSync(join(root, 'fixed'), { recursive: true }), buildFrom(toCsvFiles(FIXED), fixedTree, 30)));
 
 /** Service URLs with what they show; each answers like the reference. */
 const SERVICE_URLS: [string, string][] = [
@@ -162,9 +237,26 @@ const SERVICE_URLS: [string, string][] = [
 ];
 
 /** No path of the service: the worker leaves them to the host's files (404 here). */
-const OTHER_PATHS = ['/nope.json', '/authors.json', '/Author.json', '/author.JSON', '/country/abc.json', '/country/1/states.json', '//x/author.json?Page=2', '//x/country/840.json'];
+const OTHER_PATHS = [
+  '/nope.json',
+  '/authors.json',
+  '/Author.json',
+  '/author.JSON',
+  '/country/abc.json',
+  '/country/1/states.json',
+  '//x/author.json?Page=2',
+  '//x/country/840.json',
+];
 
-const HOST_FILES = ['/nginx.conf', '/_routes.json', '/_netlify/reflist.js', '/_worker.js', '/_headers', '/_redirects', '/.assetsignore'];
+const HOST_FILES = [
+  '/nginx.conf',
+  '/_routes.json',
+  '/_netlify/reflist.js',
+  '/_worker.js',
+  '/_headers',
+  '/_redirects',
+  '/.assetsignore',
+];
 
 describe('the Cloudflare _worker.js in workerd', () => {
   let worker: Awaited<ReturnType<typeof startWorkerd>>;
@@ -178,16 +270,25 @@ describe('the Cloudflare _worker.js in workerd', () => {
     expectLikeReference(url, await get(worker.url, url), referenceRequest(FIXED, 30, url));
   });
 
-  test.each(OTHER_PATHS)('%s is no service path: the worker hands it to the assets, which have no such file: the client\'s JSON 404', async (url) => {
-    expect(adapterRouteOf(url, PRESET_API)).toBe('file');
-    const [actual, assets] = await Promise.all([get(worker.url, url), get(worker.assetsUrl, url)]);
-    expect(assets.status).toBe(404);
-    expectWorker(url, actual, referenceRequest(FIXED, 30, url), assets);
-    expect(actual.body).toEqual({ error: `not found: ${url.replace(/\?.*$/s, '')}` });
-  });
+  test.each(OTHER_PATHS)(
+    "%s is no service path: the worker hands it to the assets, which have no such file: the client's JSON 404",
+    async (url) => {
+      expect(adapterRouteOf(url, PRESET_API)).toBe('file');
+      const [actual, assets] = await Promise.all([get(worker.url, url), get(worker.assetsUrl, url)]);
+      expect(assets.status).toBe(404);
+      expectWorker(url, actual, referenceRequest(FIXED, 30, url), assets);
+      expect(actual.body).toEqual({ error: `not found: ${url.replace(/\?.*$/s, '')}` });
+    },
+  );
 
   test('plain files of the tree are served by the assets service, byte for byte', async () => {
-    for (const file of ['/author/page/2.json', '/author.json', '/lookup.json', '/lookup-client.js', '/country/840/state.json']) {
+    for (const file of [
+      '/author/page/2.json',
+      '/author.json',
+      '/lookup.json',
+      '/lookup-client.js',
+      '/country/840/state.json',
+    ]) {
       const res = await get(worker.url, file);
       expect({ file, status: res.status }).toEqual({ file, status: 200 });
       expect(res.bytes.equals(readFileSync(join(fixedTree, file))), file).toBe(true);
@@ -200,9 +301,14 @@ describe('the Cloudflare _worker.js in workerd', () => {
   test('host files answer a JSON 404 from the worker, never their content', async () => {
     for (const file of HOST_FILES) {
       const res = await get(worker.url, file);
-      expect({ file, status: res.status, body: res.body }).toEqual({ file, status: 404, body: { error: `not found: ${file}` } });
+      expect({ file, status: res.status, body: res.body }).toEqual({
+        file,
+        status: 404,
+        body: { error: `not found: ${file}` },
+      });
       // ... though the assets service would serve them: the worker is what hides them.
-      if (file !== '/.assetsignore') expect({ file, status: (await get(worker.assetsUrl, file)).status }).toEqual({ file, status: 200 });
+      if (file !== '/.assetsignore')
+        expect({ file, status: (await get(worker.assetsUrl, file)).status }).toEqual({ file, status: 200 });
     }
   });
 
@@ -218,8 +324,15 @@ describe('the Cloudflare _worker.js in workerd', () => {
     expect(head.text).toBe('');
     expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const res = await get(worker.url, '/author.json?Term=smi', { method, body: method === 'DELETE' ? undefined : 'x' });
-      expect({ method, status: res.status, allow: res.headers.get('allow') }).toEqual({ method, status: 405, allow: 'GET, HEAD' });
+      const res = await get(worker.url, '/author.json?Term=smi', {
+        method,
+        body: method === 'DELETE' ? undefined : 'x',
+      });
+      expect({ method, status: res.status, allow: res.headers.get('allow') }).toEqual({
+        method,
+        status: 405,
+        allow: 'GET, HEAD',
+      });
       expect(typeof (res.body as { error: unknown }).error).toBe('string');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
     }
@@ -233,12 +346,17 @@ describe('the Cloudflare _worker.js in workerd', () => {
       check: async (server, { src, pageSize, urls }) => {
         // All at once: one isolate answers them together, as it does on Cloudflare.
         const answers = await Promise.all(
-          urls.map(async (url) => [
-            await get(server.url, url),
-            adapterRouteOf(url, PRESET_API) === 'file' ? await get(server.assetsUrl, url) : undefined,
-          ] as const),
+          urls.map(
+            async (url) =>
+              [
+                await get(server.url, url),
+                adapterRouteOf(url, PRESET_API) === 'file' ? await get(server.assetsUrl, url) : undefined,
+              ] as const,
+          ),
         );
-        urls.forEach((url, i) => expectWorker(url, answers[i]![0], referenceRequest(src, pageSize, url), answers[i]![1]));
+        urls.forEach((url, i) =>
+          expectWorker(url, answers[i]![0], referenceRequest(src, pageSize, url), answers[i]![1]),
+        );
       },
     });
   }, 120_000);
@@ -250,10 +368,13 @@ describe('the Cloudflare _worker.js in workerd', () => {
       start: (tree) => startWorkerd(tree),
       check: async (server, urls, { api, reference }) => {
         const answers = await Promise.all(
-          urls.map(async (url) => [
-            await get(server.url, url),
-            adapterRouteOf(url, api) === 'file' ? await get(server.assetsUrl, url) : undefined,
-          ] as const),
+          urls.map(
+            async (url) =>
+              [
+                await get(server.url, url),
+                adapterRouteOf(url, api) === 'file' ? await get(server.assetsUrl, url) : undefined,
+              ] as const,
+          ),
         );
         urls.forEach((url, i) => expectWorker(url, answers[i]![0], reference(url), answers[i]![1], api));
       },
@@ -265,28 +386,79 @@ describe('the Cloudflare _worker.js in workerd', () => {
 
 // Every draw below comes from a seeded mulberry32 (scripts/sources/prng.ts): the same bursts on every run.
 
-const SURNAMES = ['Müller', 'Łukasiewicz', 'Straße', 'Ångström', 'Øberg', 'Smith', 'Smyth', 'García', 'Nguyễn', "O'Brien", 'Dvořák', 'Şahin', '山田', 'Kowalski', 'Ødegård', 'Peña', 'Ibáñez', 'Zürcher', 'Æsir', 'Björk'];
+const SURNAMES = [
+  'Müller',
+  'Łukasiewicz',
+  'Straße',
+  'Ångström',
+  'Øberg',
+  'Smith',
+  'Smyth',
+  'García',
+  'Nguyễn',
+  "O'Brien",
+  'Dvořák',
+  'Şahin',
+  '山田',
+  'Kowalski',
+  'Ødegård',
+  'Peña',
+  'Ibáñez',
+  'Zürcher',
+  'Æsir',
+  'Björk',
+];
 const GIVEN = ['Anna', 'Jürgen', 'Åsa', 'Seán', 'José', 'Zoë', 'Łucja', 'Ib', 'Chloé', 'Václav', 'Taro', 'Ana María'];
 
 /** 200 authors (50 pages of 4, 200 page files with the three systems), divisions, descriptors and some geography. */
 const BURST: RefSources = (() => {
   const rnd = mulberry32(7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
-  const author = Array.from({ length: 200 }, (_, i) => ({ id: 1000 + i * 3, text: `${pick(SURNAMES)}, ${pick(GIVEN)}` }));
-  const system = [{ id: 'gbif', text: 'GBIF' }, { id: 'col', text: 'Catalogue of Life' }, { id: 'idig-bio', text: 'iDigBio' }];
+  const author = Array.from({ length: 200 }, (_, i) => ({
+    id: 1000 + i * 3,
+    text: `${pick(SURNAMES)}, ${pick(GIVEN)}`,
+  }));
+  const system = [
+    { id: 'gbif', text: 'GBIF' },
+    { id: 'col', text: 'Catalogue of Life' },
+    { id: 'idig-bio', text: 'iDigBio' },
+  ];
   const division = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, text: `${pick(SURNAMES)} division ${i}` }));
-  const category = Array.from({ length: 40 }, (_, i) => ({ id: 100 + i, division_id: 1 + (i % 8), text: `${pick(GIVEN)} group ${i}` }));
+  const category = Array.from({ length: 40 }, (_, i) => ({
+    id: 100 + i,
+    division_id: 1 + (i % 8),
+    text: `${pick(GIVEN)} group ${i}`,
+  }));
   return {
     author,
-    country: [{ id: 840, text: 'United States' }, { id: 124, text: 'Canada' }, { id: 248, text: 'Åland Islands' }],
-    state: [{ id: 6, country_id: 840, text: 'California' }, { id: 48, country_id: 840, text: 'Texas' }, { id: 1, country_id: 124, text: 'Québec' }],
-    county: Array.from({ length: 12 }, (_, i) => ({ country_id: 840, state_id: 6, FIPS: 6001 + 2 * i, county: `${pick(SURNAMES)} County`, latitudeCenter: 34 + i / 10, LongitudeCenter: -118 - i / 10 })),
+    country: [
+      { id: 840, text: 'United States' },
+      { id: 124, text: 'Canada' },
+      { id: 248, text: 'Åland Islands' },
+    ],
+    state: [
+      { id: 6, country_id: 840, text: 'California' },
+      { id: 48, country_id: 840, text: 'Texas' },
+      { id: 1, country_id: 124, text: 'Québec' },
+    ],
+    county: Array.from({ length: 12 }, (_, i) => ({
+      country_id: 840,
+      state_id: 6,
+      FIPS: 6001 + 2 * i,
+      county: `${pick(SURNAMES)} County`,
+      latitudeCenter: 34 + i / 10,
+      LongitudeCenter: -118 - i / 10,
+    })),
     division,
     category,
     descriptor: Array.from({ length: 120 }, (_, i) => ({ id: i, text: `${pick(GIVEN)} descriptor ${i}` })),
     system,
-    author_count: author.filter((_, i) => i % 3 === 0).map((a, i) => ({ system: system[i % 3]!.id, id: a.id, count: 1 + (i % 7) })),
-    division_count: division.filter((_, i) => i % 2 === 0).map((d, i) => ({ system: system[i % 3]!.id, id: d.id, count: i })),
+    author_count: author
+      .filter((_, i) => i % 3 === 0)
+      .map((a, i) => ({ system: system[i % 3]!.id, id: a.id, count: 1 + (i % 7) })),
+    division_count: division
+      .filter((_, i) => i % 2 === 0)
+      .map((d, i) => ({ system: system[i % 3]!.id, id: d.id, count: i })),
   };
 })();
 const BURST_PAGE_SIZE = 4;
@@ -347,7 +519,8 @@ describe('concurrent bursts against one workerd (one isolate, one client)', () =
   test(`${ROUNDS} rounds of ${PER_ROUND} requests at once (Terms, Pages, Systems, Ids) all answer like the reference`, async () => {
     // For the paths that are no service path: what the host's files answer.
     const assets = new Map<string, Got>();
-    for (const url of pool) if (adapterRouteOf(url, PRESET_API) === 'file') assets.set(url, await get(worker.assetsUrl, url));
+    for (const url of pool)
+      if (adapterRouteOf(url, PRESET_API) === 'file') assets.set(url, await get(worker.assetsUrl, url));
     expect(pool.filter((url) => adapterRouteOf(url, PRESET_API) === 'answer').length).toBeGreaterThan(300);
     const failures: string[] = [];
     const summary: string[] = [];
@@ -371,7 +544,9 @@ describe('concurrent bursts against one workerd (one isolate, one client)', () =
           failures.push(`round ${round} ${url}: ${actual.status} ${actual.text.slice(0, 160)}`);
         }
       });
-      summary.push(`round ${round}: ${urls.length} requests (${new Set(urls).size} distinct) in ${ms.toFixed(0)} ms, ${failed} failed`);
+      summary.push(
+        `round ${round}: ${urls.length} requests (${new Set(urls).size} distinct) in ${ms.toFixed(0)} ms, ${failed} failed`,
+      );
     }
     expect(failures.slice(0, 20), summary.join('\n')).toEqual([]);
     expect(failures.length).toBe(0);
@@ -405,8 +580,20 @@ async function startWrangler(args: string[], home: string): Promise<Running> {
   const [port, inspector] = await Promise.all([freePort(), freePort()]);
   const child = spawn(
     WRANGLER,
-    [...args, '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector),
-      '--persist-to', join(home, 'state'), '--show-interactive-dev-session=false', '--log-level', 'warn'],
+    [
+      ...args,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspector),
+      '--persist-to',
+      join(home, 'state'),
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+    ],
     { cwd: home, env: wranglerEnv(home), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -420,7 +607,13 @@ async function startWrangler(args: string[], home: string): Promise<Running> {
       } catch {
         // already gone
       }
-      const killer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 5_000);
+      const killer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, 5_000);
       await exited;
       clearTimeout(killer);
     }
@@ -445,7 +638,15 @@ async function startWrangler(args: string[], home: string): Promise<Running> {
 
 /** A few service URLs, a plain file and the host files through a real local Cloudflare host of the fixed tree. */
 async function expectHostServesTree(host: Running) {
-  for (const url of ['/author.json?Term=m%C3%BCl', '/author.json?page=2&system=gbif', '/division.json?Id=10&child=true', '/country/0840/state/06/county/06037.json', '/country.json?Term=%C3%A5land', '/author.json?Page=0', '/author.json?System=nope']) {
+  for (const url of [
+    '/author.json?Term=m%C3%BCl',
+    '/author.json?page=2&system=gbif',
+    '/division.json?Id=10&child=true',
+    '/country/0840/state/06/county/06037.json',
+    '/country.json?Term=%C3%A5land',
+    '/author.json?Page=0',
+    '/author.json?System=nope',
+  ]) {
     expectLikeReference(url, await get(host.url, url), referenceRequest(FIXED, 30, url));
   }
   for (const file of ['/author/page/2.json', '/lookup-client.js']) {
@@ -462,11 +663,18 @@ async function expectHostServesTree(host: Running) {
   // and not the file an escaped / decodes to. (`/country%2F840/…` is no path of _routes.json: the host answers it.)
   for (const url of ['/country/abc.json', '/country/840/states.json', '/country/840%2Fstate.json']) {
     const res = await get(host.url, url);
-    expect({ url, status: res.status, body: res.body }).toEqual({ url, ...referenceRequest(FIXED, 30, url), body: { error: `not found: ${decodeURIComponent(url)}` } });
+    expect({ url, status: res.status, body: res.body }).toEqual({
+      url,
+      ...referenceRequest(FIXED, 30, url),
+      body: { error: `not found: ${decodeURIComponent(url)}` },
+    });
   }
   const head = await get(host.url, '/author.json?Page=2', { method: 'HEAD' });
-  expect({ status: head.status, type: head.headers.get('content-type'), cors: head.headers.get('access-control-allow-origin') })
-    .toEqual({ status: 200, type: 'application/json; charset=utf-8', cors: '*' });
+  expect({
+    status: head.status,
+    type: head.headers.get('content-type'),
+    cors: head.headers.get('access-control-allow-origin'),
+  }).toEqual({ status: 200, type: 'application/json; charset=utf-8', cors: '*' });
   expect((await get(host.url, '/author.json', { method: 'POST', body: 'x' })).status).toBe(405);
 }
 
@@ -490,7 +698,12 @@ describe('wrangler, offline', () => {
     truncateSync(join(tooBig, 'index.html'), 26 * 1024 * 1024);
     const validate = (dir: string) =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(WRANGLER, ['pages', 'project', 'validate', dir], { cwd: home, env: wranglerEnv(home), stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+        const child = spawn(WRANGLER, ['pages', 'project', 'validate', dir], {
+          cwd: home,
+          env: wranglerEnv(home),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 60_000,
+        });
         let output = '';
         child.stdout!.on('data', (c) => (output += c));
         child.stderr!.on('data', (c) => (output += c));
@@ -504,7 +717,10 @@ describe('wrangler, offline', () => {
 
   test('wrangler pages dev (the Pages asset server and _routes.json) serves the tree through its _worker.js', async () => {
     const home = tempDir('reflist-pages-dev-');
-    const host = await startWrangler(['pages', 'dev', realpathSync(fixedTree), '--compatibility-date', deployConfig()['compatibility_date'] as string], home);
+    const host = await startWrangler(
+      ['pages', 'dev', realpathSync(fixedTree), '--compatibility-date', deployConfig()['compatibility_date'] as string],
+      home,
+    );
     try {
       await expectHostServesTree(host);
       // _routes.json keeps the worker from every path that is no service path: the asset server answers them.
@@ -523,12 +739,16 @@ describe('wrangler, offline', () => {
     const home = tempDir('reflist-wrangler-dev-');
     const tree = realpathSync(fixedTree);
     const { $schema: _, ...rest } = config;
-    writeFileSync(join(home, 'wrangler.json'), JSON.stringify({ ...rest, main: join(tree, '_worker.js'), assets: { ...config.assets, directory: tree } }));
+    writeFileSync(
+      join(home, 'wrangler.json'),
+      JSON.stringify({ ...rest, main: join(tree, '_worker.js'), assets: { ...config.assets, directory: tree } }),
+    );
     const host = await startWrangler(['dev', '-c', join(home, 'wrangler.json')], home);
     try {
       await expectHostServesTree(host);
       // Every path with no asset reaches the worker here: one that is no service path stays a 404.
-      for (const url of OTHER_PATHS) expect({ url, status: (await get(host.url, url)).status }).toEqual({ url, status: 404 });
+      for (const url of OTHER_PATHS)
+        expect({ url, status: (await get(host.url, url)).status }).toEqual({ url, status: 404 });
     } finally {
       await host.stop();
     }

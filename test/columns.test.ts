@@ -17,7 +17,10 @@ const GOOD = new Map([
 /** The errors of these headers as `reflist build` locates them: code, file, line and message. */
 const errorsWith = (headers: Record<string, string[]>) =>
   checkColumns(DECLARATION, 'reflist.config.json', new Map([...GOOD, ...Object.entries(headers)])).map((e) => ({
-    code: e.code, file: e.file, line: e.line, message: e.message,
+    code: e.code,
+    file: e.file,
+    line: e.line,
+    message: e.message,
   }));
 
 test('headers with every declared column, in any case and order, give no error', () => {
@@ -25,11 +28,41 @@ test('headers with every declared column, in any case and order, give no error',
 });
 
 test.each([
-  [{ 'author.csv': ['id', 'txt'] }, 'INVALID_CONFIG', 'reflist.config.json', undefined, 'lists.author.label: the template names column "text", which author.csv does not have (did you mean "txt"?)'],
-  [{ 'author.csv': ['ID_', 'text'] }, 'MISSING_COLUMN', 'author.csv', 1, 'no column "id" (declared by lists.author.id) (did you mean "ID_"?)'],
-  [{ 'state.csv': ['id', 'text'] }, 'MISSING_COLUMN', 'state.csv', 1, 'no column "country_id" (declared by lists.state.parent); its header has "id", "text"'],
-  [{ 'author_count.csv': ['system', 'id', 'n'] }, 'MISSING_COLUMN', 'author_count.csv', 1, 'no column "count" (declared by lists.author.counts); its header has "system", "id", "n"'],
-  [{ 'county.csv': ['country_id', 'state_id', 'FIPS', 'county', 'latitudeCenter', 'longitude'] }, 'INVALID_CONFIG', 'reflist.config.json', undefined, 'lists.county.fields.LongitudeCenter: no column "LongitudeCenter" in county.csv (did you mean "latitudeCenter"?)'],
+  [
+    { 'author.csv': ['id', 'txt'] },
+    'INVALID_CONFIG',
+    'reflist.config.json',
+    undefined,
+    'lists.author.label: the template names column "text", which author.csv does not have (did you mean "txt"?)',
+  ],
+  [
+    { 'author.csv': ['ID_', 'text'] },
+    'MISSING_COLUMN',
+    'author.csv',
+    1,
+    'no column "id" (declared by lists.author.id) (did you mean "ID_"?)',
+  ],
+  [
+    { 'state.csv': ['id', 'text'] },
+    'MISSING_COLUMN',
+    'state.csv',
+    1,
+    'no column "country_id" (declared by lists.state.parent); its header has "id", "text"',
+  ],
+  [
+    { 'author_count.csv': ['system', 'id', 'n'] },
+    'MISSING_COLUMN',
+    'author_count.csv',
+    1,
+    'no column "count" (declared by lists.author.counts); its header has "system", "id", "n"',
+  ],
+  [
+    { 'county.csv': ['country_id', 'state_id', 'FIPS', 'county', 'latitudeCenter', 'longitude'] },
+    'INVALID_CONFIG',
+    'reflist.config.json',
+    undefined,
+    'lists.county.fields.LongitudeCenter: no column "LongitudeCenter" in county.csv (did you mean "latitudeCenter"?)',
+  ],
 ])('headers %j: %s in %s:%s, %s', (headers, code, file, line, message) => {
   expect(errorsWith(headers)).toEqual([{ code, file, line, message }]);
 });

@@ -18,8 +18,14 @@ function feed(parser: ChunkParser, chunks: string[], end = true) {
 
 describe('csv-parse as src/sources/csv-parse.ts uses it', () => {
   test('is pinned to the exact version installed, the one this contract was checked on', () => {
-    const pinned = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies['csv-parse'];
-    const manifest = createRequire(import.meta.url).resolve('csv-parse').replace(/\/(lib|dist)\/.*$/, '/package.json');
+    const pinned = (
+      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+        dependencies: Record<string, string>;
+      }
+    ).dependencies['csv-parse'];
+    const manifest = createRequire(import.meta.url)
+      .resolve('csv-parse')
+      .replace(/\/(lib|dist)\/.*$/, '/package.json');
     const installed = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
     expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
     expect(installed).toBe(pinned);
@@ -28,16 +34,29 @@ describe('csv-parse as src/sources/csv-parse.ts uses it', () => {
   test('hands each record over during the parse of the chunk it ends in, with the bytes up to its line end', () => {
     const parser = chunkParser(',');
     const first = feed(parser, ['id,text\n1,"a\nb"\n2,c'], false);
-    expect(first).toEqual({ records: [[['id', 'text'], 8], [['1', 'a\nb'], 16]], errors: [] });
+    expect(first).toEqual({
+      records: [
+        [['id', 'text'], 8],
+        [['1', 'a\nb'], 16],
+      ],
+      errors: [],
+    });
     // A record cut by a chunk's end comes with the chunk that ends it, the count going on across chunks;
     // one whose line end is a chunk's last byte, with the next (see below).
     expect(feed(parser, ['d\n3,e\n'], false).records).toEqual([[['2', 'cd'], 21]]);
     // The last line without a line end comes at the end of the input.
-    expect(feed(parser, ['4,f'], true).records).toEqual([[['3', 'e'], 25], [['4', 'f'], 28]]);
+    expect(feed(parser, ['4,f'], true).records).toEqual([
+      [['3', 'e'], 25],
+      [['4', 'f'], 28],
+    ]);
   });
 
   test('counts a CRLF as two bytes, keeps ragged rows as they are, and splits at the delimiter given', () => {
-    expect(feed(chunkParser(','), ['a,b\r\n1\r\n2,x,y\r\n']).records).toEqual([[['a', 'b'], 5], [['1'], 8], [['2', 'x', 'y'], 15]]);
+    expect(feed(chunkParser(','), ['a,b\r\n1\r\n2,x,y\r\n']).records).toEqual([
+      [['a', 'b'], 5],
+      [['1'], 8],
+      [['2', 'x', 'y'], 15],
+    ]);
     expect(feed(chunkParser(';'), ['a;b,c\n']).records).toEqual([[['a', 'b,c'], 6]]);
   });
 
@@ -50,17 +69,20 @@ describe('csv-parse as src/sources/csv-parse.ts uses it', () => {
     expect(feed(next, ['1,x\ny\r\n']).records).toEqual([[['1', 'x\ny'], 7]]);
   });
 
-  test('answers the first malformed record\'s error, with its code, after the records before it', () => {
+  test("answers the first malformed record's error, with its code, after the records before it", () => {
     const closing = feed(chunkParser(','), ['a,b\n"x"y,z\n2,w\n']);
     expect(closing.records).toEqual([[['a', 'b'], 4]]);
     expect(closing.errors).toHaveLength(1);
-    expect(closing.errors[0]).toMatchObject({ code: 'CSV_INVALID_CLOSING_QUOTE', message: expect.stringMatching(/ at line 2/) });
+    expect(closing.errors[0]).toMatchObject({
+      code: 'CSV_INVALID_CLOSING_QUOTE',
+      message: expect.stringMatching(/ at line 2/),
+    });
     const open = feed(chunkParser(','), ['a,b\n1,"never closed\n2,x\n']);
     expect(open.records).toEqual([[['a', 'b'], 4]]);
     expect(open.errors.map((e) => e.code)).toEqual(['CSV_QUOTE_NOT_CLOSED']);
   });
 
-  test('holds back a chunk\'s last bytes until it sees what follows them: the error comes with the next chunk', () => {
+  test("holds back a chunk's last bytes until it sees what follows them: the error comes with the next chunk", () => {
     const parser = chunkParser(',');
     expect(parser.parse(Buffer.from('a,b\n1,"x"y'), false, () => {})).toBeUndefined();
     expect(parser.parse(Buffer.from(',z\n'), false, () => {})).toMatchObject({ code: 'CSV_INVALID_CLOSING_QUOTE' });
@@ -68,7 +90,9 @@ describe('csv-parse as src/sources/csv-parse.ts uses it', () => {
 
   test('reads the records csv-parse/sync, its public API, reads', () => {
     const text = 'id,text\n1,"quoted, ""twice"""\n2,\n\n3,"multi\nline"\n4,last';
-    const records = feed(chunkParser(','), [text.slice(0, 13), text.slice(13, 31), text.slice(31)]).records.map(([r]) => r);
+    const records = feed(chunkParser(','), [text.slice(0, 13), text.slice(13, 31), text.slice(31)]).records.map(
+      ([r]) => r,
+    );
     expect(records).toEqual(parse(text, { relax_column_count: true }));
   });
 });

@@ -19,20 +19,58 @@ const pick = <T>(g: G, xs: readonly T[]): T => g(() => fc.constantFrom(...xs));
 const int = (g: G, min: number, max: number): number => g(fc.integer, { min, max });
 const chance = (g: G, p: number): boolean => int(g, 0, 99) < p * 100;
 /** A cell that is read without the white space around it (an id, a reference, a count, a number), now and then written with some. */
-const spaced = (g: G, cell: string): string => (chance(g, 0.1) ? pick(g, [` ${cell}`, `${cell} `, `  ${cell}\u00A0`]) : cell);
+const spaced = (g: G, cell: string): string =>
+  chance(g, 0.1) ? pick(g, [` ${cell}`, `${cell} `, `  ${cell}\u00A0`]) : cell;
 
 // ---------------------------------------------------------------- texts and ids
 
 // Folds collide (Müller/Muller, straße/Strasse, café with a combining accent),
 // scripts mix, and some words hold a delimiter or a quote the CSV must escape.
 const WORDS = [
-  'Smith', 'smith', 'Smithson', 'Müller', 'Muller', 'MÜLLER', 'straße', 'Strasse', 'Ørsted', 'Łódź', 'café', 'cafe\u0301', 'Zoë', 'José',
-  'Ñandú', 'ﬁsh', 'Σωκράτης', 'Иванов', '山田', '太郎', '東京都', 'Æsir', 'Þór', 'x²', '１２３', '42', "O'Brien", 'Jean-Luc', 'de', 'la',
-  '"Quoted"', 'a;b', 'c,d', 'tab\there',
+  'Smith',
+  'smith',
+  'Smithson',
+  'Müller',
+  'Muller',
+  'MÜLLER',
+  'straße',
+  'Strasse',
+  'Ørsted',
+  'Łódź',
+  'café',
+  'cafe\u0301',
+  'Zoë',
+  'José',
+  'Ñandú',
+  'ﬁsh',
+  'Σωκράτης',
+  'Иванов',
+  '山田',
+  '太郎',
+  '東京都',
+  'Æsir',
+  'Þór',
+  'x²',
+  '１２３',
+  '42',
+  "O'Brien",
+  'Jean-Luc',
+  'de',
+  'la',
+  '"Quoted"',
+  'a;b',
+  'c,d',
+  'tab\there',
 ];
 const SEPARATORS = [' ', ' ', ', ', '-', ' (', ') ', '/', ' & ', '\n'];
 // Long shared starts, so that labels differ only late and Terms match many.
-const SHARED = ['Museum für Naturkunde ', 'Muséum national d\u2019histoire ', 'Universität ', '国立科学博物館 ', 'Smith, Jo'];
+const SHARED = [
+  'Museum für Naturkunde ',
+  'Muséum national d\u2019histoire ',
+  'Universität ',
+  '国立科学博物館 ',
+  'Smith, Jo',
+];
 
 /** A label or a label's column: often one already used in the list, so duplicates are common; a long shared start `shared` of the time. */
 function text(g: G, used: string[], shared = 0.25): string {
@@ -47,7 +85,12 @@ function text(g: G, used: string[], shared = 0.25): string {
 }
 
 /** Characters to draw string ids from for each `chars`: a few of each kind, so ids collide but for case. */
-const ALPHABETS: Record<string, string> = { 'A-Za-z0-9_-': 'aAbBzZ079_-', 'A-Z0-9-': 'ABXZ079-', 'a-z': 'abxz', '0-9A-F': '079ABF' };
+const ALPHABETS: Record<string, string> = {
+  'A-Za-z0-9_-': 'aAbBzZ079_-',
+  'A-Z0-9-': 'ABXZ079-',
+  'a-z': 'abxz',
+  '0-9A-F': '079ABF',
+};
 
 interface IdGen {
   type: 'integer' | 'string';
@@ -64,7 +107,8 @@ function freshId(g: G, ids: IdGen): Id {
   const drawn = Array.from({ length: pick(g, [1, 1, 2, 3, 5, 64]) }, () => pick(g, alphabet)).join('');
   // Deterministic on a collision: a redraw could loop forever while fast-check shrinks.
   let id = drawn;
-  for (let k = 0; ids.seen.has(id.toLowerCase()); k++) id = drawn.slice(0, 60) + k.toString(alphabet.length).replace(/./g, (d) => alphabet[parseInt(d, 36)]!);
+  for (let k = 0; ids.seen.has(id.toLowerCase()); k++)
+    id = drawn.slice(0, 60) + k.toString(alphabet.length).replace(/./g, (d) => alphabet[parseInt(d, 36)]!);
   ids.seen.add(id.toLowerCase());
   ids.issued.push(id);
   return id;
@@ -87,12 +131,33 @@ type Named = { key: string; column: string };
 
 // Numbers often repeat, so that items tie on an order key and fall back to the next.
 const FIELDS = [
-  { key: 'city', column: 'city', config: 'string' as unknown, cell: (g: G, used: string[], shared?: number) => text(g, used, shared) },
-  { key: 'pop', column: 'population', config: { column: 'population', type: 'integer', min: 0 }, cell: (g: G) => spaced(g, String(chance(g, 0.5) ? pick(g, [0, 7, 1200]) : int(g, 0, 9_999_999))) },
-  { key: 'lat', column: 'lat', config: { type: 'number', min: -90, max: 90 }, cell: (g: G) => spaced(g, pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999'])) },
+  {
+    key: 'city',
+    column: 'city',
+    config: 'string' as unknown,
+    cell: (g: G, used: string[], shared?: number) => text(g, used, shared),
+  },
+  {
+    key: 'pop',
+    column: 'population',
+    config: { column: 'population', type: 'integer', min: 0 },
+    cell: (g: G) => spaced(g, String(chance(g, 0.5) ? pick(g, [0, 7, 1200]) : int(g, 0, 9_999_999))),
+  },
+  {
+    key: 'lat',
+    column: 'lat',
+    config: { type: 'number', min: -90, max: 90 },
+    cell: (g: G) => spaced(g, pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999'])),
+  },
   // Alternative names: often another item's label, or the start many labels share, so a Term matches one item's
   // label and another's field, and one item's whole field (an exact match) and other labels' starts.
-  { key: 'alt', column: 'alt_names', config: { column: 'alt_names', type: 'string' }, cell: (g: G, used: string[], shared?: number) => (chance(g, 0.2) ? '' : chance(g, 0.2) ? pick(g, SHARED).trim() : text(g, used, shared)) },
+  {
+    key: 'alt',
+    column: 'alt_names',
+    config: { column: 'alt_names', type: 'string' },
+    cell: (g: G, used: string[], shared?: number) =>
+      chance(g, 0.2) ? '' : chance(g, 0.2) ? pick(g, SHARED).trim() : text(g, used, shared),
+  },
 ];
 
 class Builder {
@@ -109,35 +174,76 @@ class Builder {
   list(kind: Kind, parent?: Planned, grand?: Planned): Planned {
     const g = this.g;
     const name = `${pick(g, ['inst', 'family', 'genus', 'species', 'tag', 'place', 'work'])}${this.count++}`;
-    const shape = kind === 'embedded' ? 'paged' : kind === 'top' ? pick(g, ['paged', 'paged', 'whole', 'whole', 'grid']) : pick(g, ['paged', 'whole', 'whole', 'grid']);
+    const shape =
+      kind === 'embedded'
+        ? 'paged'
+        : kind === 'top'
+          ? pick(g, ['paged', 'paged', 'whole', 'whole', 'grid'])
+          : pick(g, ['paged', 'whole', 'whole', 'grid']);
     const c: Record<string, unknown> = {};
     this.lists[name] = c; // declared before the lists under it, as a user would
-    const ids: IdGen = { type: pick(g, ['integer', 'string']), chars: pick(g, Object.keys(ALPHABETS)), next: pick(g, [-1, 0, 99, 2 ** 53 - 4000]), issued: [], seen: new Set() };
+    const ids: IdGen = {
+      type: pick(g, ['integer', 'string']),
+      chars: pick(g, Object.keys(ALPHABETS)),
+      next: pick(g, [-1, 0, 99, 2 ** 53 - 4000]),
+      issued: [],
+      seen: new Set(),
+    };
     const idColumn = pick(g, ['id', 'id', 'code']);
     const idKey = pick(g, ['id', 'id', 'code']);
-    if (ids.type === 'string') c['id'] = { column: idColumn, type: 'string', ...(idKey !== 'id' ? { key: idKey } : {}), ...(ids.chars !== 'A-Za-z0-9_-' || chance(g, 0.3) ? { chars: ids.chars } : {}) };
+    if (ids.type === 'string')
+      c['id'] = {
+        column: idColumn,
+        type: 'string',
+        ...(idKey !== 'id' ? { key: idKey } : {}),
+        ...(ids.chars !== 'A-Za-z0-9_-' || chance(g, 0.3) ? { chars: ids.chars } : {}),
+      };
     else if (idKey !== 'id') c['id'] = { column: idColumn, key: idKey };
     else if (idColumn !== 'id' || chance(g, 0.3)) c['id'] = idColumn;
     const labelKey = pick(g, ['text', 'text', 'label']);
-    const [template, labelColumns] = pick(g, [['{text}', ['text']], ['{name}', ['name']], ['{name} ({town})', ['name', 'town']], ['{family}, {given}', ['family', 'given']]] as const);
-    if (labelKey !== 'text') c['label'] = labelColumns.length === 1 ? { column: labelColumns[0], key: labelKey } : { template, key: labelKey };
+    const [template, labelColumns] = pick(g, [
+      ['{text}', ['text']],
+      ['{name}', ['name']],
+      ['{name} ({town})', ['name', 'town']],
+      ['{family}, {given}', ['family', 'given']],
+    ] as const);
+    if (labelKey !== 'text')
+      c['label'] = labelColumns.length === 1 ? { column: labelColumns[0], key: labelKey } : { template, key: labelKey };
     else if (template !== '{text}') c['label'] = labelColumns.length === 1 ? labelColumns[0] : template;
     // Children are an id and a label in their parent's items.
     const fields = kind === 'embedded' ? [] : g(() => fc.subarray(FIELDS));
     // Now and then the label's columns are string fields too, so that a search text can be made of them, and an order.
-    const labelFields = kind !== 'embedded' && chance(g, 0.3) ? labelColumns.map((column) => ({ key: column === labelKey ? `${column}_` : column, column })) : [];
-    const declaredFields = [...fields.map((f) => [f.key, f.config]), ...labelFields.map((f) => [f.key, f.key === f.column ? 'string' : { column: f.column, type: 'string' }])];
+    const labelFields =
+      kind !== 'embedded' && chance(g, 0.3)
+        ? labelColumns.map((column) => ({ key: column === labelKey ? `${column}_` : column, column }))
+        : [];
+    const declaredFields = [
+      ...fields.map((f) => [f.key, f.config]),
+      ...labelFields.map((f) => [f.key, f.key === f.column ? 'string' : { column: f.column, type: 'string' }]),
+    ];
     if (declaredFields.length > 0) c['fields'] = Object.fromEntries(declaredFields);
     const ownKeys = [idKey, labelKey, ...fields.map((f) => f.key), ...labelFields.map((f) => f.key)];
-    if (kind !== 'embedded' && chance(g, 0.3)) c['keys'] = g(() => fc.shuffledSubarray(ownKeys, { minLength: ownKeys.length, maxLength: ownKeys.length }));
+    if (kind !== 'embedded' && chance(g, 0.3))
+      c['keys'] = g(() => fc.shuffledSubarray(ownKeys, { minLength: ownKeys.length, maxLength: ownKeys.length }));
     // A declared order: one or two fields, each ascending (+ or nothing) or descending (-), named by key or column.
     const fieldName = (f: Named): string => (chance(g, 0.5) ? f.key : f.column);
     const orderable = [...fields, ...labelFields];
-    if (orderable.length > 0 && chance(g, 0.5)) c['order'] = g(() => fc.shuffledSubarray(orderable, { minLength: 1, maxLength: Math.min(2, orderable.length) })).map((f) => pick(g, ['', '+', '-']) + fieldName(f));
+    if (orderable.length > 0 && chance(g, 0.5))
+      c['order'] = g(() =>
+        fc.shuffledSubarray(orderable, { minLength: 1, maxLength: Math.min(2, orderable.length) }),
+      ).map((f) => pick(g, ['', '+', '-']) + fieldName(f));
 
     // One parent column names the parent; one per ancestor names them all (only one when the parent's ids are unique in its whole list).
-    const parentColumns = !parent ? [] : grand && !(parent.globalIds && chance(g, 0.5)) ? [`${grand.name}_id`, `${parent.name}_id`] : [`${parent.name}_id`];
-    if (parent) c['parent'] = { list: parent.name, column: parentColumns.length === 1 && chance(g, 0.7) ? parentColumns[0] : parentColumns };
+    const parentColumns = !parent
+      ? []
+      : grand && !(parent.globalIds && chance(g, 0.5))
+        ? [`${grand.name}_id`, `${parent.name}_id`]
+        : [`${parent.name}_id`];
+    if (parent)
+      c['parent'] = {
+        list: parent.name,
+        column: parentColumns.length === 1 && chance(g, 0.7) ? parentColumns[0] : parentColumns,
+      };
     if (shape !== 'paged') c['shape'] = shape;
     if (kind !== 'embedded' && chance(g, 0.2)) c['path'] = pick(g, [name.toUpperCase(), `x-${name}`]);
     const items = kind !== 'embedded' && chance(g, shape === 'paged' ? 0.2 : 0.5);
@@ -157,10 +263,17 @@ class Builder {
     const padded = (id: Id): string => spaced(g, typeof id === 'number' && chance(g, 0.15) ? '00' + id : String(id));
     const under = parent ? parent.items : [{ id: 0, chain: [] }];
     // Under two parents, ids may repeat, or differ only by case: they are in two folders.
-    const recased = (id: Id): Id => (typeof id === 'string' && ids.chars === 'A-Za-z0-9_-' && chance(g, 0.3) ? swapCase(id) : id);
+    const recased = (id: Id): Id =>
+      typeof id === 'string' && ids.chars === 'A-Za-z0-9_-' && chance(g, 0.3) ? swapCase(id) : id;
     for (const p of under) {
       const taken = new Set<string>();
-      const n = !parent ? (chance(g, 0.3) ? int(g, 0, 40) : pick(g, [0, 1, 2, 3, 5, 8])) : crowded && planned.items.length < 60 && chance(g, 0.4) ? int(g, 4, 24) : int(g, 0, 3);
+      const n = !parent
+        ? chance(g, 0.3)
+          ? int(g, 0, 40)
+          : pick(g, [0, 1, 2, 3, 5, 8])
+        : crowded && planned.items.length < 60 && chance(g, 0.4)
+          ? int(g, 4, 24)
+          : int(g, 0, 3);
       for (let i = 0; i < n; i++) {
         let id = !globalIds && ids.issued.length > 0 && chance(g, 0.4) ? recased(pick(g, ids.issued)) : freshId(g, ids);
         if (taken.has(String(id).toLowerCase())) id = freshId(g, ids);
@@ -174,7 +287,11 @@ class Builder {
         rows.push(row);
       }
     }
-    const source = this.source(`${name}.csv`, [idColumn, ...labelColumns, ...fields.map((f) => f.column), ...parentColumns], rows);
+    const source = this.source(
+      `${name}.csv`,
+      [idColumn, ...labelColumns, ...fields.map((f) => f.column), ...parentColumns],
+      rows,
+    );
     if (source.config !== undefined) c['source'] = source.config;
     // A list whose source (or counts' source) is absent must say it may be; one whose sources are there may say so too.
     if (source.absent || chance(g, 0.1)) c['optional'] = true;
@@ -189,8 +306,10 @@ class Builder {
     if (search && kind !== 'embedded') {
       const s: Record<string, unknown> = {};
       const plain = !('children' in c);
-      if (plain && searchable.length > 0 && chance(g, 0.6)) s['columns'] = g(() => fc.subarray(searchable, { minLength: 1 })).map(fieldName);
-      if (plain && fields.length + labelFields.length > 0 && chance(g, 0.4)) s['text'] = this.searchText(template, labelFields, fields, fieldName);
+      if (plain && searchable.length > 0 && chance(g, 0.6))
+        s['columns'] = g(() => fc.subarray(searchable, { minLength: 1 })).map(fieldName);
+      if (plain && fields.length + labelFields.length > 0 && chance(g, 0.4))
+        s['text'] = this.searchText(template, labelFields, fields, fieldName);
       if (chance(g, s['columns'] ? 0.7 : 0.5)) s['exact'] = chance(g, 0.85);
       if (Object.keys(s).length > 0) c['search'] = s;
       else if (chance(g, 0.1)) c['search'] = true;
@@ -210,7 +329,11 @@ class Builder {
   searchText(template: string, labelFields: Named[], fields: Named[], name: (f: Named) => string): string {
     const g = this.g;
     if (labelFields.length > 0 && (fields.length === 0 || chance(g, 0.5))) {
-      if (chance(g, 0.5)) return template.replace(/\{([^{}]*)\}/g, (_, column: string) => `{${name(labelFields.find((f) => f.column === column)!)}}`);
+      if (chance(g, 0.5))
+        return template.replace(
+          /\{([^{}]*)\}/g,
+          (_, column: string) => `{${name(labelFields.find((f) => f.column === column)!)}}`,
+        );
       return `{${name(labelFields[0]!)}}`;
     }
     const textual = [...fields.filter((f) => f.key === 'city' || f.key === 'alt' || chance(g, 0.3)), ...labelFields];
@@ -221,14 +344,24 @@ class Builder {
   }
 
   /** Renames or turns off some of a list's parameters; names of different roles never collide. */
-  params(shape: string, search: boolean, counts: boolean, children: boolean): Record<string, string | false> | undefined {
+  params(
+    shape: string,
+    search: boolean,
+    counts: boolean,
+    children: boolean,
+  ): Record<string, string | false> | undefined {
     const g = this.g;
     const roles: [string, boolean, string[]][] = [
-      ['page', shape === 'paged', ['p', 'pg']], ['term', shape !== 'grid' && search, ['q', 'search']], ['id', shape === 'paged', ['key', 'ident']],
-      ['group', shape === 'paged' && counts, ['grp']], ['child', children, ['sub']],
+      ['page', shape === 'paged', ['p', 'pg']],
+      ['term', shape !== 'grid' && search, ['q', 'search']],
+      ['id', shape === 'paged', ['key', 'ident']],
+      ['group', shape === 'paged' && counts, ['grp']],
+      ['child', children, ['sub']],
     ];
     const odds = (role: string) => (role === 'page' && this.paged > 0 ? 0.8 : 0.2);
-    const renamed = roles.filter(([role, taken]) => taken && chance(g, odds(role))).map(([role, , names]) => [role, chance(g, 0.3) ? false : pick(g, names)] as const);
+    const renamed = roles
+      .filter(([role, taken]) => taken && chance(g, odds(role)))
+      .map(([role, , names]) => [role, chance(g, 0.3) ? false : pick(g, names)] as const);
     if (shape === 'paged') this.paged++;
     return renamed.length > 0 ? Object.fromEntries(renamed) : undefined;
   }
@@ -240,12 +373,30 @@ class Builder {
       this.groupIds = g(() => fc.subarray(['gbif', 'col-2', 'Herb_1', 'x', 'B9', 'obis']));
       const rows = this.groupIds.map((id) => ({ id: spaced(g, id), text: text(g, []) }));
       const source = this.source('groups.csv', ['id', 'text'], rows);
-      this.config['groups'] = { source: source.config ?? 'groups.csv', param: pick(g, ['System', 'Collection', 'Set']), ...(source.absent ? { optional: true } : {}) };
+      this.config['groups'] = {
+        source: source.config ?? 'groups.csv',
+        param: pick(g, ['System', 'Collection', 'Set']),
+        ...(source.absent ? { optional: true } : {}),
+      };
     }
-    const [group, id, count] = pick(g, [['group', 'id', 'count'], ['grp', 'item', 'n']]);
-    const rows = this.groupIds.flatMap((gid) => planned.items.filter(() => chance(g, 0.4)).map((it) => ({ [group]: spaced(g, gid), [id]: spaced(g, String(it.id)), [count]: spaced(g, String(int(g, 0, 500))) })));
+    const [group, id, count] = pick(g, [
+      ['group', 'id', 'count'],
+      ['grp', 'item', 'n'],
+    ]);
+    const rows = this.groupIds.flatMap((gid) =>
+      planned.items
+        .filter(() => chance(g, 0.4))
+        .map((it) => ({
+          [group]: spaced(g, gid),
+          [id]: spaced(g, String(it.id)),
+          [count]: spaced(g, String(int(g, 0, 500))),
+        })),
+    );
     const source = this.source(`${name}_count.csv`, [group, id, count], rows);
-    c['counts'] = group === 'group' && source.config === undefined ? `${name}_count.csv` : { source: source.config ?? `${name}_count.csv`, group, id, count };
+    c['counts'] =
+      group === 'group' && source.config === undefined
+        ? `${name}_count.csv`
+        : { source: source.config ?? `${name}_count.csv`, group, id, count };
     if (source.absent) c['optional'] = true;
   }
 
@@ -256,15 +407,23 @@ class Builder {
     const named = delimiter === ',' && chance(g, 0.8) ? file : `${chance(g, 0.3) ? 'data/' : ''}${file}`;
     const absent = rows.length === 0 && chance(g, 0.5);
     if (!absent) {
-      const columns = chance(g, 0.3) ? g(() => fc.shuffledSubarray(header, { minLength: header.length, maxLength: header.length })) : header;
+      const columns = chance(g, 0.3)
+        ? g(() => fc.shuffledSubarray(header, { minLength: header.length, maxLength: header.length }))
+        : header;
       const cased = pick(g, [(s: string) => s, (s: string) => s.toUpperCase(), (s: string) => s.toLowerCase()]);
       const quoteAll = chance(g, 0.2);
-      const quote = (s: string): string => (quoteAll || /["\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s);
+      const quote = (s: string): string =>
+        quoteAll || /["\r\n]/.test(s) || s.includes(delimiter) ? `"${s.replace(/"/g, '""')}"` : s;
       const eol = pick(g, ['\n', '\r\n']);
-      const lines = [columns.map((h) => quote(cased(h))), ...rows.map((r) => columns.map((h) => quote(r[h]!)))].map((cells) => cells.join(delimiter));
+      const lines = [columns.map((h) => quote(cased(h))), ...rows.map((r) => columns.map((h) => quote(r[h]!)))].map(
+        (cells) => cells.join(delimiter),
+      );
       this.files[named] = (chance(g, 0.2) ? '\uFEFF' : '') + lines.join(eol) + (chance(g, 0.8) ? eol : '');
     }
-    return { config: named === file && delimiter === ',' ? undefined : delimiter === ',' ? named : { file: named, delimiter }, absent };
+    return {
+      config: named === file && delimiter === ',' ? undefined : delimiter === ',' ? named : { file: named, delimiter },
+      absent,
+    };
   }
 }
 
@@ -300,16 +459,25 @@ export function declaredRoutes(d: Declaration, files: Record<string, string>): R
   const byName = new Map(d.lists.map((l) => [l.name, l]));
   const routesOf = (list: ListSpec): Route[] => {
     if (!list.parent) return [{ list, prefix: `/${list.path}`, ancestors: [], chain: [], items: all.get(list.name)! }];
-    return routesOf(byName.get(list.parent.list)!).flatMap((r) => r.items.map((p) => {
-      const chain = [...r.chain, p];
-      return { list, prefix: `${r.prefix}/${p.id}/${list.path}`, ancestors: [...r.ancestors, r.list], chain, items: itemsUnder(list, chain, all.get(list.name)!) };
-    }));
+    return routesOf(byName.get(list.parent.list)!).flatMap((r) =>
+      r.items.map((p) => {
+        const chain = [...r.chain, p];
+        return {
+          list,
+          prefix: `${r.prefix}/${p.id}/${list.path}`,
+          ancestors: [...r.ancestors, r.list],
+          chain,
+          items: itemsUnder(list, chain, all.get(list.name)!),
+        };
+      }),
+    );
   };
   return d.lists.filter((l) => !l.embeddedIn).flatMap(routesOf);
 }
 
 const BAD_IDS = ['x.y', '-1', '1.5', 'é', '%41', '', 'a'.repeat(65), '1e3', ' 1'];
-const swapCase = (s: string): string => Array.from(s, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
+const swapCase = (s: string): string =>
+  Array.from(s, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('');
 
 /** A path segment or Id value for an id of `list` among `ids`: mostly one of them (integers sometimes zero-padded), else unknown or malformed. */
 function idValue(g: G, list: ListSpec, ids: readonly Id[]): string {
@@ -319,13 +487,16 @@ function idValue(g: G, list: ListSpec, ids: readonly Id[]): string {
     return typeof id === 'number' && r >= 10 ? '0'.repeat(r - 9) + id : String(id);
   }
   if (r >= 17) return pick(g, BAD_IDS);
-  if (list.id.type === 'integer') return pick(g, ['0', '00000', String(Math.max(0, ...ids.map(Number)) + 1), '9007199254740993']);
+  if (list.id.type === 'integer')
+    return pick(g, ['0', '00000', String(Math.max(0, ...ids.map(Number)) + 1), '9007199254740993']);
   return ids.length > 0 && chance(g, 0.5) ? swapCase(String(pick(g, ids))) : pick(g, ['zz', 'Q', 'A-1', '0']);
 }
 
 /** A place of a list that takes a Term, with items to rank, and declares how it ranks them: an order, a search text, exact matches first. */
 const ranksItsOwnWay = ({ list, items }: Route): boolean =>
-  list.params.term !== undefined && items.length > 1 && (list.order !== undefined || (list.search && (list.search.text !== undefined || list.search.exact === true)));
+  list.params.term !== undefined &&
+  items.length > 1 &&
+  (list.order !== undefined || (list.search && (list.search.text !== undefined || list.search.exact === true)));
 
 /**
  * Term requests that meet what lists declare of their ranking, each page of
@@ -338,30 +509,59 @@ const ranksItsOwnWay = ({ list, items }: Route): boolean =>
  */
 export function searchSweep(declared: Declared, { places = 5, perPlace = 4, pages = 3 } = {}): string[] {
   const d = checkConfig(declared.config, 'reflist.config.json').declaration!;
-  const routes = declaredRoutes(d, declared.files).filter((r) => r.list.params.term !== undefined && r.items.length > 1);
+  const routes = declaredRoutes(d, declared.files).filter(
+    (r) => r.list.params.term !== undefined && r.items.length > 1,
+  );
   const chosen = [...routes.filter(ranksItsOwnWay), ...routes.filter((r) => !ranksItsOwnWay(r))].slice(0, places);
   return chosen.flatMap(({ list, prefix, items }) => {
     const searched = list.search ? list.search.fields.map((i) => list.fields[i]!.key) : [];
     const step = Math.ceil(items.length / perPlace);
-    const terms = new Set(items.filter((_, i) => i % step === 0).flatMap((x) => [x.text, x.label, ...searched.map((k) => String(x.own[k])), Array.from(x.text).slice(0, 3).join('')]));
+    const terms = new Set(
+      items
+        .filter((_, i) => i % step === 0)
+        .flatMap((x) => [
+          x.text,
+          x.label,
+          ...searched.map((k) => String(x.own[k])),
+          Array.from(x.text).slice(0, 3).join(''),
+        ]),
+    );
     const last = list.params.page ? Math.min(pages, Math.ceil(items.length / declared.pageSize)) : 1;
-    return [...terms].filter((t) => t.trim() !== '').flatMap((t) => Array.from({ length: last }, (_, k) =>
-      `${prefix}.json?${list.params.term}=${encodeURIComponent(t)}${k > 0 ? `&${list.params.page}=${k + 1}` : ''}`));
+    return [...terms]
+      .filter((t) => t.trim() !== '')
+      .flatMap((t) =>
+        Array.from(
+          { length: last },
+          (_, k) =>
+            `${prefix}.json?${list.params.term}=${encodeURIComponent(t)}${k > 0 ? `&${list.params.page}=${k + 1}` : ''}`,
+        ),
+      );
   });
 }
 
 /** A Term cut from a label at a word start, sometimes disguised, or a whole label (`whole` of the time: an exact match), or one that matches nothing. */
 function termValue(g: G, labels: readonly string[], whole = 0.2): string {
-  if (labels.length === 0 || chance(g, 0.2)) return pick(g, ['zzqx', ' ', '!!', 'ss', 'ß', 'smi', '山', 'e\u0301', 'x'.repeat(70)]);
+  if (labels.length === 0 || chance(g, 0.2))
+    return pick(g, ['zzqx', ' ', '!!', 'ss', 'ß', 'smi', '山', 'e\u0301', 'x'.repeat(70)]);
   if (chance(g, whole)) {
     const label = pick(g, labels);
     return pick(g, [label, label.toUpperCase(), `${label}!`]);
   }
   const cps = Array.from(pick(g, labels));
-  const starts = cps.flatMap((ch, i) => (/[\p{L}\p{N}]/u.test(ch) && (i === 0 || !/[\p{L}\p{N}\p{M}]/u.test(cps[i - 1]!)) ? [i] : []));
+  const starts = cps.flatMap((ch, i) =>
+    /[\p{L}\p{N}]/u.test(ch) && (i === 0 || !/[\p{L}\p{N}\p{M}]/u.test(cps[i - 1]!)) ? [i] : [],
+  );
   const start = starts.length > 0 ? pick(g, starts) : 0;
   const cut = cps.slice(start, start + int(g, 1, cps.length - start)).join('');
-  return pick(g, [cut, cut, cut.toUpperCase(), cut.toLowerCase(), cut.normalize('NFKD').replace(/\p{M}/gu, ''), `(${cut}`, `${cut} zzz`]);
+  return pick(g, [
+    cut,
+    cut,
+    cut.toUpperCase(),
+    cut.toLowerCase(),
+    cut.normalize('NFKD').replace(/\p{M}/gu, ''),
+    `(${cut}`,
+    `${cut} zzz`,
+  ]);
 }
 
 const DEFAULT_NAMES = { page: 'Page', term: 'Term', id: 'Id', child: 'child', group: 'System' } as const;
@@ -377,17 +577,47 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
   const byName = new Map(d.lists.map((l) => [l.name, l]));
   const all = declaredItems(d, declared.files);
   const gr = d.groups;
-  const groupIds = gr ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id).trim()) : [];
+  const groupIds = gr
+    ? readRows(declared.files, gr.source.file, gr.source.delimiter).map((cell) => cell(gr.id).trim())
+    : [];
   const plain = (g: G): string => {
     const route = ranked.length > 0 && chance(g, 0.3) ? pick(g, ranked) : pick(g, routes);
     const { list } = route;
-    if (chance(g, 0.05)) return pick(g, ['/', '/nope.json', `${route.prefix}.JSON`, `${route.prefix.toUpperCase()}.json`, route.prefix, `${route.prefix}.json/`, `/${route.prefix}.json`, `${route.prefix}/page/1.json`, `${route.prefix}/page/2.json`, `${route.prefix}/x/y.json`]);
+    if (chance(g, 0.05))
+      return pick(g, [
+        '/',
+        '/nope.json',
+        `${route.prefix}.JSON`,
+        `${route.prefix.toUpperCase()}.json`,
+        route.prefix,
+        `${route.prefix}.json/`,
+        `/${route.prefix}.json`,
+        `${route.prefix}/page/1.json`,
+        `${route.prefix}/page/2.json`,
+        `${route.prefix}/x/y.json`,
+      ]);
     // The ancestors' ids, now and then zero-padded, unknown or malformed.
-    const base = route.chain.map((p, k) => {
-      const id = chance(g, 0.07) ? idValue(g, route.ancestors[k]!, all.get(route.ancestors[k]!.name)!.map((x) => x.id)) : typeof p.id === 'number' && chance(g, 0.1) ? `0${p.id}` : String(p.id);
-      return `/${route.ancestors[k]!.path}/${id}`;
-    }).join('') + `/${list.path}`;
-    if (list.items && chance(g, 0.35)) return `${base}/${idValue(g, list, route.items.map((x) => x.id))}.json`;
+    const base =
+      route.chain
+        .map((p, k) => {
+          const id = chance(g, 0.07)
+            ? idValue(
+                g,
+                route.ancestors[k]!,
+                all.get(route.ancestors[k]!.name)!.map((x) => x.id),
+              )
+            : typeof p.id === 'number' && chance(g, 0.1)
+              ? `0${p.id}`
+              : String(p.id);
+          return `/${route.ancestors[k]!.path}/${id}`;
+        })
+        .join('') + `/${list.path}`;
+    if (list.items && chance(g, 0.35))
+      return `${base}/${idValue(
+        g,
+        list,
+        route.items.map((x) => x.id),
+      )}.json`;
 
     const child = list.children && byName.get(list.children.list);
     const childItems = child ? all.get(child.name)! : [];
@@ -399,13 +629,26 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
     const pools = [labels, columns, texts].filter((pool) => pool.length > 0);
     const last = Math.max(1, Math.ceil(route.items.length / declared.pageSize));
     const values: Record<keyof typeof DEFAULT_NAMES, () => string> = {
-      page: () => pick(g, ['1', '2', String(last), String(last + 1), '01', '0', 'x', '-1', '1.5', '99999999999999999999', '']),
+      page: () =>
+        pick(g, ['1', '2', String(last), String(last + 1), '01', '0', 'x', '-1', '1.5', '99999999999999999999', '']),
       // A list that ranks exact matches first is asked whole texts and values more often.
       term: () => termValue(g, pools.length > 0 ? pick(g, pools) : [], list.search && list.search.exact ? 0.5 : 0.2),
       // An id among the route's items, or a child's, or one of the list's under another parent (none here).
-      id: () => idValue(g, list, [...route.items, ...(chance(g, 0.3) ? childItems : []), ...(chance(g, 0.2) ? all.get(list.name)! : [])].map((x) => x.id)),
+      id: () =>
+        idValue(
+          g,
+          list,
+          [...route.items, ...(chance(g, 0.3) ? childItems : []), ...(chance(g, 0.2) ? all.get(list.name)! : [])].map(
+            (x) => x.id,
+          ),
+        ),
       child: () => pick(g, ['true', 'false', '1', '0', 'TRUE', 'False', 'maybe', '2', '']),
-      group: () => (groupIds.length > 0 && chance(g, 0.7) ? (chance(g, 0.85) ? pick(g, groupIds) : swapCase(pick(g, groupIds))) : pick(g, ['nosuch', ''])),
+      group: () =>
+        groupIds.length > 0 && chance(g, 0.7)
+          ? chance(g, 0.85)
+            ? pick(g, groupIds)
+            : swapCase(pick(g, groupIds))
+          : pick(g, ['nosuch', '']),
     };
     // As a drop-down asks: a Term alone, or with a later page of its answer, its parameters spelt as declared.
     if (list.params.term && chance(g, 0.3)) {
@@ -417,7 +660,10 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
       if (!chance(g, role === 'id' ? 0.25 : 0.4)) continue;
       const declaredName = list.params[role] ?? (role === 'group' ? gr?.param : undefined);
       // A role's declared name in any case, or its usual name or another list's name for it, which a list that renamed it ignores.
-      const name = declaredName && chance(g, 0.7) ? declaredName : pick(g, [DEFAULT_NAMES[role], ...d.lists.flatMap((l) => l.params[role] ?? [])]);
+      const name =
+        declaredName && chance(g, 0.7)
+          ? declaredName
+          : pick(g, [DEFAULT_NAMES[role], ...d.lists.flatMap((l) => l.params[role] ?? [])]);
       params.push([pick(g, [name, name.toLowerCase(), name.toUpperCase()]), values[role]()]);
     }
     if (chance(g, 0.2)) params.push([pick(g, ['q', '_type', 'foo']), pick(g, ['smi', 'query', ''])]);
@@ -426,7 +672,9 @@ export function arbDeclaredRequest(declared: Declared): fc.Arbitrary<string> {
     const ordered = g(() => fc.shuffledSubarray(params, { minLength: params.length, maxLength: params.length }));
     const plus = chance(g, 0.5);
     const enc = (s: string): string => (plus ? encodeURIComponent(s).replace(/%20/g, '+') : encodeURIComponent(s));
-    return ordered.length === 0 ? `${base}.json` : `${base}.json?${ordered.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
+    return ordered.length === 0
+      ? `${base}.json`
+      : `${base}.json?${ordered.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&')}`;
   };
   return fc.limitShrink(fc.gen(), 200).map((g) => (chance(g, 0.2) ? escaped(g, plain(g)) : plain(g)));
 }
@@ -455,7 +703,8 @@ function escaped(g: G, url: string): string {
     const i = pick(g, letters);
     return `${path.slice(0, i)}${hex(path[i]!)}${path.slice(i + 1)}${query}`;
   }
-  if (kind === 'dot' && path.endsWith('.json')) return `${path.slice(0, -'.json'.length)}${pick(g, ['%2E', '%2e'])}json${query}`;
+  if (kind === 'dot' && path.endsWith('.json'))
+    return `${path.slice(0, -'.json'.length)}${pick(g, ['%2E', '%2e'])}json${query}`;
   // Sequences of a lead byte and its continuation bytes: a character's UTF-8.
   return path + query.replace(/%[C-F][0-9A-F](%[89AB][0-9A-F])+/gi, (bytes) => decodeURIComponent(bytes));
 }

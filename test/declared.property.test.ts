@@ -25,7 +25,9 @@ const RUNS = Math.max(5, Math.round(Number(process.env['PROPERTY_RUNS'] ?? 60) /
 
 /** The file of the tree a URL names (filePathOf) once `//` are merged and a trailing `/` dropped, as the compat server reads it. */
 function treeFile(root: string, url: string): string | undefined {
-  const path = filePathOf(url)?.replace(/\/{2,}/g, '/').replace(/\/$/, '');
+  const path = filePathOf(url)
+    ?.replace(/\/{2,}/g, '/')
+    .replace(/\/$/, '');
   const file = path === undefined ? undefined : join(root, path);
   return file && existsSync(file) && statSync(file).isFile() ? file : undefined;
 }
@@ -50,19 +52,28 @@ test('over random declarations, the client over a static server and the compat s
           const route = parseRequest(url, api);
           const file = 'status' in route && route.status === 404 ? treeFile(out, url) : undefined;
           if (file) {
-            expect({ url, status: actual.status, body: actual.body }).toEqual({ url, status: 200, body: JSON.parse(readFileSync(file, 'utf8')) });
+            expect({ url, status: actual.status, body: actual.body }).toEqual({
+              url,
+              status: 200,
+              body: JSON.parse(readFileSync(file, 'utf8')),
+            });
             continue;
           }
           // Key order too, as for the client: the compat server sends the client's answer as JSON text.
           expectLikeDeclared(url, actual, expected);
         }
         // What a static host serves without the client: page n of every paged list, under each of its parents.
-        for (const { list, prefix, items } of declaredRoutes(checkConfig(declared.config, 'x').declaration!, declared.files)) {
+        for (const { list, prefix, items } of declaredRoutes(
+          checkConfig(declared.config, 'x').declaration!,
+          declared.files,
+        )) {
           if (list.shape !== 'paged' || !list.params.page) continue;
           for (let n = 1; n <= Math.max(1, Math.ceil(items.length / declared.pageSize)); n++) {
             const { body } = reference(`${prefix}.json?${list.params.page}=${n}`);
             for (const file of [...(n === 1 ? [`${prefix}.json`] : []), `${prefix}/page/${n}.json`]) {
-              const text = existsSync(join(out, file)) ? JSON.stringify(JSON.parse(readFileSync(join(out, file), 'utf8'))) : 'no such file';
+              const text = existsSync(join(out, file))
+                ? JSON.stringify(JSON.parse(readFileSync(join(out, file), 'utf8')))
+                : 'no such file';
               expect({ file, text }).toEqual({ file, text: JSON.stringify(body) });
             }
           }

@@ -18,10 +18,26 @@ const AUTHORS = 'id,text\n1,"Smith, John"\n2,Jones\n3,"Müller, Jürgen"\n';
 describe('the changed window', () => {
   test.each([
     ['a text edited in the middle', AUTHORS.replace('Jones', 'Jonas'), { was: '2,Jones\n', now: '2,Jonas\n', line: 3 }],
-    ['the first record', AUTHORS.replace('Smith', 'Smyth'), { was: '1,"Smith, John"\n', now: '1,"Smyth, John"\n', line: 2 }],
-    ['the last record', AUTHORS.replace('Jürgen', 'J.'), { was: '3,"Müller, Jürgen"\n', now: '3,"Müller, J."\n', line: 4 }],
-    ['an edit that adds a quoted newline', AUTHORS.replace('Jones', '"Jo\nnes"'), { was: '2,Jones\n', now: '2,"Jo\nnes"\n', line: 3 }],
-    ['two neighbouring records', AUTHORS.replace('John', 'Joe').replace('Jones', 'Jonas'), { was: '1,"Smith, John"\n2,Jones\n', now: '1,"Smith, Joe"\n2,Jonas\n', line: 2 }],
+    [
+      'the first record',
+      AUTHORS.replace('Smith', 'Smyth'),
+      { was: '1,"Smith, John"\n', now: '1,"Smyth, John"\n', line: 2 },
+    ],
+    [
+      'the last record',
+      AUTHORS.replace('Jürgen', 'J.'),
+      { was: '3,"Müller, Jürgen"\n', now: '3,"Müller, J."\n', line: 4 },
+    ],
+    [
+      'an edit that adds a quoted newline',
+      AUTHORS.replace('Jones', '"Jo\nnes"'),
+      { was: '2,Jones\n', now: '2,"Jo\nnes"\n', line: 3 },
+    ],
+    [
+      'two neighbouring records',
+      AUTHORS.replace('John', 'Joe').replace('Jones', 'Jonas'),
+      { was: '1,"Smith, John"\n2,Jones\n', now: '1,"Smith, Joe"\n2,Jonas\n', line: 2 },
+    ],
   ])('is the records around %s', (_, now, expected) => {
     expect(window(AUTHORS, now)).toEqual({ header: 'id,text\n', ...expected });
   });
@@ -37,7 +53,12 @@ describe('the changed window', () => {
 
   test('keeps a BOM and CRLF line ends in the header and records', () => {
     const was = '\uFEFFid,text\r\n1,a\r\n2,b\r\n';
-    expect(window(was, was.replace('2,b', '2,x'))).toEqual({ header: '\uFEFFid,text\r\n', was: '2,b\r\n', now: '2,x\r\n', line: 3 });
+    expect(window(was, was.replace('2,b', '2,x'))).toEqual({
+      header: '\uFEFFid,text\r\n',
+      was: '2,b\r\n',
+      now: '2,x\r\n',
+      line: 3,
+    });
   });
 
   test.each([

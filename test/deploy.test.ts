@@ -17,7 +17,8 @@ import { buildFrom, freePort, startServe, tempDir } from './helpers.js';
 import { referenceRequest, type RefSources } from './reference.js';
 
 const HOSTS: HostKind[] = ['swap', 'cached-manifest', 'overlay', 'stale-edge'];
-const client = async (baseUrl: string, fetch: (url: string) => Promise<Response>) => createLookupClient({ baseUrl, fetch });
+const client = async (baseUrl: string, fetch: (url: string) => Promise<Response>) =>
+  createLookupClient({ baseUrl, fetch });
 // Small search files, so that the index has many files whose routes a deploy moves.
 const SMALL = { leafBytes: 300, fileBytes: 600, pagesBytes: 1200 };
 
@@ -26,21 +27,33 @@ describe('a page left open across a deploy', () => {
   const a = sourcesA(3, { authors: 400, descriptors: 60, divisions: 8, categories: 30 });
   const b = sourcesB(a, 3, 7 / 3);
 
-  test.each(HOSTS)('%s: every answer is build A\'s or build B\'s, none fails, and the deploy costs at most two reads of lookup.json', async (host) => {
-    const rnd = mulberry32(11);
-    const run = await deployRun({
-      a, b, pageSize: 10, search: SMALL, host, seed: 5, dir: tempDir('reflist-deploy-'), client, serve: startServe,
-      before: Array.from({ length: 20 }, () => randomRequest(rnd, a, b, 10)),
-      after: Array.from({ length: 300 }, () => randomRequest(rnd, a, b, 10)),
-    });
-    expect({ before: run.before.bad, after: run.after.bad }).toEqual({ before: [], after: [] });
-    expect(run.after.counts.neither + run.after.counts.error).toBe(0);
-    // The page did move on to B: most answers after the deploy are B's.
-    expect(run.after.counts.B).toBeGreaterThan(run.after.counts.A);
-    expect(run.manifestReadsAfter).toBeLessThanOrEqual(2);
-  }, 120_000);
+  test.each(HOSTS)(
+    "%s: every answer is build A's or build B's, none fails, and the deploy costs at most two reads of lookup.json",
+    async (host) => {
+      const rnd = mulberry32(11);
+      const run = await deployRun({
+        a,
+        b,
+        pageSize: 10,
+        search: SMALL,
+        host,
+        seed: 5,
+        dir: tempDir('reflist-deploy-'),
+        client,
+        serve: startServe,
+        before: Array.from({ length: 20 }, () => randomRequest(rnd, a, b, 10)),
+        after: Array.from({ length: 300 }, () => randomRequest(rnd, a, b, 10)),
+      });
+      expect({ before: run.before.bad, after: run.after.bad }).toEqual({ before: [], after: [] });
+      expect(run.after.counts.neither + run.after.counts.error).toBe(0);
+      // The page did move on to B: most answers after the deploy are B's.
+      expect(run.after.counts.B).toBeGreaterThan(run.after.counts.A);
+      expect(run.manifestReadsAfter).toBeLessThanOrEqual(2);
+    },
+    120_000,
+  );
 
-  test('random sources, random evolutions, every host: no answer is neither build\'s, none fails', async () => {
+  test("random sources, random evolutions, every host: no answer is neither build's, none fails", async () => {
     const arbSearch = fc.record({
       leafBytes: fc.constantFrom(0, 60, 300),
       fileBytes: fc.constantFrom(0, 100, 600),
@@ -48,13 +61,22 @@ describe('a page left open across a deploy', () => {
       directoryStarts: fc.constantFrom(2, 4096),
     });
     const arbCase = fc
-      .record({ a: arbSources(), seed: fc.integer({ min: 0, max: 1000 }), grow: fc.constantFrom(1, 1.5, 3), pageSize: arbPageSize })
+      .record({
+        a: arbSources(),
+        seed: fc.integer({ min: 0, max: 1000 }),
+        grow: fc.constantFrom(1, 1.5, 3),
+        pageSize: arbPageSize,
+      })
       .chain(({ a, seed, grow, pageSize }) => {
         const b = sourcesB(a, seed, grow);
         const url = fc.oneof(arbRequest(a, pageSize), arbRequest(b, pageSize));
         return fc.record({
-          a: fc.constant(a), b: fc.constant(b), pageSize: fc.constant(pageSize), seed: fc.constant(seed),
-          host: fc.constantFrom(...HOSTS), search: arbSearch,
+          a: fc.constant(a),
+          b: fc.constant(b),
+          pageSize: fc.constant(pageSize),
+          seed: fc.constant(seed),
+          host: fc.constantFrom(...HOSTS),
+          search: arbSearch,
           before: fc.array(url, { minLength: 3, maxLength: 10 }),
           after: fc.array(url, { minLength: 20, maxLength: 40 }),
         });
@@ -62,7 +84,11 @@ describe('a page left open across a deploy', () => {
     await fc.assert(
       fc.asyncProperty(arbCase, async (c) => {
         const run = await deployRun({ ...c, dir: tempDir('reflist-deploy-'), client, serve: startServe });
-        expect({ host: c.host, before: run.before.bad, after: run.after.bad }).toEqual({ host: c.host, before: [], after: [] });
+        expect({ host: c.host, before: run.before.bad, after: run.after.bad }).toEqual({
+          host: c.host,
+          before: [],
+          after: [],
+        });
       }),
       { numRuns: Math.max(8, Math.round(Number(process.env['PROPERTY_RUNS'] ?? 60) / 4)) },
     );
@@ -70,7 +96,8 @@ describe('a page left open across a deploy', () => {
 });
 
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`test/deploy.test.ts: the Chromium case is skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+if (!hasChromium)
+  console.warn(`test/deploy.test.ts: the Chromium case is skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
 /** A page with one select2 over the tree at /lookup/, its client on window for the test to ask. */
 const PAGE = `<!doctype html><meta charset="utf-8">
@@ -101,7 +128,12 @@ describe.skipIf(!hasChromium)('select2 in Chromium across a deploy, with a real 
     assemblePreview(tree, site);
     writeFileSync(join(site, 'deploy.html'), PAGE);
     // A host that lets browsers keep every file five minutes, lookup.json too (GitHub Pages keeps them ten).
-    writeFileSync(join(site, 'serve.json'), JSON.stringify({ headers: [{ source: '**', headers: [{ key: 'Cache-Control', value: 'public, max-age=300' }] }] }));
+    writeFileSync(
+      join(site, 'serve.json'),
+      JSON.stringify({
+        headers: [{ source: '**', headers: [{ key: 'Cache-Control', value: 'public, max-age=300' }] }],
+      }),
+    );
     const port = await freePort();
     server = servePreview(site, port, 'ignore', true);
     url = `http://127.0.0.1:${port}/deploy.html`;
@@ -117,15 +149,27 @@ describe.skipIf(!hasChromium)('select2 in Chromium across a deploy, with a real 
   });
 
   const texts = (src: RefSources, query: string) =>
-    (referenceRequest(src, pageSize, `/author.json?${query}`).body as { items: { text: string }[] }).items.map((i) => i.text);
+    (referenceRequest(src, pageSize, `/author.json?${query}`).body as { items: { text: string }[] }).items.map(
+      (i) => i.text,
+    );
   /** The results a drop-down shows, once they are one build's: A's or B's, as `expected` lists them. */
   async function settles(demo: DemoPage, expected: { A: string[]; B: string[] }): Promise<'A' | 'B'> {
     let which: 'A' | 'B' | undefined;
-    await expect.poll(async () => {
-      const shown = await demo.resultTexts('author');
-      which = JSON.stringify(shown) === JSON.stringify(expected.B) ? 'B' : JSON.stringify(shown) === JSON.stringify(expected.A) ? 'A' : undefined;
-      return which !== undefined;
-    }, { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const shown = await demo.resultTexts('author');
+          which =
+            JSON.stringify(shown) === JSON.stringify(expected.B)
+              ? 'B'
+              : JSON.stringify(shown) === JSON.stringify(expected.A)
+                ? 'A'
+                : undefined;
+          return which !== undefined;
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(true);
     return which!;
   }
   const requestsOf = (page: Page) => {
@@ -135,7 +179,7 @@ describe.skipIf(!hasChromium)('select2 in Chromium across a deploy, with a real 
   };
   const total = (page: Page) => page.evaluate(`window.reflist.manifest().then((m) => m.lists.author.total)`);
 
-  test('a drop-down open across the swap shows one build\'s page each time; a page opened after it, with A\'s lookup.json from the HTTP cache, moves to B', async () => {
+  test("a drop-down open across the swap shows one build's page each time; a page opened after it, with A's lookup.json from the HTTP cache, moves to B", async () => {
     const context = await browser.newContext();
     const open = new DemoPage(await context.newPage());
     await open.goto(url);
@@ -148,7 +192,9 @@ describe.skipIf(!hasChromium)('select2 in Chromium across a deploy, with a real 
     await settles(open, { A: texts(a, 'Term=fis'), B: texts(b, 'Term=fis') });
     const page1 = await open.resultTexts('author');
     await open.scrollResults('author');
-    await expect.poll(async () => (await open.resultTexts('author')).length, { timeout: 5_000 }).toBeGreaterThan(page1.length);
+    await expect
+      .poll(async () => (await open.resultTexts('author')).length, { timeout: 5_000 })
+      .toBeGreaterThan(page1.length);
     const page2 = (await open.resultTexts('author')).slice(page1.length);
     expect([texts(a, 'Term=fis&Page=2'), texts(b, 'Term=fis&Page=2')]).toContainEqual(page2);
     // An Id the deploy moved to another bucket file: the page reads lookup.json again and is on B from then on.

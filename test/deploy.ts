@@ -14,12 +14,72 @@ import { buildFrom, type Running } from './helpers.js';
 import { fold, referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const SURNAMES = [
-  'Fisher', 'Fischer', 'Fishman', 'Smith', 'Smithson', 'Eckert', 'Eco', 'Ecology', 'Müller', 'Muller', 'Mueller',
-  'García', 'Garcia', 'Gómez', 'Nguyen', 'Ngo', 'Ølsen', 'Olsen', 'Ström', 'Strand', 'Lee', 'Li', 'Łukasz',
-  'Brown', 'Browning', 'Abbott', 'Abel', 'Zhang', 'Zhao', 'Østergaard',
+  'Fisher',
+  'Fischer',
+  'Fishman',
+  'Smith',
+  'Smithson',
+  'Eckert',
+  'Eco',
+  'Ecology',
+  'Müller',
+  'Muller',
+  'Mueller',
+  'García',
+  'Garcia',
+  'Gómez',
+  'Nguyen',
+  'Ngo',
+  'Ølsen',
+  'Olsen',
+  'Ström',
+  'Strand',
+  'Lee',
+  'Li',
+  'Łukasz',
+  'Brown',
+  'Browning',
+  'Abbott',
+  'Abel',
+  'Zhang',
+  'Zhao',
+  'Østergaard',
 ];
-const GIVEN = ['Anna', 'Anne', 'Ann', 'Ben', 'Björn', 'Carla', 'Chen', 'Dmitri', 'Eva', 'Émile', 'Fatima', 'Jo', 'John', 'Johan', 'Yuki', 'Zoë'];
-const WORDS = ['ecology', 'economy', 'ecosystem', 'fisheries', 'fish', 'marine', 'marsh', 'forest', 'forestry', 'soil', 'soils', 'water', 'waters', 'climate', 'clay'];
+const GIVEN = [
+  'Anna',
+  'Anne',
+  'Ann',
+  'Ben',
+  'Björn',
+  'Carla',
+  'Chen',
+  'Dmitri',
+  'Eva',
+  'Émile',
+  'Fatima',
+  'Jo',
+  'John',
+  'Johan',
+  'Yuki',
+  'Zoë',
+];
+const WORDS = [
+  'ecology',
+  'economy',
+  'ecosystem',
+  'fisheries',
+  'fish',
+  'marine',
+  'marsh',
+  'forest',
+  'forestry',
+  'soil',
+  'soils',
+  'water',
+  'waters',
+  'climate',
+  'clay',
+];
 
 const pick = <T>(rnd: Rng, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
 
@@ -42,16 +102,28 @@ export interface DeploySizes {
 export function sourcesA(seed: number, sizes: DeploySizes): RefSources {
   const rnd = mulberry32(seed);
   const author = Array.from({ length: sizes.authors }, (_, i) => ({ id: 1 + i * 3, text: authorName(rnd) }));
-  const descriptor = Array.from({ length: sizes.descriptors }, (_, i) => ({ id: 10 + i, text: phrase(rnd, 1 + Math.floor(rnd() * 3)) }));
-  const division = Array.from({ length: sizes.divisions }, (_, i) => ({ id: 100 + i, text: `${pick(rnd, WORDS)} division ${i}` }));
+  const descriptor = Array.from({ length: sizes.descriptors }, (_, i) => ({
+    id: 10 + i,
+    text: phrase(rnd, 1 + Math.floor(rnd() * 3)),
+  }));
+  const division = Array.from({ length: sizes.divisions }, (_, i) => ({
+    id: 100 + i,
+    text: `${pick(rnd, WORDS)} division ${i}`,
+  }));
   const category = Array.from({ length: sizes.categories }, (_, i) => ({
     id: 5000 + i,
     division_id: division[Math.floor(rnd() * division.length)]!.id,
     text: phrase(rnd, 2),
   }));
-  const system = [{ id: 'gbif', text: 'GBIF' }, { id: 'col', text: 'Catalogue of Life' }, { id: 'itis', text: 'ITIS' }];
+  const system = [
+    { id: 'gbif', text: 'GBIF' },
+    { id: 'col', text: 'Catalogue of Life' },
+    { id: 'itis', text: 'ITIS' },
+  ];
   const counts = (ids: number[]) =>
-    system.flatMap((s) => ids.filter(() => rnd() < 0.4).map((id) => ({ system: s.id, id, count: Math.floor(rnd() * 50) })));
+    system.flatMap((s) =>
+      ids.filter(() => rnd() < 0.4).map((id) => ({ system: s.id, id, count: Math.floor(rnd() * 50) })),
+    );
   return {
     author,
     descriptor,
@@ -60,9 +132,17 @@ export function sourcesA(seed: number, sizes: DeploySizes): RefSources {
     system,
     author_count: counts(author.map((a) => a.id)),
     division_count: counts(division.map((d) => d.id)),
-    country: [{ id: 840, text: 'United States' }, { id: 276, text: 'Germany' }],
-    state: [{ id: 6, country_id: 840, text: 'California' }, { id: 9, country_id: 276, text: 'Bayern' }],
-    county: [{ country_id: 840, state_id: 6, FIPS: 6001, county: 'Alameda', latitudeCenter: 37.6, LongitudeCenter: -121.9 }],
+    country: [
+      { id: 840, text: 'United States' },
+      { id: 276, text: 'Germany' },
+    ],
+    state: [
+      { id: 6, country_id: 840, text: 'California' },
+      { id: 9, country_id: 276, text: 'Bayern' },
+    ],
+    county: [
+      { country_id: 840, state_id: 6, FIPS: 6001, county: 'Alameda', latitudeCenter: 37.6, LongitudeCenter: -121.9 },
+    ],
   };
 }
 
@@ -74,22 +154,37 @@ export function sourcesA(seed: number, sizes: DeploySizes): RefSources {
  */
 export function sourcesB(a: RefSources, seed: number, grow: number): RefSources {
   const rnd = mulberry32(seed ^ 0x5eed);
-  const evolve = <T extends { id: number; text: string }>(rows: T[], fresh: (i: number) => T, name: () => string): T[] => {
+  const evolve = <T extends { id: number; text: string }>(
+    rows: T[],
+    fresh: (i: number) => T,
+    name: () => string,
+  ): T[] => {
     const kept = rows.filter(() => rnd() >= 0.05).map((row) => (rnd() < 0.1 ? { ...row, text: name() } : row));
     const added = Array.from({ length: Math.round(Math.max(rows.length, 4) * (grow - 1)) }, (_, i) => fresh(i));
     return [...kept, ...added];
   };
   const maxId = (rows: { id: number }[]) => rows.reduce((m, r) => Math.max(m, r.id), 0);
-  const author = evolve(a.author, (i) => ({ id: maxId(a.author) + 2 + i * 3, text: authorName(rnd) }), () => authorName(rnd));
-  const descriptor = evolve(a.descriptor, (i) => ({ id: maxId(a.descriptor) + 1 + i, text: phrase(rnd, 1 + Math.floor(rnd() * 3)) }), () => phrase(rnd, 2));
+  const author = evolve(
+    a.author,
+    (i) => ({ id: maxId(a.author) + 2 + i * 3, text: authorName(rnd) }),
+    () => authorName(rnd),
+  );
+  const descriptor = evolve(
+    a.descriptor,
+    (i) => ({ id: maxId(a.descriptor) + 1 + i, text: phrase(rnd, 1 + Math.floor(rnd() * 3)) }),
+    () => phrase(rnd, 2),
+  );
   const division = a.division.map((d) => (rnd() < 0.2 ? { ...d, text: `${pick(rnd, WORDS)} division ${d.id}` } : d));
   const category = [
     ...a.category.filter(() => rnd() >= 0.05),
-    ...Array.from({ length: division.length ? Math.round(Math.max(a.category.length, 4) * (grow - 1)) : 0 }, (_, i) => ({
-      id: maxId(a.category) + 1 + i,
-      division_id: pick(rnd, division).id,
-      text: phrase(rnd, 2),
-    })),
+    ...Array.from(
+      { length: division.length ? Math.round(Math.max(a.category.length, 4) * (grow - 1)) : 0 },
+      (_, i) => ({
+        id: maxId(a.category) + 1 + i,
+        division_id: pick(rnd, division).id,
+        text: phrase(rnd, 2),
+      }),
+    ),
   ];
   const authorIds = new Set(author.map((x) => x.id));
   return {
@@ -98,7 +193,9 @@ export function sourcesB(a: RefSources, seed: number, grow: number): RefSources 
     descriptor,
     division,
     category,
-    author_count: a.author_count.filter((c) => authorIds.has(c.id)).map((c) => (rnd() < 0.2 ? { ...c, count: c.count + 1 } : c)),
+    author_count: a.author_count
+      .filter((c) => authorIds.has(c.id))
+      .map((c) => (rnd() < 0.2 ? { ...c, count: c.count + 1 } : c)),
     division_count: a.division_count.map((c) => (rnd() < 0.2 ? { ...c, count: c.count + 3 } : c)),
   };
 }
@@ -113,7 +210,8 @@ function termFrom(rnd: Rng, text: string): string {
 /** A request a page would make of either build: Term with pages, Id, System, division children, plain pages, countries. */
 export function randomRequest(rnd: Rng, a: RefSources, b: RefSources, pageSize: number): string {
   const src = rnd() < 0.5 ? a : b;
-  const any = <T extends { id: number; text: string }>(rows: T[]): { id: number; text: string } => (rows.length ? pick(rnd, rows) : { id: 1, text: 'a' });
+  const any = <T extends { id: number; text: string }>(rows: T[]): { id: number; text: string } =>
+    rows.length ? pick(rnd, rows) : { id: 1, text: 'a' };
   const r = rnd();
   const system = () => (rnd() < 0.3 ? `&System=${pick(rnd, ['gbif', 'col', 'itis'])}` : '');
   const page = (total: number) => {
@@ -124,7 +222,11 @@ export function randomRequest(rnd: Rng, a: RefSources, b: RefSources, pageSize: 
     const list = pick(rnd, ['author', 'author', 'descriptor', 'division'] as const);
     const rows = list === 'division' && rnd() < 0.5 ? src.category : src[list];
     const term = termFrom(rnd, any(rows).text);
-    const matches = src[list].filter((x) => fold(x.text).split(' ').some((w) => w.startsWith(fold(term)))).length;
+    const matches = src[list].filter((x) =>
+      fold(x.text)
+        .split(' ')
+        .some((w) => w.startsWith(fold(term))),
+    ).length;
     return `/${list}.json?Term=${encodeURIComponent(term)}&Page=${page(Math.max(matches, pageSize * 3))}${list === 'descriptor' ? '' : system()}`;
   }
   if (r < 0.65) {
@@ -147,7 +249,13 @@ export type Verdict = 'A' | 'B' | 'both' | 'neither' | 'error';
  * them, status and body; an error status must be one of theirs. An error
  * where a build answers 200 (a file the deploy took away) is an error.
  */
-export function verdict(url: string, actual: RefResponse | Error, a: RefSources, b: RefSources, pageSize: number): Verdict {
+export function verdict(
+  url: string,
+  actual: RefResponse | Error,
+  a: RefSources,
+  b: RefSources,
+  pageSize: number,
+): Verdict {
   const [ra, rb] = [referenceRequest(a, pageSize, url), referenceRequest(b, pageSize, url)];
   if (actual instanceof Error) return 'error';
   const like = (ref: RefResponse) =>
@@ -167,13 +275,19 @@ export interface Tally {
 export const newTally = (): Tally => ({ counts: { A: 0, B: 0, both: 0, neither: 0, error: 0 }, bad: [] });
 
 export async function ask(
-  tally: Tally, request: (url: string) => Promise<RefResponse>, url: string, a: RefSources, b: RefSources, pageSize: number,
+  tally: Tally,
+  request: (url: string) => Promise<RefResponse>,
+  url: string,
+  a: RefSources,
+  b: RefSources,
+  pageSize: number,
 ): Promise<Verdict> {
   const actual = await request(url).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   const v = verdict(url, actual, a, b, pageSize);
   tally.counts[v]++;
   if ((v === 'neither' || v === 'error') && tally.bad.length < 5) {
-    const shown = actual instanceof Error ? actual.message : `${actual.status} ${JSON.stringify(actual.body).slice(0, 120)}`;
+    const shown =
+      actual instanceof Error ? actual.message : `${actual.status} ${JSON.stringify(actual.body).slice(0, 120)}`;
     tally.bad.push(`${url} → ${shown}`);
   }
   return v;
@@ -217,7 +331,10 @@ export interface DeployOptions {
   /** An empty folder for the trees. */
   dir: string;
   /** The client a page has, over the tree at baseUrl. */
-  client(baseUrl: string, fetch: (url: string) => Promise<Response>): Promise<{ request(url: string): Promise<RefResponse> }>;
+  client(
+    baseUrl: string,
+    fetch: (url: string) => Promise<Response>,
+  ): Promise<{ request(url: string): Promise<RefResponse> }>;
   serve(root: string): Promise<Running>;
 }
 
@@ -269,7 +386,8 @@ export async function deployRun(o: DeployOptions): Promise<DeployRun> {
       // A page opened after the deploy, handed A's lookup.json by the HTTP cache.
       const stale = readFileSync(join(outA, 'lookup.json'), 'utf8');
       const fetchOnce = async (url: string) => {
-        if (new URL(url).pathname.endsWith('/lookup.json') && !new URL(url).search) return new Response(stale, { status: 200 });
+        if (new URL(url).pathname.endsWith('/lookup.json') && !new URL(url).search)
+          return new Response(stale, { status: 200 });
         return counted.fetch(url);
       };
       page = await o.client(server.url, fetchOnce);

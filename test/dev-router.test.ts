@@ -13,7 +13,12 @@ const VENDOR: ReadonlyMap<string, VendorSource> = new Map<string, VendorSource>(
 ]);
 
 /** dev's state after a good build (a tree, no errors) or a failed one, with or without a tree from an earlier build. */
-const state = (hasTree: boolean, errors: string[] = []): DevState => ({ out: 'dist', hasTree: () => hasTree, errors: () => errors, vendor: VENDOR });
+const state = (hasTree: boolean, errors: string[] = []): DevState => ({
+  out: 'dist',
+  hasTree: () => hasTree,
+  errors: () => errors,
+  vendor: VENDOR,
+});
 const built = state(true);
 
 test.each([
@@ -28,8 +33,14 @@ test.each([
   ['/demo/tree/lookup-client.js', { kind: 'files', root: CLIENT, url: '/lookup-client.js' }],
   ['/demo/tree/other.js', { kind: 'files', root: DEMO, url: '/tree/other.js' }],
   ['/demo/vendor/react-select.js', { kind: 'react' }],
-  ['/demo/vendor/jquery.min.js?v=1', { kind: 'files', root: '/project/node_modules/jquery', url: '/dist/jquery.min.js' }],
-  ['/demo/vendor/select2.min.js', { kind: 'redirect', status: 302, location: 'https://cdn.jsdelivr.net/npm/select2@4.1.0/dist/js/select2.min.js' }],
+  [
+    '/demo/vendor/jquery.min.js?v=1',
+    { kind: 'files', root: '/project/node_modules/jquery', url: '/dist/jquery.min.js' },
+  ],
+  [
+    '/demo/vendor/select2.min.js',
+    { kind: 'redirect', status: 302, location: 'https://cdn.jsdelivr.net/npm/select2@4.1.0/dist/js/select2.min.js' },
+  ],
   ['/demo/vendor/left-pad.js', { kind: 'json', status: 404, body: { error: 'not found: /demo/vendor/left-pad.js' } }],
 ])('%s goes to %j', (url, route) => {
   expect(routeDev(url, built)).toEqual(route);
@@ -38,13 +49,23 @@ test.each([
 describe('after a failed build', () => {
   const errors = ['author.csv:3: duplicate id 5 (first on line 2)'];
 
-  test.each(['/author.json?Term=smi', '/demo/lookup/author.json?Term=smi'])('%s is still answered from the last good tree', (url) => {
-    expect(routeDev(url, state(true, errors))).toMatchObject({ kind: 'tree' });
-  });
+  test.each(['/author.json?Term=smi', '/demo/lookup/author.json?Term=smi'])(
+    '%s is still answered from the last good tree',
+    (url) => {
+      expect(routeDev(url, state(true, errors))).toMatchObject({ kind: 'tree' });
+    },
+  );
 
-  test.each(['/author.json?Term=smi', '/demo/lookup/author.json?Term=smi'])('%s answers 503 with the errors while no build has made a tree', (url) => {
-    expect(routeDev(url, state(false, errors))).toEqual({ kind: 'json', status: 503, body: { error: 'no tree at dist yet', errors } });
-  });
+  test.each(['/author.json?Term=smi', '/demo/lookup/author.json?Term=smi'])(
+    '%s answers 503 with the errors while no build has made a tree',
+    (url) => {
+      expect(routeDev(url, state(false, errors))).toEqual({
+        kind: 'json',
+        status: 503,
+        body: { error: 'no tree at dist yet', errors },
+      });
+    },
+  );
 
   test('the demo page is still served', () => {
     expect(routeDev('/demo/', state(false, errors))).toEqual({ kind: 'files', root: DEMO, url: '/' });

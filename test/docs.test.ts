@@ -21,7 +21,8 @@ function namedFiles(): { name: string; folder: string }[] {
       folder = /^`([\w/-]+)\/`/.exec(heading)?.[1] ?? (heading === 'Tests' ? 'test' : '');
       continue;
     }
-    for (const [, name] of line.matchAll(/`([\w./-]+\.(?:ts|mjs))`/g)) if (!name!.endsWith('.d.ts')) named.push({ name: name!, folder });
+    for (const [, name] of line.matchAll(/`([\w./-]+\.(?:ts|mjs))`/g))
+      if (!name!.endsWith('.d.ts')) named.push({ name: name!, folder });
   }
   return named;
 }
@@ -40,7 +41,9 @@ function resolveNamed(name: string, folder: string): string | undefined {
 test('every file docs/architecture.md names is in src/, test/ or scripts/', () => {
   const named = namedFiles();
   expect(named.length).toBeGreaterThan(100);
-  expect(named.filter(({ name, folder }) => !resolveNamed(name, folder)).map(({ name, folder }) => `${folder}/: ${name}`)).toEqual([]);
+  expect(
+    named.filter(({ name, folder }) => !resolveNamed(name, folder)).map(({ name, folder }) => `${folder}/: ${name}`),
+  ).toEqual([]);
 });
 
 test('package.json and reflist --help say reflist serves every drop-down it has an adapter for', async () => {

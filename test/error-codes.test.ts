@@ -18,14 +18,21 @@ import { snapshotTree, tempDir, writeSources } from './helpers.js';
 const CLI = fileURLToPath(new URL('../lib/cli.js', import.meta.url));
 
 /** The error a promise rejects with. */
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('it succeeded'), (err: unknown) => err as ReflistError);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('it succeeded'),
+    (err: unknown) => err as ReflistError,
+  );
 
 describe('a build fails with the code of what is wrong', () => {
   test('a folder that is not a tree: NOT_A_TREE, and the folder is as it was', async () => {
     const site = writeSources(tempDir(), { 'index.html': '<p>mine</p>' });
     const err = await failure(build({ sources: writeSources(tempDir(), VALID), out: site }));
     expect(err).toBeInstanceOf(ReflistError);
-    expect(err).toMatchObject({ code: 'NOT_A_TREE', message: `${site} is not empty and holds no lookup.json: refusing to replace it` });
+    expect(err).toMatchObject({
+      code: 'NOT_A_TREE',
+      message: `${site} is not empty and holds no lookup.json: refusing to replace it`,
+    });
     expect([...snapshotTree(site).keys()]).toEqual(['index.html']);
   });
 
@@ -33,7 +40,10 @@ describe('a build fails with the code of what is wrong', () => {
     const out = join(tempDir(), 'dist');
     const holder = new TreeWriter(out);
     const err = await failure(build({ sources: writeSources(tempDir(), VALID), out }));
-    expect(err).toMatchObject({ code: 'LOCKED', message: expect.stringMatching(/^another build is writing .*dist \(remove .*dist\.lock if it is not\)$/) });
+    expect(err).toMatchObject({
+      code: 'LOCKED',
+      message: expect.stringMatching(/^another build is writing .*dist \(remove .*dist\.lock if it is not\)$/),
+    });
     holder.add('lookup.json', '{}');
     expect(holder.finish()).toMatchObject({ written: 1 });
   });
@@ -42,7 +52,9 @@ describe('a build fails with the code of what is wrong', () => {
     const project = tempDir();
     const sources = writeSources(join(project, 'sources'), VALID);
     const out = join(project, 'dist');
-    expect(await run(['build', '--quiet', '--sources', sources, '--out', out], { stdout: () => {}, stderr: () => {} })).toBe(0);
+    expect(
+      await run(['build', '--quiet', '--sources', sources, '--out', out], { stdout: () => {}, stderr: () => {} }),
+    ).toBe(0);
     const before = snapshotTree(out);
     writeSources(sources, { 'author.csv': VALID['author.csv']!.replace('Smith, John', 'Smith, Jon') });
     // The state folder beside the output (the generations, the lock) made read-only; root writes anyway, so the build runs as nobody.
@@ -52,8 +64,14 @@ describe('a build fails with the code of what is wrong', () => {
     chmodSync(state, 0o555);
     try {
       const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-      const result = spawnSync(process.execPath, [CLI, 'build', '--sources', sources, '--out', out], { encoding: 'utf8', cwd: project, ...asUser });
-      expect(result.stderr).toBe(`${join(state, 'dist.lock')}: open failed with EACCES, permission denied: let this user write there, or build into another --out\n`);
+      const result = spawnSync(process.execPath, [CLI, 'build', '--sources', sources, '--out', out], {
+        encoding: 'utf8',
+        cwd: project,
+        ...asUser,
+      });
+      expect(result.stderr).toBe(
+        `${join(state, 'dist.lock')}: open failed with EACCES, permission denied: let this user write there, or build into another --out\n`,
+      );
       expect(result.status).toBe(1);
     } finally {
       chmodSync(state, 0o755);
@@ -64,11 +82,16 @@ describe('a build fails with the code of what is wrong', () => {
   test('init into a folder that holds its files: IN_THE_WAY, exit 1, nothing overwritten', async () => {
     const dir = writeSources(tempDir(), { 'README.md': 'mine' });
     const stderr: string[] = [];
-    const err = await failure((async () => {
-      const { init } = await import('../src/commands/init.js');
-      init(dir, { stdout: () => {} });
-    })());
-    expect(err).toMatchObject({ code: 'IN_THE_WAY', message: expect.stringMatching(/^init: refusing to overwrite 1 existing file in .*: README\.md/) });
+    const err = await failure(
+      (async () => {
+        const { init } = await import('../src/commands/init.js');
+        init(dir, { stdout: () => {} });
+      })(),
+    );
+    expect(err).toMatchObject({
+      code: 'IN_THE_WAY',
+      message: expect.stringMatching(/^init: refusing to overwrite 1 existing file in .*: README\.md/),
+    });
     expect(await run(['init', dir], { stdout: () => {}, stderr: (text) => void stderr.push(text) })).toBe(1);
     expect(stderr.join('')).toContain('refusing to overwrite 1 existing file');
     expect([...snapshotTree(dir).keys()]).toEqual(['README.md']);
@@ -76,8 +99,8 @@ describe('a build fails with the code of what is wrong', () => {
   });
 });
 
-describe('a failure on the writer\'s thread', () => {
-  test('a path no tree may hold is INTERNAL, with the thread\'s error and stack as its cause', async () => {
+describe("a failure on the writer's thread", () => {
+  test("a path no tree may hold is INTERNAL, with the thread's error and stack as its cause", async () => {
     const err = await failure(writeTreeThreaded(join(tempDir(), 'dist'), [['../outside.json', '{}']]));
     expect(err).toBeInstanceOf(ReflistError);
     expect(err).toMatchObject({ code: 'INTERNAL', message: 'refusing to write unsafe path "../outside.json"' });
@@ -86,13 +109,20 @@ describe('a failure on the writer\'s thread', () => {
     expect(cause.stack).toMatch(/write-worker\.js/); // thrown there, not here
   });
 
-  test('a file system failure is IO, with its errno and path, and the Node error under the thread\'s', async () => {
+  test("a file system failure is IO, with its errno and path, and the Node error under the thread's", async () => {
     const out = join(tempDir(), 'dist');
     // A file where a folder must go: mkdir fails, on the writer's thread.
-    const err = await failure(writeTreeThreaded(out, [['a.json', '1'], ['a.json/b.json', '2']]));
+    const err = await failure(
+      writeTreeThreaded(out, [
+        ['a.json', '1'],
+        ['a.json/b.json', '2'],
+      ]),
+    );
     expect(err).toMatchObject({ code: 'IO', errno: 'EEXIST' });
     expect(err.file).toMatch(/dist\.a\/a\.json$/);
-    expect(String(err)).toMatch(/\/a\.json: mkdir failed with EEXIST, a file system call failed: EEXIST: file already exists, mkdir '.*\/a\.json'$/);
+    expect(String(err)).toMatch(
+      /\/a\.json: mkdir failed with EEXIST, a file system call failed: EEXIST: file already exists, mkdir '.*\/a\.json'$/,
+    );
     const thread = err.cause as Error;
     expect(thread).toMatchObject({ name: 'ReflistError', message: err.message });
     expect(thread.cause).toMatchObject({ code: 'EEXIST', syscall: 'mkdir', path: err.file });

@@ -25,11 +25,20 @@ test('an error reads file:line: message, and a hint shared by many errors is pri
     new ReflistError('MISSING_COLUMN', 'no column "id"', { file: 'author.csv', line: 1 }, hint),
     new ReflistError('MISSING_COLUMN', 'no column "text"', { file: 'author.csv', line: 1 }, hint),
   ]);
-  expect(errorLines(errors)).toEqual(['author.csv:1: no column "id"', 'author.csv:1: no column "text"', `hint: ${hint}`]);
+  expect(errorLines(errors)).toEqual([
+    'author.csv:1: no column "id"',
+    'author.csv:1: no column "text"',
+    `hint: ${hint}`,
+  ]);
 });
 
 test('past 100 errors, the rest are counted', () => {
-  const errors = new ReflistErrors(Array.from({ length: 102 }, (_, i) => new ReflistError('INVALID_VALUE', `row ${i}`, { file: 'a.csv', line: i + 2 })));
+  const errors = new ReflistErrors(
+    Array.from(
+      { length: 102 },
+      (_, i) => new ReflistError('INVALID_VALUE', `row ${i}`, { file: 'a.csv', line: i + 2 }),
+    ),
+  );
   const lines = errorLines(errors);
   expect(lines).toHaveLength(101);
   expect(lines.at(-1)).toBe('… and 2 more errors');

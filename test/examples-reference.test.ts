@@ -36,13 +36,15 @@ async function project(name: 'cities' | 'languages', config: object, write: (dir
   write(sources);
   const out = join(root, name);
   await build({ sources, out, pageSize: PAGE_SIZE });
-  const files = Object.fromEntries(['city.csv', 'country.csv', 'language.csv'].flatMap((f) => {
-    try {
-      return [[f, readFileSync(join(sources, f), 'utf8')]];
-    } catch {
-      return [];
-    }
-  }));
+  const files = Object.fromEntries(
+    ['city.csv', 'country.csv', 'language.csv'].flatMap((f) => {
+      try {
+        return [[f, readFileSync(join(sources, f), 'utf8')]];
+      } catch {
+        return [];
+      }
+    }),
+  );
   return {
     client: await treeClient(out, { baseUrl: `${server.url}${name}/` }),
     reference: createDeclaredReference(checkConfig(config, 'reflist.config.json').declaration!, files, PAGE_SIZE),
@@ -52,7 +54,9 @@ async function project(name: 'cities' | 'languages', config: object, write: (dir
 
 beforeAll(async () => {
   server = await startServe(root);
-  cities = await project('cities', CITY_CONFIGS['picker']!, (dir) => writeCitySources(dir, { countries: COUNTRIES, top: 5000 }));
+  cities = await project('cities', CITY_CONFIGS['picker']!, (dir) =>
+    writeCitySources(dir, { countries: COUNTRIES, top: 5000 }),
+  );
   languages = await project('languages', LANGUAGE_CONFIGS['picker']!, writeLanguageSources);
 }, 240_000);
 afterAll(() => server?.stop());
@@ -70,7 +74,8 @@ function term(rnd: Rng, name: string): string {
 function request(rnd: Rng, path: string, names: readonly string[], ids: readonly string[], total: number): string {
   const r = rnd();
   const page = () => 1 + Math.floor(rnd() * (Math.ceil(total / PAGE_SIZE) + 1));
-  if (r < 0.6) return `${path}?Term=${encodeURIComponent(term(rnd, pick(rnd, names)))}${rnd() < 0.2 ? `&Page=${2 + Math.floor(rnd() * 2)}` : ''}`;
+  if (r < 0.6)
+    return `${path}?Term=${encodeURIComponent(term(rnd, pick(rnd, names)))}${rnd() < 0.2 ? `&Page=${2 + Math.floor(rnd() * 2)}` : ''}`;
   if (r < 0.8) return `${path}?Id=${pick(rnd, ids)}`;
   return `${path}?Page=${page()}`;
 }
@@ -91,18 +96,35 @@ function requests(count: number, seed: number): string[] {
       const code = rnd() < 0.8 ? pick(rnd, COUNTRIES) : pick(rnd, countries)[0]!;
       const own = cityRows.filter((c) => c[3] === code);
       const ids = rnd() < 0.8 ? own.map((c) => c[0]!) : cityIds;
-      urls.push(request(rnd, `/country/${code}/city.json`, own.map((c) => c[1]!), ids, own.length));
-    } else if (r < 0.75) urls.push(rnd() < 0.5 ? `/country.json?Term=${encodeURIComponent(term(rnd, pick(rnd, countries)[1]!))}` : `/country/${pick(rnd, countries)[0]}.json`);
+      urls.push(
+        request(
+          rnd,
+          `/country/${code}/city.json`,
+          own.map((c) => c[1]!),
+          ids,
+          own.length,
+        ),
+      );
+    } else if (r < 0.75)
+      urls.push(
+        rnd() < 0.5
+          ? `/country.json?Term=${encodeURIComponent(term(rnd, pick(rnd, countries)[1]!))}`
+          : `/country/${pick(rnd, countries)[0]}.json`,
+      );
     else {
       const l = pick(rnd, languageRows);
       const t = rnd() < 0.4 ? (rnd() < 0.5 && l[2] ? l[2] : l[0]!) : term(rnd, l[1]!); // a code typed in full, or a name
-      urls.push(rnd() < 0.8 ? `/language.json?Term=${encodeURIComponent(t)}` : request(rnd, '/language.json', [l[1]!], [l[0]!], languageRows.length));
+      urls.push(
+        rnd() < 0.8
+          ? `/language.json?Term=${encodeURIComponent(t)}`
+          : request(rnd, '/language.json', [l[1]!], [l[0]!], languageRows.length),
+      );
     }
   }
   return urls;
 }
 
-test('every answer of the pickers over real cities and languages is the reference\'s, on 300 requests a person could make', async () => {
+test("every answer of the pickers over real cities and languages is the reference's, on 300 requests a person could make", async () => {
   const urls = requests(300, 32);
   const tally = { nonEmptyTerms: 0 };
   for (const url of urls) {
@@ -114,7 +136,18 @@ test('every answer of the pickers over real cities and languages is the referenc
   }
   // The requests reach what they are for: most Terms find something, across every list.
   expect(tally.nonEmptyTerms).toBeGreaterThan(150);
-  for (const kind of [/^\/city\.json\?Term=.*&Page=/, /^\/city\.json\?Id=/, /^\/country\/US\/city\.json\?Term=/, /^\/country\/FR\/city\.json\?Page=/, /^\/country\/[A-Z]{2}\/city\.json\?Id=/, /^\/language\.json\?Term=/, /^\/country\.json\?Term=/]) {
-    expect(urls.some((u) => kind.test(u)), String(kind)).toBe(true);
+  for (const kind of [
+    /^\/city\.json\?Term=.*&Page=/,
+    /^\/city\.json\?Id=/,
+    /^\/country\/US\/city\.json\?Term=/,
+    /^\/country\/FR\/city\.json\?Page=/,
+    /^\/country\/[A-Z]{2}\/city\.json\?Id=/,
+    /^\/language\.json\?Term=/,
+    /^\/country\.json\?Term=/,
+  ]) {
+    expect(
+      urls.some((u) => kind.test(u)),
+      String(kind),
+    ).toBe(true);
   }
 }, 240_000);

@@ -39,20 +39,30 @@ const first = async (url: string) => (await ask<City>(cities, url)).items[0];
 
 test('the page gives the four commands, each a script of the repository or the built CLI', () => {
   expect(commands.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
-    'npx tsx scripts/examples/cities.ts', 'npx tsx scripts/examples/languages.ts', 'node lib/cli.js build', 'node lib/cli.js build',
+    'npx tsx scripts/examples/cities.ts',
+    'npx tsx scripts/examples/languages.ts',
+    'node lib/cli.js build',
+    'node lib/cli.js build',
   ]);
 });
 
 test('the configs the page shows are those the scripts wrote', () => {
   const shown = [...page.matchAll(/`\/tmp\/pickers\/(\w+)\/reflist\.config\.json`[^\n]*\n\n```json\n([\s\S]*?)```/g)];
   expect(shown.map((m) => m[1])).toEqual(['cities', 'languages']);
-  for (const [, folder, json] of shown) expect(JSON.parse(json!)).toEqual(JSON.parse(readFileSync(`${root}/${folder}/reflist.config.json`, 'utf8')));
+  for (const [, folder, json] of shown)
+    expect(JSON.parse(json!)).toEqual(JSON.parse(readFileSync(`${root}/${folder}/reflist.config.json`, 'utf8')));
 });
 
 test('san francisco answers San Francisco, US first, of 152 places of that name', async () => {
   const page = await ask<City>(cities, '/city.json?Term=san%20francisco');
   expect(page.total).toBe(152);
-  expect(page.items[0]).toEqual({ id: 5391959, text: 'San Francisco (US)', name: 'San Francisco', country: 'US', population: 864816 });
+  expect(page.items[0]).toEqual({
+    id: 5391959,
+    text: 'San Francisco (US)',
+    name: 'San Francisco',
+    country: 'US',
+    population: 864816,
+  });
 });
 
 test('san jose answers San Jose, US first, then San José, Costa Rica: the accent folded, the most populous first', async () => {
@@ -80,14 +90,22 @@ test('us matches no city by its country code, only names with a word starting "u
     if (all.length >= total || items.length === 0) break;
   }
   expect(all.length).toBeLessThan(200); // over the label, 16,838: every city of the United States among them
-  for (const c of all) expect(fold(c.name).split(' ').some((w) => w.startsWith('us'))).toBe(true);
+  for (const c of all)
+    expect(
+      fold(c.name)
+        .split(' ')
+        .some((w) => w.startsWith('us')),
+    ).toBe(true);
   expect(all[0]).toMatchObject({ name: 'Us', country: 'FR' }); // a village in France, whose name is the Term
   const rest = all.filter((c) => fold(c.name) !== 'us' && fold(c.name).startsWith('us'));
   expect(rest.map((c) => c.population)).toEqual(rest.map((c) => c.population).sort((a, b) => b - a));
 });
 
-test('a country\'s cities are a page at a time under it, most populous first, and its page 2 follows page 1', async () => {
-  const [one, two] = [await ask<City>(cities, '/country/US/city.json'), await ask<City>(cities, '/country/US/city.json?Page=2')];
+test("a country's cities are a page at a time under it, most populous first, and its page 2 follows page 1", async () => {
+  const [one, two] = [
+    await ask<City>(cities, '/country/US/city.json'),
+    await ask<City>(cities, '/country/US/city.json?Page=2'),
+  ];
   expect([one.total, two.total]).toEqual([16677, 16677]);
   expect(one.items.map((c) => c.text).slice(0, 3)).toEqual(['New York City (US)', 'Los Angeles (US)', 'Chicago (US)']);
   const populations = [...one.items, ...two.items].map((c) => c.population);
@@ -100,10 +118,24 @@ test('a Term under a country finds its cities alone: san jose under US is San Jo
   const us = await ask<City>(cities, '/country/US/city.json?Term=san%20jose');
   expect(us.items.map((c) => c.text)).toEqual(['San Jose (US)', 'South San Jose Hills (US)']);
   expect((await first('/country/CR/city.json?Term=san%20jose'))!.text).toBe('San José (CR)');
-  expect(await ask<City>(cities, '/country/US/city.json?Term=san%20francisco')).toMatchObject({ total: 2, items: [{ id: 5391959 }, { name: 'South San Francisco' }] });
+  expect(await ask<City>(cities, '/country/US/city.json?Term=san%20francisco')).toMatchObject({
+    total: 2,
+    items: [{ id: 5391959 }, { name: 'South San Francisco' }],
+  });
   const san = await ask<City>(cities, '/country/US/city.json?Term=san&Page=2');
-  expect(san.items.every((c) => c.country === 'US' && fold(c.name).split(' ').some((w) => w.startsWith('san')))).toBe(true);
-  expect(await ask<City>(cities, '/country/US/city.json?Id=5391959')).toEqual({ total: 1, items: [await first('/city.json?Id=5391959')] });
+  expect(
+    san.items.every(
+      (c) =>
+        c.country === 'US' &&
+        fold(c.name)
+          .split(' ')
+          .some((w) => w.startsWith('san')),
+    ),
+  ).toBe(true);
+  expect(await ask<City>(cities, '/country/US/city.json?Id=5391959')).toEqual({
+    total: 1,
+    items: [await first('/city.json?Id=5391959')],
+  });
 });
 
 test('de answers German first, by its ISO 639-1 code; fra French and eng English by their ISO 639-3 codes', async () => {
@@ -112,5 +144,7 @@ test('de answers German first, by its ISO 639-1 code; fra French and eng English
   expect(de.total).toBe(72);
   expect((await ask<{ text: string }>(languages, '/language.json?Term=fra')).items[0]!.text).toBe('French');
   expect((await ask<{ text: string }>(languages, '/language.json?Term=eng')).items[0]!.text).toBe('English');
-  expect((await ask<{ text: string }>(languages, '/language.json?Id=deu')).items.map((l) => l.text)).toEqual(['German']);
+  expect((await ask<{ text: string }>(languages, '/language.json?Id=deu')).items.map((l) => l.text)).toEqual([
+    'German',
+  ]);
 });

@@ -22,7 +22,12 @@ export function writeSources(dir: string, files: Record<string, string | Buffer>
   return dir;
 }
 
-export async function buildFrom(files: Record<string, string | Buffer>, out: string, pageSize = 30, search?: SearchTuning) {
+export async function buildFrom(
+  files: Record<string, string | Buffer>,
+  out: string,
+  pageSize = 30,
+  search?: SearchTuning,
+) {
   const sources = writeSources(tempDir('reflist-src-'), files);
   return buildTuned({ sources, out, pageSize, search });
 }
@@ -84,9 +89,13 @@ export interface Running {
 export async function startServe(root: string): Promise<Running> {
   const port = await freePort();
   const bin = join(process.cwd(), 'node_modules/serve/build/main.js');
-  const child: ChildProcess = spawn(process.execPath, [bin, '-L', '-n', '--no-port-switching', '-l', `tcp://127.0.0.1:${port}`, root], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [bin, '-L', '-n', '--no-port-switching', '-l', `tcp://127.0.0.1:${port}`, root],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 100; i++) {
     try {
@@ -98,10 +107,11 @@ export async function startServe(root: string): Promise<Running> {
   }
   return {
     url,
-    stop: () => new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill();
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
   };
 }
 
@@ -118,7 +128,9 @@ export async function treeClient(root: string, options: LookupClientOptions): Pr
  * tree's own nginx.conf included as docs/hosts.md says, everything nginx writes under `prefix`.
  */
 export function nginxMainConf(prefix: string, tree: string, port: number): string {
-  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${join(prefix, t)};`).join('\n');
+  const temps = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((t) => `    ${t}_temp_path ${join(prefix, t)};`)
+    .join('\n');
   return `${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
 worker_processes 1;
 pid ${join(prefix, 'nginx.pid')};

@@ -53,13 +53,16 @@ export function expectLikeReference(url: string, actual: RefResponse, expected: 
  */
 export function filePathOf(url: string): string | undefined {
   // Not splitUrl: new URL() would read `//author.json` as a host name.
-  const segments = url.replace(/[?#].*$/s, '').split('/').map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return '/';
-    }
-  });
+  const segments = url
+    .replace(/[?#].*$/s, '')
+    .split('/')
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return '/';
+      }
+    });
   return segments.some((segment) => segment.includes('/')) ? undefined : segments.join('/');
 }
 
@@ -90,9 +93,17 @@ export interface HostCase {
 }
 
 /** Random sources and page size with `requests` (30 to 60 unless told) random requests over them, for one host over one tree. */
-export function arbHostCase(requests: { minLength: number; maxLength: number } = { minLength: 30, maxLength: 60 }): fc.Arbitrary<HostCase> {
+export function arbHostCase(
+  requests: { minLength: number; maxLength: number } = { minLength: 30, maxLength: 60 },
+): fc.Arbitrary<HostCase> {
   return arbSources().chain((src) =>
-    arbPageSize.chain((pageSize) => fc.record({ src: fc.constant(src), pageSize: fc.constant(pageSize), urls: fc.array(arbRequest(src, pageSize), requests) })),
+    arbPageSize.chain((pageSize) =>
+      fc.record({
+        src: fc.constant(src),
+        pageSize: fc.constant(pageSize),
+        urls: fc.array(arbRequest(src, pageSize), requests),
+      }),
+    ),
   );
 }
 
@@ -115,7 +126,9 @@ export interface HostOnRandomCases<Host extends { stop(): Promise<void> }> {
  * the case's tree is built in a folder of its own, a host started over it,
  * `check` run against it, and the host stopped whether or not it passed.
  */
-export async function assertHostOnRandomCases<Host extends { stop(): Promise<void> }>(spec: HostOnRandomCases<Host>): Promise<void> {
+export async function assertHostOnRandomCases<Host extends { stop(): Promise<void> }>(
+  spec: HostOnRandomCases<Host>,
+): Promise<void> {
   let sample = 0;
   await fc.assert(
     fc.asyncProperty(arbHostCase(), async (hostCase) => {
@@ -169,17 +182,21 @@ export function fetchRaw(base: string, url: string, init: { method?: string } = 
   const { hostname, port, pathname } = new URL(base);
   const path = requestTarget(pathname.slice(0, -1) + url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path, method: init.method ?? 'GET', agent: false, timeout: 20_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') headers.set(name, value);
-        resolve({ status: res.statusCode!, body: jsonOrText(text), text, headers });
-      });
-    });
+    const req = httpRequest(
+      { host: hostname, port, path, method: init.method ?? 'GET', agent: false, timeout: 20_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === 'string') headers.set(name, value);
+          resolve({ status: res.statusCode!, body: jsonOrText(text), text, headers });
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer to ${url} in 20 s`)));
     req.on('error', reject);
     req.end();
@@ -192,7 +209,9 @@ export function fetchRaw(base: string, url: string, init: { method?: string } = 
  * control characters no request line can hold escaped.
  */
 export function requestTarget(url: string): string {
-  return Buffer.from(url, 'utf8').toString('latin1').replace(/[\0-\x20\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return Buffer.from(url, 'utf8')
+    .toString('latin1')
+    .replace(/[\0-\x20\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** `request`'s bytes sent to the host at `base` as they are, on a connection of their own: all the host answers, until it closes. */
@@ -201,7 +220,11 @@ export function exchangeBytes(base: string, request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.end(request));
     let answer = '';
-    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk)).on('end', () => resolve(answer)).on('error', reject);
+    socket
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (answer += chunk))
+      .on('end', () => resolve(answer))
+      .on('error', reject);
   });
 }
 
@@ -259,10 +282,15 @@ export interface DeclaredHostCase {
  * did). The case draws a seed and a count first instead, and each request is
  * one run of fc.sample from that seed.
  */
-export function arbDeclaredHostCase(requests: { minLength: number; maxLength: number } = { minLength: 20, maxLength: 40 }): fc.Arbitrary<DeclaredHostCase> {
+export function arbDeclaredHostCase(
+  requests: { minLength: number; maxLength: number } = { minLength: 20, maxLength: 40 },
+): fc.Arbitrary<DeclaredHostCase> {
   return fc
     .tuple(fc.integer(), fc.integer({ min: requests.minLength, max: requests.maxLength }), arbDeclared())
-    .map(([seed, count, declared]) => ({ declared, urls: [...fc.sample(arbDeclaredRequest(declared), { seed, numRuns: count }), ...searchSweep(declared)] }));
+    .map(([seed, count, declared]) => ({
+      declared,
+      urls: [...fc.sample(arbDeclaredRequest(declared), { seed, numRuns: count }), ...searchSweep(declared)],
+    }));
 }
 
 /**
@@ -286,7 +314,11 @@ export interface DeclaredTree {
  * absent is refused, never built empty: undefined then, once the refusal is
  * checked.
  */
-export async function buildDeclaredTree(declared: Declared, out: string, options: HostOptions = {}): Promise<DeclaredTree | undefined> {
+export async function buildDeclaredTree(
+  declared: Declared,
+  out: string,
+  options: HostOptions = {},
+): Promise<DeclaredTree | undefined> {
   const sources = writeSources(tempDir('reflist-src-'), declared.files);
   writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify(declared.config));
   const building = buildTuned({ sources, out, pageSize: declared.pageSize, search: SMALL_SEARCH, ...options });
@@ -296,7 +328,11 @@ export async function buildDeclaredTree(declared: Declared, out: string, options
   }
   await building;
   const { api } = JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest;
-  const reference = createDeclaredReference(checkConfig(declared.config, 'x').declaration!, declared.files, declared.pageSize);
+  const reference = createDeclaredReference(
+    checkConfig(declared.config, 'x').declaration!,
+    declared.files,
+    declared.pageSize,
+  );
   return { tree: out, api, reference };
 }
 
@@ -306,7 +342,11 @@ export async function buildDeclaredTree(declared: Declared, out: string, options
  * of the bodies are equal); an error with the same status and a JSON body
  * whose `error` is a string (the message is the host's own).
  */
-export function expectLikeDeclared(url: string, actual: { status: number; body: unknown }, expected: DeclaredResponse): void {
+export function expectLikeDeclared(
+  url: string,
+  actual: { status: number; body: unknown },
+  expected: DeclaredResponse,
+): void {
   if (expected.status === 200) {
     expect({ url, status: actual.status, body: actual.body }).toEqual({ url, status: 200, body: expected.body });
     expect(JSON.stringify(actual.body), `${url}: key order`).toBe(JSON.stringify(expected.body));
@@ -346,7 +386,9 @@ export interface HostOnDeclaredCases<Host extends { stop(): Promise<void> }> {
  * The first failing case is reported as found: a case drawn with fc.gen()
  * shrinks for ever.
  */
-export async function assertHostOnDeclaredCases<Host extends { stop(): Promise<void> }>(spec: HostOnDeclaredCases<Host>): Promise<void> {
+export async function assertHostOnDeclaredCases<Host extends { stop(): Promise<void> }>(
+  spec: HostOnDeclaredCases<Host>,
+): Promise<void> {
   let sample = 0;
   await fc.assert(
     fc.asyncProperty(arbDeclaredHostCase(), async ({ declared, urls }) => {

@@ -8,8 +8,14 @@ import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 
 const API = apiOf(checkConfig(structuredClone(LOOKUP_SERVICE_CONFIG), 'reflist.config.json').declaration!);
 
-test('the service\'s paths are each root list\'s file, and the folder of one with items or lists under it', () => {
-  expect(servicePaths(API)).toEqual(['/author.json', '/division.json', '/descriptor.json', '/country.json', '/country/*']);
+test("the service's paths are each root list's file, and the folder of one with items or lists under it", () => {
+  expect(servicePaths(API)).toEqual([
+    '/author.json',
+    '/division.json',
+    '/descriptor.json',
+    '/country.json',
+    '/country/*',
+  ]);
 });
 
 test.each([
@@ -26,7 +32,10 @@ test.each([
   expect(routeOf(url, API)).toBe(expected);
 });
 
-test.each(['/country%2F840/state.json', '/author%zz.json', '/a%E9.json'])('%s names no file as the client reads it: the tree\'s own adapters answer its 404', (url) => {
-  expect(routeOf(url, API)).toBe('file');
-  expect(adapterRouteOf(url, API)).toBe('answer');
-});
+test.each(['/country%2F840/state.json', '/author%zz.json', '/a%E9.json'])(
+  "%s names no file as the client reads it: the tree's own adapters answer its 404",
+  (url) => {
+    expect(routeOf(url, API)).toBe('file');
+    expect(adapterRouteOf(url, API)).toBe('answer');
+  },
+);

@@ -17,17 +17,18 @@ const SUFFIXES = [' x', ' (edited)', 'é', ' Smith', ', J.', 'a'];
 /** Changes the text of the chosen rows: a suffix, another row's text (a duplicate), or a cut. */
 const arbTextEdits = (pick: (src: RefSources) => Labelled[]) =>
   fc.array(fc.tuple(fc.nat(), fc.nat(), fc.constantFrom('suffix', 'copy', 'cut')), { minLength: 1, maxLength: 3 }).map(
-    (picks): Edit => (src) => {
-      const rows = pick(src);
-      if (rows.length === 0) return;
-      for (const [i, j, how] of picks) {
-        const row = rows[i % rows.length]!;
-        const other = rows[j % rows.length]!;
-        if (how === 'suffix') row.text += SUFFIXES[j % SUFFIXES.length];
-        else if (how === 'copy') row.text = other.text;
-        else if (row.text.trim().length > 1) row.text = row.text.slice(0, Math.max(1, row.text.length - 1 - (j % 3)));
-      }
-    },
+    (picks): Edit =>
+      (src) => {
+        const rows = pick(src);
+        if (rows.length === 0) return;
+        for (const [i, j, how] of picks) {
+          const row = rows[i % rows.length]!;
+          const other = rows[j % rows.length]!;
+          if (how === 'suffix') row.text += SUFFIXES[j % SUFFIXES.length];
+          else if (how === 'copy') row.text = other.text;
+          else if (row.text.trim().length > 1) row.text = row.text.slice(0, Math.max(1, row.text.length - 1 - (j % 3)));
+        }
+      },
   );
 
 const arbEdit: fc.Arbitrary<Edit> = fc.oneof(
@@ -37,22 +38,30 @@ const arbEdit: fc.Arbitrary<Edit> = fc.oneof(
   { weight: 1, arbitrary: arbTextEdits((src) => [...src.country, ...src.state]) },
   {
     weight: 2,
-    arbitrary: fc.tuple(fc.nat(), fc.nat({ max: 1000 })).map(([i, count]): Edit => (src) => {
-      const row = src.author_count[i % Math.max(1, src.author_count.length)];
-      if (row) row.count = count;
-    }),
+    arbitrary: fc.tuple(fc.nat(), fc.nat({ max: 1000 })).map(
+      ([i, count]): Edit =>
+        (src) => {
+          const row = src.author_count[i % Math.max(1, src.author_count.length)];
+          if (row) row.count = count;
+        },
+    ),
   },
   {
     weight: 1,
-    arbitrary: fc.nat().map((i): Edit => (src) => {
-      // A removed author takes its counts along, or the sources would not be valid.
-      const gone = src.author.splice(i % Math.max(1, src.author.length), 1)[0];
-      if (gone) src.author_count = src.author_count.filter((c) => c.id !== gone.id);
-    }),
+    arbitrary: fc.nat().map(
+      (i): Edit =>
+        (src) => {
+          // A removed author takes its counts along, or the sources would not be valid.
+          const gone = src.author.splice(i % Math.max(1, src.author.length), 1)[0];
+          if (gone) src.author_count = src.author_count.filter((c) => c.id !== gone.id);
+        },
+    ),
   },
   {
     weight: 1,
-    arbitrary: fc.constant<Edit>((src) => void src.author.push({ id: 1 + Math.max(0, ...src.author.map((a) => a.id)), text: 'Zzyzx, Added' })),
+    arbitrary: fc.constant<Edit>(
+      (src) => void src.author.push({ id: 1 + Math.max(0, ...src.author.map((a) => a.id)), text: 'Zzyzx, Added' }),
+    ),
   },
   { weight: 1, arbitrary: fc.constant<Edit>(() => {}) },
 );
@@ -66,7 +75,8 @@ const arbSearch = fc.record({
   directoryStarts: fc.constantFrom(2, 8, 4096),
 });
 
-const mtimes = (root: string, paths: Iterable<string>) => new Map([...paths].map((p) => [p, statSync(join(root, p)).mtimeMs]));
+const mtimes = (root: string, paths: Iterable<string>) =>
+  new Map([...paths].map((p) => [p, statSync(join(root, p)).mtimeMs]));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a rebuild after any edits equals a clean build and rewrites exactly the files that changed', async () => {
@@ -93,8 +103,14 @@ test('a rebuild after any edits equals a clean build and rewrites exactly the fi
           await buildTuned({ sources, out: clean, pageSize, search });
           const after = snapshotTree(out);
           expect(after).toEqual(snapshotTree(clean));
-          const changed = [...after].filter(([path, bytes]) => before.get(path) !== bytes).map(([path]) => path).sort();
-          const touched = [...mtimes(out, after.keys())].filter(([path, t]) => times.get(path) !== t).map(([path]) => path).sort();
+          const changed = [...after]
+            .filter(([path, bytes]) => before.get(path) !== bytes)
+            .map(([path]) => path)
+            .sort();
+          const touched = [...mtimes(out, after.keys())]
+            .filter(([path, t]) => times.get(path) !== t)
+            .map(([path]) => path)
+            .sort();
           expect(touched).toEqual(changed);
           expect(report.written).toBe(changed.length);
         }

@@ -20,7 +20,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const EDITS = [
   { ...VALID, 'author.csv': VALID['author.csv']!.replace('Smith, John', 'Smith, Johnny') },
-  { ...VALID, 'author.csv': VALID['author.csv']!.replace('Smith, John', 'Smith, Johnny'), 'descriptor.csv': 'id,text\n1,Colour\n2,Shape\n3,Size\n' },
+  {
+    ...VALID,
+    'author.csv': VALID['author.csv']!.replace('Smith, John', 'Smith, Johnny'),
+    'descriptor.csv': 'id,text\n1,Colour\n2,Shape\n3,Size\n',
+  },
   { ...VALID, 'descriptor.csv': 'id,text\n1,Colour\n2,Shape\n3,Size\n' },
   VALID,
 ];
@@ -65,48 +69,64 @@ describe('an incremental build', () => {
   test.each([
     ['in this thread', writeTree],
     ['in a writer thread', writeTreeThreaded],
-  ])('the first rebuild (%s) links every file it keeps from the served tree, and the next links what the spare lags behind on', async (_how, write) => {
-    const out = join(tempDir(), 'dist');
-    const [a, b] = [join(dirname(out), '.reflist/dist.a'), join(dirname(out), '.reflist/dist.b')];
-    const files = Array.from({ length: 2000 }, (_, i): [string, string] => [`author/page/${i % 50}/${i}.json`, `{"n":${i}}`.repeat(300)]);
-    await write(out, files, undefined, { compress: true });
-    expect(readlinkSync(out)).toBe('.reflist/dist.a');
-    const second = [...files.slice(1), ['author.json', '{}']] as [string, string][];
-    const report = await write(out, second, undefined, { compress: true });
-    expect(report).toMatchObject({ written: 1, removed: 3 });
-    expect(report.copied).toBe(3 * 1999);
-    expect(readlinkSync(out)).toBe('.reflist/dist.b');
-    const tree = snapshotTree(b);
-    expect(tree.size).toBe(3 * 1999 + 1); // each page with its .gz and .br
-    for (const path of tree.keys()) if (path !== 'author.json') expect(statSync(join(b, path)).ino).toBe(statSync(join(a, path)).ino);
-    // The spare (dist.a) lags behind by author.json alone; the first file is gone from it.
-    const third = second.map(([path, text]): [string, string] => [path, path === files[1]![0] ? `${text} ` : text]);
-    expect(await write(out, third, undefined, { compress: true })).toMatchObject({ written: 3, copied: 1, removed: 0 });
-    expect(readlinkSync(out)).toBe('.reflist/dist.a');
-    expect([...snapshotTree(a).keys()].sort()).toEqual(third.flatMap(([path]) => (path === 'author.json' ? [path] : [path, `${path}.br`, `${path}.gz`])).sort());
-  });
+  ])(
+    'the first rebuild (%s) links every file it keeps from the served tree, and the next links what the spare lags behind on',
+    async (_how, write) => {
+      const out = join(tempDir(), 'dist');
+      const [a, b] = [join(dirname(out), '.reflist/dist.a'), join(dirname(out), '.reflist/dist.b')];
+      const files = Array.from({ length: 2000 }, (_, i): [string, string] => [
+        `author/page/${i % 50}/${i}.json`,
+        `{"n":${i}}`.repeat(300),
+      ]);
+      await write(out, files, undefined, { compress: true });
+      expect(readlinkSync(out)).toBe('.reflist/dist.a');
+      const second = [...files.slice(1), ['author.json', '{}']] as [string, string][];
+      const report = await write(out, second, undefined, { compress: true });
+      expect(report).toMatchObject({ written: 1, removed: 3 });
+      expect(report.copied).toBe(3 * 1999);
+      expect(readlinkSync(out)).toBe('.reflist/dist.b');
+      const tree = snapshotTree(b);
+      expect(tree.size).toBe(3 * 1999 + 1); // each page with its .gz and .br
+      for (const path of tree.keys())
+        if (path !== 'author.json') expect(statSync(join(b, path)).ino).toBe(statSync(join(a, path)).ino);
+      // The spare (dist.a) lags behind by author.json alone; the first file is gone from it.
+      const third = second.map(([path, text]): [string, string] => [path, path === files[1]![0] ? `${text} ` : text]);
+      expect(await write(out, third, undefined, { compress: true })).toMatchObject({
+        written: 3,
+        copied: 1,
+        removed: 0,
+      });
+      expect(readlinkSync(out)).toBe('.reflist/dist.a');
+      expect([...snapshotTree(a).keys()].sort()).toEqual(
+        third.flatMap(([path]) => (path === 'author.json' ? [path] : [path, `${path}.br`, `${path}.gz`])).sort(),
+      );
+    },
+  );
 
   test.each([
     ['in this thread', async (out: string, files: Iterable<[string, string]>) => writeTree(out, files)],
     ['in a writer thread', writeTreeThreaded],
-  ])('a build that stops half-way (%s) leaves the served tree as it was, and the next build recovers', async (_how, write) => {
-    const sources = writeSources(tempDir(), VALID);
-    const out = join(tempDir(), 'dist');
-    await build({ sources, out, pageSize: 2 });
-    const before = snapshotTree(out);
-    function* broken(): Generator<[string, string]> {
-      yield ['author.json', '{"total":0,"items":[]}'];
-      yield ['new/file.json', '{}'];
-      throw new Error('disk full');
-    }
-    await expect(write(out, broken())).rejects.toThrow('disk full');
-    expect(snapshotTree(out)).toEqual(before);
-    writeSources(sources, EDITS[0]!);
-    await build({ sources, out, pageSize: 2 });
-    const clean = join(tempDir(), 'clean');
-    await build({ sources, out: clean, pageSize: 2 });
-    expect(snapshotTree(out)).toEqual(snapshotTree(clean));
-  });
+  ])(
+    'a build that stops half-way (%s) leaves the served tree as it was, and the next build recovers',
+    async (_how, write) => {
+      const sources = writeSources(tempDir(), VALID);
+      const out = join(tempDir(), 'dist');
+      await build({ sources, out, pageSize: 2 });
+      const before = snapshotTree(out);
+      function* broken(): Generator<[string, string]> {
+        yield ['author.json', '{"total":0,"items":[]}'];
+        yield ['new/file.json', '{}'];
+        throw new Error('disk full');
+      }
+      await expect(write(out, broken())).rejects.toThrow('disk full');
+      expect(snapshotTree(out)).toEqual(before);
+      writeSources(sources, EDITS[0]!);
+      await build({ sources, out, pageSize: 2 });
+      const clean = join(tempDir(), 'clean');
+      await build({ sources, out: clean, pageSize: 2 });
+      expect(snapshotTree(out)).toEqual(snapshotTree(clean));
+    },
+  );
 
   test('a build refuses a folder another build is writing, and leaves it as it was', async () => {
     const sources = writeSources(tempDir(), VALID);
@@ -143,14 +163,22 @@ describe('an incremental build', () => {
 
 describe('what a rebuild reads and renders', () => {
   const authors = (n: number, edited = -1) =>
-    'id,text\n' + Array.from({ length: n }, (_, i) => `${i + 1},"Author ${i}${i === edited ? ' (edited)' : ''}, Given ${i % 7}"`).join('\n') + '\n';
+    'id,text\n' +
+    Array.from(
+      { length: n },
+      (_, i) => `${i + 1},"Author ${i}${i === edited ? ' (edited)' : ''}, Given ${i % 7}"`,
+    ).join('\n') +
+    '\n';
   const search = { leafBytes: 300, fileBytes: 600, pagesBytes: 2000 };
 
   test('keeps the sections whose sources did not change, and edits a list in place from the records that changed', async () => {
     const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400) });
     const out = join(tempDir(), 'dist');
     expect((await buildTuned({ sources, out, pageSize: 5, search })).sections).toEqual({
-      country: 'rendered', author: 'rendered', division: 'rendered', descriptor: 'rendered',
+      country: 'rendered',
+      author: 'rendered',
+      division: 'rendered',
+      descriptor: 'rendered',
     });
     writeSources(sources, { 'author.csv': authors(400, 123) });
     const report = await buildTuned({ sources, out, pageSize: 5, search });
@@ -162,7 +190,11 @@ describe('what a rebuild reads and renders', () => {
   });
 
   test('updates a list in place from all its items when more than its own file changed', async () => {
-    const sources = writeSources(tempDir(), { ...VALID, 'author.csv': authors(400), 'author_count.csv': 'system,id,count\ngbif,5,3\n' });
+    const sources = writeSources(tempDir(), {
+      ...VALID,
+      'author.csv': authors(400),
+      'author_count.csv': 'system,id,count\ngbif,5,3\n',
+    });
     const out = join(tempDir(), 'dist');
     await buildTuned({ sources, out, pageSize: 5, search });
     writeSources(sources, { 'author.csv': authors(400, 7), 'author_count.csv': 'system,id,count\ngbif,5,4\n' });
@@ -173,7 +205,10 @@ describe('what a rebuild reads and renders', () => {
 
   test('indexes a list whole again when an edit leaves all its records within one search file', async () => {
     const descriptors = (texts: string[]) => 'id,text\n' + texts.map((t, i) => `${i},"${t}"`).join('\n') + '\n';
-    const sources = writeSources(tempDir(), { ...VALID, 'descriptor.csv': descriptors(['Smith Smith Smith', 'Smith', 'हिन्दी Thor 😀']) });
+    const sources = writeSources(tempDir(), {
+      ...VALID,
+      'descriptor.csv': descriptors(['Smith Smith Smith', 'Smith', 'हिन्दी Thor 😀']),
+    });
     const out = join(tempDir(), 'dist');
     const tiny = { leafBytes: 60, fileBytes: 0, pagesBytes: 0 };
     await buildTuned({ sources, out, pageSize: 1, search: tiny });
@@ -186,14 +221,28 @@ describe('what a rebuild reads and renders', () => {
 
   test('reports the rows of every list on a rebuild, nested lists included, whether their section was kept or made again', async () => {
     const { config, sources: files } = PRESETS.example;
-    const sources = writeSources(tempDir(), { 'reflist.config.json': JSON.stringify(config), ...Object.fromEntries(files.map((f) => [f.file, f.text])) });
+    const sources = writeSources(tempDir(), {
+      'reflist.config.json': JSON.stringify(config),
+      ...Object.fromEntries(files.map((f) => [f.file, f.text])),
+    });
     const out = join(tempDir(), 'dist');
     const first = await build({ sources, out });
-    expect(first.rows).toEqual({ country: 4, institution: 5, countryInstitution: 5, family: 3, genus: 6, genusSpecies: 8, species: 8, collection: 2 });
+    expect(first.rows).toEqual({
+      country: 4,
+      institution: 5,
+      countryInstitution: 5,
+      family: 3,
+      genus: 6,
+      genusSpecies: 8,
+      species: 8,
+      collection: 2,
+    });
     const unchanged = await build({ sources, out });
     expect(unchanged.unchanged).toBe(true);
     expect(unchanged.rows).toEqual(first.rows);
-    writeSources(sources, { 'country.csv': 'code,name\nDE,Germany\nFR,France\nJP,Japan\nUS,United States\nAT,Austria\n' });
+    writeSources(sources, {
+      'country.csv': 'code,name\nDE,Germany\nFR,France\nJP,Japan\nUS,United States\nAT,Austria\n',
+    });
     const one = await build({ sources, out });
     expect(one.sections).toMatchObject({ country: 'rendered', family: 'kept' });
     expect(one.rows).toEqual({ ...first.rows, country: 5 });
@@ -203,13 +252,22 @@ describe('what a rebuild reads and renders', () => {
     const config = {
       lists: {
         country: { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' },
-        city: { parent: { list: 'country', column: 'country' }, label: 'name', fields: { population: 'integer' }, order: ['-population'] },
+        city: {
+          parent: { list: 'country', column: 'country' },
+          label: 'name',
+          fields: { population: 'integer' },
+          order: ['-population'],
+        },
         language: { label: 'name' },
       },
     };
-    const cities = (extra = '') => `id,name,country,population\n1,Wien,AT,1897491\n2,Graz,AT,291072\n3,Bern,CH,134591\n${extra}`;
+    const cities = (extra = '') =>
+      `id,name,country,population\n1,Wien,AT,1897491\n2,Graz,AT,291072\n3,Bern,CH,134591\n${extra}`;
     const sources = writeSources(tempDir(), {
-      'reflist.config.json': JSON.stringify(config), 'country.csv': 'code,name\nAT,Austria\nCH,Switzerland\n', 'city.csv': cities(), 'language.csv': 'id,name\n1,German\n',
+      'reflist.config.json': JSON.stringify(config),
+      'country.csv': 'code,name\nAT,Austria\nCH,Switzerland\n',
+      'city.csv': cities(),
+      'language.csv': 'id,name\n1,German\n',
     });
     const out = join(tempDir(), 'dist');
     const clean = async () => {
@@ -220,12 +278,21 @@ describe('what a rebuild reads and renders', () => {
     await buildTuned({ sources, out, pageSize: 1, search });
     writeSources(sources, { 'language.csv': 'id,name\n1,German\n2,French\n' });
     // lookup.json is written anew: it keeps what it says of the kept section's paged list.
-    expect((await buildTuned({ sources, out, pageSize: 1, search })).sections).toEqual({ country: 'kept', language: 'rendered' });
+    expect((await buildTuned({ sources, out, pageSize: 1, search })).sections).toEqual({
+      country: 'kept',
+      language: 'rendered',
+    });
     expect(snapshotTree(out)).toEqual(await clean());
     writeSources(sources, { 'city.csv': cities('4,Linz,AT,210165\n') });
-    expect((await buildTuned({ sources, out, pageSize: 1, search })).sections).toEqual({ country: 'rendered', language: 'kept' });
+    expect((await buildTuned({ sources, out, pageSize: 1, search })).sections).toEqual({
+      country: 'rendered',
+      language: 'kept',
+    });
     expect(snapshotTree(out)).toEqual(await clean());
-    expect(JSON.parse(readFileSync(join(out, 'country/AT/city/page/3.json'), 'utf8'))).toEqual({ total: 3, items: [{ id: 4, text: 'Linz', population: 210165 }] });
+    expect(JSON.parse(readFileSync(join(out, 'country/AT/city/page/3.json'), 'utf8'))).toEqual({
+      total: 3,
+      items: [{ id: 4, text: 'Linz', population: 210165 }],
+    });
   });
 
   test('reads a changed file whole, and reports its errors, when the changed records are not plain edits', async () => {
@@ -234,7 +301,9 @@ describe('what a rebuild reads and renders', () => {
     await buildTuned({ sources, out, pageSize: 5, search });
     const before = snapshotTree(out);
     writeSources(sources, { 'author.csv': authors(400).replace('\n7,', '\n8,') });
-    await expect(buildTuned({ sources, out, pageSize: 5, search })).rejects.toThrow(/author\.csv:9: duplicate id 8 \(first on line 8\)/);
+    await expect(buildTuned({ sources, out, pageSize: 5, search })).rejects.toThrow(
+      /author\.csv:9: duplicate id 8 \(first on line 8\)/,
+    );
     expect(snapshotTree(out)).toEqual(before);
   });
 });

@@ -23,8 +23,13 @@ const OWN = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 
 const VENDORED = `vendor/reflist-${OWN.version}.tgz`;
 const scaffold = (preset: keyof typeof PRESETS) => [
-  'README.md', 'package.json', '.gitignore', '.github/workflows/pages.yml', 'sources/reflist.config.json',
-  ...PRESETS[preset].sources.map((s) => `sources/${s.file}`), VENDORED,
+  'README.md',
+  'package.json',
+  '.gitignore',
+  '.github/workflows/pages.yml',
+  'sources/reflist.config.json',
+  ...PRESETS[preset].sources.map((s) => `sources/${s.file}`),
+  VENDORED,
 ];
 const SCAFFOLD = scaffold('example');
 
@@ -55,20 +60,41 @@ describe('reflist init', () => {
     expect(built.stdout).not.toMatch(/absent|error/i);
     const client = await diskClient(join(dir, 'dist'));
     // Labels that start with the term first, then those with a word that does.
-    const museums = (await client.request('/institution.json?Term=mus')).body as { total: number; items: { id: string }[] };
-    expect(museums.items[0]).toEqual({ id: 'DE-MFN', text: 'Museum für Naturkunde (Berlin)', city: 'Berlin', country: 'DE' });
+    const museums = (await client.request('/institution.json?Term=mus')).body as {
+      total: number;
+      items: { id: string }[];
+    };
+    expect(museums.items[0]).toEqual({
+      id: 'DE-MFN',
+      text: 'Museum für Naturkunde (Berlin)',
+      city: 'Berlin',
+      country: 'DE',
+    });
     expect(museums.items.map((i) => i.id)).toEqual(['DE-MFN', 'FR-MNHN', 'US-FMNH', 'JP-NSM']);
-    expect((await client.request('/country/US/institution.json')).body).toEqual({ total: 2, items: [
-      { id: 'US-FMNH', text: 'Field Museum (Chicago)' }, { id: 'US-SI', text: 'Smithsonian Institution (Washington)' },
-    ] });
-    expect((await client.request('/family/1/genus/10/species.json')).body).toEqual({ total: 2, items: [
-      { id: 101, text: 'Quercus petraea' }, { id: 100, text: 'Quercus robur' },
-    ] });
-    expect((await client.request('/species.json?Term=quer&Collection=herbarium')).body).toEqual({ total: 2, items: [
-      { id: 101, text: 'Quercus petraea', vernacular: 'Sessile oak', count: 45 }, { id: 100, text: 'Quercus robur', vernacular: 'English oak', count: 120 },
-    ] });
+    expect((await client.request('/country/US/institution.json')).body).toEqual({
+      total: 2,
+      items: [
+        { id: 'US-FMNH', text: 'Field Museum (Chicago)' },
+        { id: 'US-SI', text: 'Smithsonian Institution (Washington)' },
+      ],
+    });
+    expect((await client.request('/family/1/genus/10/species.json')).body).toEqual({
+      total: 2,
+      items: [
+        { id: 101, text: 'Quercus petraea' },
+        { id: 100, text: 'Quercus robur' },
+      ],
+    });
+    expect((await client.request('/species.json?Term=quer&Collection=herbarium')).body).toEqual({
+      total: 2,
+      items: [
+        { id: 101, text: 'Quercus petraea', vernacular: 'Sessile oak', count: 45 },
+        { id: 100, text: 'Quercus robur', vernacular: 'English oak', count: 120 },
+      ],
+    });
     // A common name or a country code is searched too, after every label match.
-    const ids = async (url: string) => ((await client.request(url)).body as { items: { id: unknown }[] }).items.map((i) => i.id);
+    const ids = async (url: string) =>
+      ((await client.request(url)).body as { items: { id: unknown }[] }).items.map((i) => i.id);
     expect(await ids('/species.json?Term=oak')).toEqual([101, 100]);
     expect(await ids('/species.json?Term=c')).toEqual([310, 200, 210]); // Felis catus, Rosa canina, then Prunus avium by "Wild cherry"
     expect(await ids('/institution.json?Term=us')).toEqual(['US-FMNH', 'US-SI']);
@@ -78,13 +104,28 @@ describe('reflist init', () => {
     const dir = join(tempDir(), 'service');
     expect((await cli(['init', dir, '--preset', 'lookup-service'])).code).toBe(0);
     for (const path of scaffold('lookup-service')) expect(existsSync(join(dir, path)), path).toBe(true);
-    expect((await cli(['build', '--quiet', '--sources', join(dir, 'sources'), '--out', join(dir, 'dist')])).code).toBe(0);
+    expect((await cli(['build', '--quiet', '--sources', join(dir, 'sources'), '--out', join(dir, 'dist')])).code).toBe(
+      0,
+    );
     const client = await diskClient(join(dir, 'dist'));
-    expect((await client.request('/author.json?System=gbif&Term=muller')).body).toEqual({ total: 1, items: [{ id: 1, text: 'Müller, Anna', count: 12 }] });
-    const division = await client.request<Envelope<{ count: number; children: unknown[] }>>('/division.json?System=col&Id=1');
+    expect((await client.request('/author.json?System=gbif&Term=muller')).body).toEqual({
+      total: 1,
+      items: [{ id: 1, text: 'Müller, Anna', count: 12 }],
+    });
+    const division = await client.request<Envelope<{ count: number; children: unknown[] }>>(
+      '/division.json?System=col&Id=1',
+    );
     if (division.status !== 200) throw new Error(division.body.error);
-    expect(division.body.items[0]).toMatchObject({ count: 7, children: [{ id: 1, text: 'Primates' }, { id: 2, text: 'Rodentia' }] });
-    expect((await client.request('/country/840/state/6/county/6037.json')).body).toMatchObject({ county: 'Los Angeles' });
+    expect(division.body.items[0]).toMatchObject({
+      count: 7,
+      children: [
+        { id: 1, text: 'Primates' },
+        { id: 2, text: 'Rodentia' },
+      ],
+    });
+    expect((await client.request('/country/840/state/6/county/6037.json')).body).toMatchObject({
+      county: 'Los Angeles',
+    });
   });
 
   test('with the lookup-service preset, gives every source the build reads a file with the header of the shipped one', async () => {
@@ -93,7 +134,9 @@ describe('reflist init', () => {
     const firstLine = (text: string) => text.split('\n')[0];
     for (const { file: source } of PRESETS['lookup-service'].sources) {
       const shipped = firstLine(readFileSync(new URL(source, SHIPPED), 'utf8'));
-      const lines = readFileSync(join(dir, 'sources', source), 'utf8').trimEnd().split('\n');
+      const lines = readFileSync(join(dir, 'sources', source), 'utf8')
+        .trimEnd()
+        .split('\n');
       expect(lines[0], source).toBe(shipped);
       expect(lines.length - 1, `${source}: example rows`).toBeGreaterThanOrEqual(2);
     }
@@ -129,12 +172,15 @@ describe('reflist init', () => {
   test('puts the reflist it runs from into vendor/: the files npm pack packs, under package/, byte for byte', async () => {
     const dir = join(tempDir(), 'lists');
     expect((await cli(['init', dir])).code).toBe(0);
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as [{ files: { path: string }[] }];
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
+    ) as [{ files: { path: string }[] }];
     const expected = packed[0].files.map((f) => f.path).sort();
     const unpacked = tempDir();
     execFileSync('tar', ['-xzf', join(dir, VENDORED), '-C', unpacked]);
     expect([...snapshotTree(join(unpacked, 'package')).keys()].sort()).toEqual(expected);
-    for (const path of expected) expect(readFileSync(join(unpacked, 'package', path)), path).toEqual(readFileSync(join(ROOT, path)));
+    for (const path of expected)
+      expect(readFileSync(join(unpacked, 'package', path)), path).toEqual(readFileSync(join(ROOT, path)));
   });
 
   test('writes a workflow that builds the tree and hands dist to GitHub Pages', async () => {
@@ -142,21 +188,37 @@ describe('reflist init', () => {
     expect((await cli(['init', dir])).code).toBe(0);
     const workflow = readFileSync(join(dir, '.github/workflows/pages.yml'), 'utf8');
     for (const line of [
-      'branches: [main]', 'workflow_dispatch:', 'pages: write', 'id-token: write', 'contents: read',
-      'uses: actions/checkout@v4', 'uses: actions/setup-node@v4', 'node-version: 20',
-      'run: npm install', 'run: npm run build', 'uses: actions/upload-pages-artifact@v3', 'path: dist',
+      'branches: [main]',
+      'workflow_dispatch:',
+      'pages: write',
+      'id-token: write',
+      'contents: read',
+      'uses: actions/checkout@v4',
+      'uses: actions/setup-node@v4',
+      'node-version: 20',
+      'run: npm install',
+      'run: npm run build',
+      'uses: actions/upload-pages-artifact@v3',
+      'path: dist',
       'uses: actions/deploy-pages@v4',
-    ]) expect(workflow).toContain(line);
+    ])
+      expect(workflow).toContain(line);
     expect(workflow.indexOf('run: npm run build')).toBeLessThan(workflow.indexOf('upload-pages-artifact'));
   });
 
   test('keeps the built tree and its generations out of git, and everything else in', async () => {
     const dir = join(tempDir(), 'lists');
     expect((await cli(['init', dir])).code).toBe(0);
-    expect((await cli(['build', '--quiet', '--sources', join(dir, 'sources'), '--out', join(dir, 'dist')])).code).toBe(0);
+    expect((await cli(['build', '--quiet', '--sources', join(dir, 'sources'), '--out', join(dir, 'dist')])).code).toBe(
+      0,
+    );
     execFileSync('git', ['init', '-q', dir]);
-    const untracked = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=all'], { encoding: 'utf8' })
-      .split('\n').filter(Boolean).map((line) => line.slice(3));
+    const untracked = execFileSync('git', ['-C', dir, 'status', '--porcelain', '--untracked-files=all'], {
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.slice(3));
     expect(untracked.sort()).toEqual([...SCAFFOLD].sort());
   });
 
@@ -202,16 +264,24 @@ describe('reflist init', () => {
     expect(stdout).toContain(`next:\n  cd ${dir}\n  npm install\n  npm run build\n  npm run dev\n`);
   });
 
-  test('--preset lookup-service writes the service\'s declaration, the one the shipped sources carry; an unknown preset is named', async () => {
+  test("--preset lookup-service writes the service's declaration, the one the shipped sources carry; an unknown preset is named", async () => {
     const dir = join(tempDir(), 'service');
     expect((await cli(['init', dir, '--preset', 'lookup-service'])).code).toBe(0);
-    const written = JSON.parse(readFileSync(join(dir, 'sources', 'reflist.config.json'), 'utf8')) as Record<string, unknown>;
-    const shipped = JSON.parse(readFileSync(new URL('reflist.config.json', SHIPPED), 'utf8')) as Record<string, unknown>;
+    const written = JSON.parse(readFileSync(join(dir, 'sources', 'reflist.config.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const shipped = JSON.parse(readFileSync(new URL('reflist.config.json', SHIPPED), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     expect({ ...written, $schema: '' }).toEqual({ ...shipped, $schema: '' });
     expect(written['$schema']).toBe('../node_modules/reflist/schema/reflist.config.schema.json');
     const other = join(tempDir(), 'other');
     expect(await cli(['init', other, '--preset', 'lookup-servce'])).toMatchObject({
-      code: 1, stderr: '--preset: no preset "lookup-servce" (did you mean "lookup-service"?); expected example, lookup-service\n',
+      code: 1,
+      stderr:
+        '--preset: no preset "lookup-servce" (did you mean "lookup-service"?); expected example, lookup-service\n',
     });
     expect(existsSync(other)).toBe(false);
   });
@@ -233,13 +303,22 @@ describe('reflist init', () => {
 });
 
 describe('the project', () => {
-  test.each(['README.md', 'docs/lists.md'])('%s starts a project with init from the tarball, then the steps init prints', (doc) => {
-    const text = readFileSync(join(ROOT, doc), 'utf8');
-    const block = /```sh\n(npx --yes --package \.\/reflist-[\d.]+\.tgz reflist init my-lists && cd my-lists\n[\s\S]*?)```/.exec(text)?.[1];
-    expect(block, `${doc}: the init block`).toBeDefined();
-    const commands = block!.trim().split('\n').map((line) => line.replace(/\s+#.*$/, ''));
-    expect(commands.slice(1)).toEqual(nextCommands('my-lists').slice(1));
-  });
+  test.each(['README.md', 'docs/lists.md'])(
+    '%s starts a project with init from the tarball, then the steps init prints',
+    (doc) => {
+      const text = readFileSync(join(ROOT, doc), 'utf8');
+      const block =
+        /```sh\n(npx --yes --package \.\/reflist-[\d.]+\.tgz reflist init my-lists && cd my-lists\n[\s\S]*?)```/.exec(
+          text,
+        )?.[1];
+      expect(block, `${doc}: the init block`).toBeDefined();
+      const commands = block!
+        .trim()
+        .split('\n')
+        .map((line) => line.replace(/\s+#.*$/, ''));
+      expect(commands.slice(1)).toEqual(nextCommands('my-lists').slice(1));
+    },
+  );
 
   test.each([
     ['my-lists', 'my-lists'],

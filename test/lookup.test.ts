@@ -21,21 +21,30 @@ afterAll(() => server.stop());
 const LISTS = ['author', 'division', 'descriptor'] as const;
 
 const arbCase = arbSources({ maxAuthors: 400 }).chain((src) => {
-  const arbIds = (known: number[]) => fc.array(fc.oneof(
-    { weight: 6, arbitrary: known.length > 0 ? fc.constantFrom(...known).map(String) : fc.constant('1') },
-    { weight: 1, arbitrary: known.length > 0 ? fc.constantFrom(...known).map((id) => `00${id}`) : fc.constant('0') },
-    { weight: 1, arbitrary: fc.constantFrom('999999', '-1', 'x', '', '1.5', '9007199254740993') },
-  ), { maxLength: 120 });
+  const arbIds = (known: number[]) =>
+    fc.array(
+      fc.oneof(
+        { weight: 6, arbitrary: known.length > 0 ? fc.constantFrom(...known).map(String) : fc.constant('1') },
+        {
+          weight: 1,
+          arbitrary: known.length > 0 ? fc.constantFrom(...known).map((id) => `00${id}`) : fc.constant('0'),
+        },
+        { weight: 1, arbitrary: fc.constantFrom('999999', '-1', 'x', '', '1.5', '9007199254740993') },
+      ),
+      { maxLength: 120 },
+    );
   // A division's embedded categories are looked up by their own ids with `child`.
-  const arbAsk = fc.constantFrom(...LISTS).chain((list) => fc.boolean().chain((wantChild) => {
-    const child = list === 'division' && wantChild;
-    return fc.record({
-      list: fc.constant(list),
-      child: fc.constant(child),
-      ids: arbIds((child ? src.category : src[list]).map((x) => x.id)),
-      group: fc.constantFrom(undefined, ...src.system.map((s) => s.id)),
-    });
-  }));
+  const arbAsk = fc.constantFrom(...LISTS).chain((list) =>
+    fc.boolean().chain((wantChild) => {
+      const child = list === 'division' && wantChild;
+      return fc.record({
+        list: fc.constant(list),
+        child: fc.constant(child),
+        ids: arbIds((child ? src.category : src[list]).map((x) => x.id)),
+        group: fc.constantFrom(undefined, ...src.system.map((s) => s.id)),
+      });
+    }),
+  );
   return fc.record({ src: fc.constant(src), asks: fc.array(arbAsk, { minLength: 1, maxLength: 6 }) });
 });
 
@@ -49,7 +58,11 @@ test('lookup answers each id as Id does, in the order asked, reports the rest, a
       const manifest = JSON.parse(readFileSync(join(tree, 'lookup.json'), 'utf8')) as Manifest;
       const base = `${server.url}${name}/`;
       const fetched: string[] = [];
-      const client = await treeClient(tree, { baseUrl: base, cacheSize: 0, fetch: (url) => (fetched.push(url.slice(base.length)), fetch(url)) });
+      const client = await treeClient(tree, {
+        baseUrl: base,
+        cacheSize: 0,
+        fetch: (url) => (fetched.push(url.slice(base.length)), fetch(url)),
+      });
       await client.manifest();
       for (const { list, child, ids, group } of asks) {
         const before = fetched.length;
@@ -70,7 +83,9 @@ test('lookup answers each id as Id does, in the order asked, reports the rest, a
         expect({ list, ids, answer }).toEqual({ list, ids, answer: { items, unknown } });
         const info = manifest.lists[list] as ListInfo;
         const count = child ? info.childBuckets! : info.buckets;
-        const buckets = new Set(ids.filter((id) => /^\d+$/.test(id)).map((id) => bucketOf(id.replace(/^0+(?=\d)/, ''), count)));
+        const buckets = new Set(
+          ids.filter((id) => /^\d+$/.test(id)).map((id) => bucketOf(id.replace(/^0+(?=\d)/, ''), count)),
+        );
         expect(fetched.length - before).toBeLessThanOrEqual(buckets.size);
       }
     }),
@@ -79,13 +94,19 @@ test('lookup answers each id as Id does, in the order asked, reports the rest, a
 }, 300_000);
 
 test('100 ids of a 1,000-author list cost at most the number of their buckets in requests, never one per id', async () => {
-  const src = { ...emptySources(), author: Array.from({ length: 1000 }, (_, i) => ({ id: i * 3 + 1, text: `Author ${i}` })) };
+  const src = {
+    ...emptySources(),
+    author: Array.from({ length: 1000 }, (_, i) => ({ id: i * 3 + 1, text: `Author ${i}` })),
+  };
   const tree = join(root, 'hundred');
   await buildFrom(toCsvFiles(src), tree, 30);
   const manifest = JSON.parse(readFileSync(join(tree, 'lookup.json'), 'utf8')) as Manifest;
   const base = `${server.url}hundred/`;
   const fetched: string[] = [];
-  const client = await treeClient(tree, { baseUrl: base, fetch: (url) => (fetched.push(url.slice(base.length)), fetch(url)) });
+  const client = await treeClient(tree, {
+    baseUrl: base,
+    fetch: (url) => (fetched.push(url.slice(base.length)), fetch(url)),
+  });
   await client.manifest();
   const ids = Array.from({ length: 100 }, (_, i) => String(src.author[i * 10]!.id));
   const { items, unknown } = await client.lookup('author', [...ids, '2']);
@@ -97,5 +118,16 @@ test('100 ids of a 1,000-author list cost at most the number of their buckets in
 });
 
 function emptySources() {
-  return { author: [], country: [], state: [], county: [], division: [], category: [], descriptor: [], system: [], author_count: [], division_count: [] };
+  return {
+    author: [],
+    country: [],
+    state: [],
+    county: [],
+    division: [],
+    category: [],
+    descriptor: [],
+    system: [],
+    author_count: [],
+    division_count: [],
+  };
 }

@@ -15,7 +15,15 @@ import type { Manifest } from '../src/client/types.js';
 import { arbRequest, toCsvFiles } from './arbitraries.js';
 import { buildFrom, tempDir, type Running } from './helpers.js';
 import {
-  assertHostOnDeclaredCases, assertHostOnRandomCases, expectLikeDeclared, expectLikeReference, fetchAnswer, fetchRaw, filePathOf, PARAMETER_URLS, PRESET_API,
+  assertHostOnDeclaredCases,
+  assertHostOnRandomCases,
+  expectLikeDeclared,
+  expectLikeReference,
+  fetchAnswer,
+  fetchRaw,
+  filePathOf,
+  PARAMETER_URLS,
+  PRESET_API,
   type HostAnswer,
 } from './host-checks.js';
 import { startNetlifyDeno } from './hosts/netlify.js';
@@ -78,20 +86,34 @@ function mismatch(root: string, url: string, actual: HostAnswer, expected: RefRe
  * lookup.json api), the paths are those lists' and `expected` is the generic
  * reference's, key order included.
  */
-function expectNetlify(root: string, url: string, actual: HostAnswer, expected: RefResponse, declared?: Manifest['api']) {
-  if (!isServicePath(url, declared) && isTreeFile(root, url)) return expect({ url, status: actual.status }).toEqual({ url, status: 200 });
+function expectNetlify(
+  root: string,
+  url: string,
+  actual: HostAnswer,
+  expected: RefResponse,
+  declared?: Manifest['api'],
+) {
+  if (!isServicePath(url, declared) && isTreeFile(root, url))
+    return expect({ url, status: actual.status }).toEqual({ url, status: 200 });
   if (isServicePath(url, declared) || underServiceGlobs(url.replace(/[?#].*$/s, ''), declared)) {
     (declared ? expectLikeDeclared : expectLikeReference)(url, actual, expected);
     return expect(actual.headers.get('content-type'), url).toBe(JSON_TYPE);
   }
   expect({ url, reference: expected.status }).toEqual({ url, reference: 404 });
-  expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: 404, text: readFileSync(join(root, '404.html'), 'utf8') });
+  expect({ url, status: actual.status, text: actual.text }).toEqual({
+    url,
+    status: 404,
+    text: readFileSync(join(root, '404.html'), 'utf8'),
+  });
 }
 
 // Three author pages of 30 with Unicode names, two systems (counts on some items),
 // divisions with children, and a country with a state and a county to reach through zero-padded ids.
 const authors = [
-  ...Array.from({ length: 65 }, (_, i) => ({ id: i + 1, text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}` })),
+  ...Array.from({ length: 65 }, (_, i) => ({
+    id: i + 1,
+    text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}`,
+  })),
   { id: 101, text: 'Müller, Jürgen' },
   { id: 102, text: 'Straße, Anna' },
   { id: 103, text: 'Ærøskøbing, Søren' },
@@ -102,14 +124,43 @@ const authors = [
 ];
 const FIXED: RefSources = {
   author: authors,
-  country: [{ id: 840, text: 'United States' }, { id: 124, text: 'Canada' }, { id: 384, text: "Côte d'Ivoire" }],
-  state: [{ id: 6, country_id: 840, text: 'California' }, { id: 72, country_id: 840, text: 'Puerto Rico' }],
-  county: [{ country_id: 840, state_id: 6, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3207, LongitudeCenter: -118.2243 }],
-  division: [{ id: 1, text: 'Zoology' }, { id: 2, text: 'Botany' }],
-  category: [{ id: 10, division_id: 1, text: 'Mammals' }, { id: 20, division_id: 2, text: 'Ferns' }],
+  country: [
+    { id: 840, text: 'United States' },
+    { id: 124, text: 'Canada' },
+    { id: 384, text: "Côte d'Ivoire" },
+  ],
+  state: [
+    { id: 6, country_id: 840, text: 'California' },
+    { id: 72, country_id: 840, text: 'Puerto Rico' },
+  ],
+  county: [
+    {
+      country_id: 840,
+      state_id: 6,
+      FIPS: 6037,
+      county: 'Los Angeles',
+      latitudeCenter: 34.3207,
+      LongitudeCenter: -118.2243,
+    },
+  ],
+  division: [
+    { id: 1, text: 'Zoology' },
+    { id: 2, text: 'Botany' },
+  ],
+  category: [
+    { id: 10, division_id: 1, text: 'Mammals' },
+    { id: 20, division_id: 2, text: 'Ferns' },
+  ],
   descriptor: Array.from({ length: 40 }, (_, i) => ({ id: i, text: `Descriptor ${i}` })),
-  system: [{ id: 'gbif', text: 'GBIF' }, { id: 'col-2', text: 'Catalogue of Life' }],
-  author_count: [{ system: 'gbif', id: 31, count: 4 }, { system: 'col-2', id: 61, count: 9 }, { system: 'gbif', id: 101, count: 2 }],
+  system: [
+    { id: 'gbif', text: 'GBIF' },
+    { id: 'col-2', text: 'Catalogue of Life' },
+  ],
+  author_count: [
+    { system: 'gbif', id: 31, count: 4 },
+    { system: 'col-2', id: 61, count: 9 },
+    { system: 'gbif', id: 101, count: 2 },
+  ],
   division_count: [{ system: 'col-2', id: 2, count: 3 }],
 };
 
@@ -160,11 +211,14 @@ const TABLE: [string, string][] = [
   ['/country/840/state/7.json', 'an unknown state: 404'],
   ['/country/124/state/6.json', 'a state under the wrong country: 404'],
   ['/country/840/state/6/county/1.json', 'an unknown county: 404'],
-  ['/country/abc.json', 'a non-numeric country: not a service path nor a file, the client\'s JSON 404'],
-  ['/country/840/states.json', 'a misspelt path under country/: the client\'s JSON 404'],
-  ['/country/840%2Fstate.json', 'an escaped / names nothing: the client\'s 404, though country/840/state.json is a file'],
-  ['/country/%zz.json', 'a malformed escape names nothing: the client\'s 404'],
-  ['/country/840/state/6/county%2Ejson', 'an escaped .json is no service path but the file\'s name'],
+  ['/country/abc.json', "a non-numeric country: not a service path nor a file, the client's JSON 404"],
+  ['/country/840/states.json', "a misspelt path under country/: the client's JSON 404"],
+  [
+    '/country/840%2Fstate.json',
+    "an escaped / names nothing: the client's 404, though country/840/state.json is a file",
+  ],
+  ['/country/%zz.json', "a malformed escape names nothing: the client's 404"],
+  ['/country/840/state/6/county%2Ejson', "an escaped .json is no service path but the file's name"],
   ['/country', 'the country folder without .json: the 404 page'],
   ['/authors.json?Term=x', 'an unknown list: the 404 page'],
   ['/Author.json', 'paths match case-sensitively: the 404 page'],
@@ -192,13 +246,22 @@ describe('the Netlify edge function in Deno', () => {
   });
 
   test('the table reaches the function for service paths and the files for the rest', async () => {
-    const by = await Promise.all(TABLE.map(async ([url]) => [url, servedBy(await fetchAnswer(netlify.url, url))] as const));
+    const by = await Promise.all(
+      TABLE.map(async ([url]) => [url, servedBy(await fetchAnswer(netlify.url, url))] as const),
+    );
     for (const [url, who] of by) expect({ url, who }).toEqual({ url, who: whoAnswers(tree, url) });
   });
 
   test('a raw UTF-8 query or path answers what its percent-encoded form answers', async () => {
-    for (const [raw, encoded] of [['/author.json?Term=müller', '/author.json?Term=m%C3%BCller'], ['/country.json?Term=côte', '/country.json?Term=c%C3%B4te'], ['/country/é.json', '/country/%C3%A9.json']]) {
-      const [got, percentEncoded] = await Promise.all([fetchRaw(netlify.url, raw!), fetchAnswer(netlify.url, encoded!)]);
+    for (const [raw, encoded] of [
+      ['/author.json?Term=müller', '/author.json?Term=m%C3%BCller'],
+      ['/country.json?Term=côte', '/country.json?Term=c%C3%B4te'],
+      ['/country/é.json', '/country/%C3%A9.json'],
+    ]) {
+      const [got, percentEncoded] = await Promise.all([
+        fetchRaw(netlify.url, raw!),
+        fetchAnswer(netlify.url, encoded!),
+      ]);
       expectNetlify(tree, encoded!, got, referenceRequest(FIXED, 30, encoded!));
       expect({ raw, text: got.text }).toEqual({ raw, text: percentEncoded.text });
     }
@@ -209,12 +272,19 @@ describe('the Netlify edge function in Deno', () => {
       const got = await fetchAnswer(netlify.url, '/' + file);
       expect({ file, status: got.status, by: servedBy(got) }).toEqual({ file, status: 200, by: 'static' });
       expect(got.text).toBe(readFileSync(join(tree, file), 'utf8'));
-      expect(got.headers.get('content-type')).toMatch(file.endsWith('.json') ? /^application\/json/ : /^application\/javascript/);
+      expect(got.headers.get('content-type')).toMatch(
+        file.endsWith('.json') ? /^application\/json/ : /^application\/javascript/,
+      );
     }
   });
 
   test('the function lets its own reads through to the files, so a service path it reads gives the raw file and nothing loops', async () => {
-    for (const file of ['country.json', 'country/840.json', 'country/840/state.json', 'country/840/state/6/county.json']) {
+    for (const file of [
+      'country.json',
+      'country/840.json',
+      'country/840/state.json',
+      'country/840/state/6/county.json',
+    ]) {
       const got = await fetchAnswer(netlify.url, `/${file}?Term=zzzz`, { headers: OWN_READ });
       // A `header: { 'x-reflist-read': false }` in config would spare the invocation: then the files answer alone.
       const by = config.header?.['x-reflist-read'] === false ? 'static' : 'function-passthrough';
@@ -249,9 +319,18 @@ describe('the Netlify edge function in Deno', () => {
   });
 
   test('answers JSON with CORS and a short Cache-Control, errors included; HEAD gives the headers alone; POST is a 405', async () => {
-    for (const url of ['/author.json?Term=m%C3%BCller', '/author.json?Page=x', '/country/999.json', '/division.json?Id=10&child=true']) {
+    for (const url of [
+      '/author.json?Term=m%C3%BCller',
+      '/author.json?Page=x',
+      '/country/999.json',
+      '/division.json?Id=10&child=true',
+    ]) {
       const got = await fetchAnswer(netlify.url, url);
-      expect({ url, type: got.headers.get('content-type'), cors: got.headers.get('access-control-allow-origin') }).toEqual({
+      expect({
+        url,
+        type: got.headers.get('content-type'),
+        cors: got.headers.get('access-control-allow-origin'),
+      }).toEqual({
         url,
         type: JSON_TYPE,
         cors: '*',
@@ -263,7 +342,10 @@ describe('the Netlify edge function in Deno', () => {
     expect(head.headers.get('content-type')).toBe(JSON_TYPE);
     expect(await head.text()).toBe('');
     for (const method of ['POST', 'PUT', 'DELETE']) {
-      const got = await fetchAnswer(netlify.url, '/author.json?Term=ann', { method, body: method === 'DELETE' ? undefined : 'x' });
+      const got = await fetchAnswer(netlify.url, '/author.json?Term=ann', {
+        method,
+        body: method === 'DELETE' ? undefined : 'x',
+      });
       expect({ method, status: got.status, allow: got.headers.get('allow'), by: servedBy(got) }).toEqual({
         method,
         status: 405,
@@ -281,8 +363,23 @@ describe('the Netlify edge function in Deno', () => {
     // Every service path of random requests, every file of the tree and paths near them: the function
     // sees exactly the paths under the globs, answers the service paths, and lets the rest through.
     const requests = fc.sample(arbRequest(FIXED, 30), { numRuns: 300, seed: 7 });
-    const near = ['/author.json', '/author.jsonx', '/xauthor.json', '/country.json', '/country.jsonp', '/country/', '/country/x', '/countryx/1.json',
-      '/division.json', '/descriptor.json', '/descriptor/page/1.json', '/division/page/1.json', '/404.html', '/_headers', '/_netlify/reflist.js'];
+    const near = [
+      '/author.json',
+      '/author.jsonx',
+      '/xauthor.json',
+      '/country.json',
+      '/country.jsonp',
+      '/country/',
+      '/country/x',
+      '/countryx/1.json',
+      '/division.json',
+      '/descriptor.json',
+      '/descriptor/page/1.json',
+      '/division/page/1.json',
+      '/404.html',
+      '/_headers',
+      '/_netlify/reflist.js',
+    ];
     const paths = new Set([...requests.map((u) => u.replace(/\?.*$/s, '')), ...near]);
     expect([...paths].filter((path) => isServicePath(path)).length).toBeGreaterThan(30);
     for (const path of paths) {
@@ -304,7 +401,9 @@ describe('the Netlify edge function in Deno', () => {
       for (let round = 0; round < 3; round++) {
         const results = await Promise.allSettled(urls.map((url) => fetchAnswer(fresh.url, url)));
         const failures = results.flatMap((r, i) =>
-          r.status === 'rejected' ? [`${urls[i]}: ${String(r.reason)}`] : [mismatch(tree, urls[i]!, r.value, expected[i]!)].filter((m) => m !== undefined),
+          r.status === 'rejected'
+            ? [`${urls[i]}: ${String(r.reason)}`]
+            : [mismatch(tree, urls[i]!, r.value, expected[i]!)].filter((m) => m !== undefined),
         );
         expect({ round, failures }).toEqual({ round, failures: [] });
       }

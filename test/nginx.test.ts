@@ -17,15 +17,27 @@ import { buildFrom, freePort, nginxMainConf, tempDir, treeClient, writeSources, 
 import fc from 'fast-check';
 import { arbDeclaredRequest, type Declared } from './declarations.js';
 import {
-  assertHostOnDeclaredCases, assertHostOnRandomCases, buildDeclaredTree, exchangeBytes, expectLikeDeclared, expectLikeReference, fetchAnswer, fetchRaw,
-  isStaticTreeFile, PARAMETER_URLS, staticTreeFile, type DeclaredTree, type HostAnswer,
+  assertHostOnDeclaredCases,
+  assertHostOnRandomCases,
+  buildDeclaredTree,
+  exchangeBytes,
+  expectLikeDeclared,
+  expectLikeReference,
+  fetchAnswer,
+  fetchRaw,
+  isStaticTreeFile,
+  PARAMETER_URLS,
+  staticTreeFile,
+  type DeclaredTree,
+  type HostAnswer,
 } from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 import { CITY_FILES, NESTED_CONFIG } from './fixtures/cities.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
 const haveNginx = existsSync(NGINX);
-if (!haveNginx) console.warn(`test/nginx.test.ts skipped: ${NGINX} is missing (apt-get install nginx, or set NGINX=/path/to/nginx)`);
+if (!haveNginx)
+  console.warn(`test/nginx.test.ts skipped: ${NGINX} is missing (apt-get install nginx, or set NGINX=/path/to/nginx)`);
 
 /**
  * nginx on a free loopback port serving `tree` with the tree's own nginx.conf,
@@ -36,7 +48,9 @@ async function startNginx(tree: string): Promise<Running> {
   const port = await freePort();
   const conf = join(prefix, 'nginx.conf');
   writeFileSync(conf, nginxMainConf(prefix, tree, port));
-  const child = spawn(NGINX, ['-c', conf, '-p', prefix, '-e', join(prefix, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(NGINX, ['-c', conf, '-p', prefix, '-e', join(prefix, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -80,17 +94,44 @@ function expectNginx(root: string, url: string, actual: RefResponse, expected: R
 
 // Three author pages of 30, two systems (counts on some items), divisions with
 // children, and a country with a state and a county to reach through zero-padded ids.
-const authors = Array.from({ length: 65 }, (_, i) => ({ id: i + 1, text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}` }));
+const authors = Array.from({ length: 65 }, (_, i) => ({
+  id: i + 1,
+  text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}`,
+}));
 const FIXED: RefSources = {
   author: authors,
-  country: [{ id: 840, text: 'United States' }, { id: 124, text: 'Canada' }],
+  country: [
+    { id: 840, text: 'United States' },
+    { id: 124, text: 'Canada' },
+  ],
   state: [{ id: 6, country_id: 840, text: 'California' }],
-  county: [{ country_id: 840, state_id: 6, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3207, LongitudeCenter: -118.2243 }],
-  division: [{ id: 1, text: 'Zoology' }, { id: 2, text: 'Botany' }],
-  category: [{ id: 10, division_id: 1, text: 'Mammals' }, { id: 20, division_id: 2, text: 'Ferns' }],
+  county: [
+    {
+      country_id: 840,
+      state_id: 6,
+      FIPS: 6037,
+      county: 'Los Angeles',
+      latitudeCenter: 34.3207,
+      LongitudeCenter: -118.2243,
+    },
+  ],
+  division: [
+    { id: 1, text: 'Zoology' },
+    { id: 2, text: 'Botany' },
+  ],
+  category: [
+    { id: 10, division_id: 1, text: 'Mammals' },
+    { id: 20, division_id: 2, text: 'Ferns' },
+  ],
   descriptor: Array.from({ length: 40 }, (_, i) => ({ id: i, text: `Descriptor ${i}` })),
-  system: [{ id: 'gbif', text: 'GBIF' }, { id: 'col-2', text: 'Catalogue of Life' }],
-  author_count: [{ system: 'gbif', id: 31, count: 4 }, { system: 'col-2', id: 61, count: 9 }],
+  system: [
+    { id: 'gbif', text: 'GBIF' },
+    { id: 'col-2', text: 'Catalogue of Life' },
+  ],
+  author_count: [
+    { system: 'gbif', id: 31, count: 4 },
+    { system: 'col-2', id: 61, count: 9 },
+  ],
   division_count: [{ system: 'col-2', id: 2, count: 3 }],
 };
 
@@ -120,18 +161,31 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
   });
 
   test('an unknown System answers the message of every host, unknown system "nope", in JSON whatever the value', async () => {
-    expect(await fetchAnswer(nginx.url, '/author.json?System=nope')).toMatchObject({ status: 404, body: { error: 'unknown system "nope"' } });
+    expect(await fetchAnswer(nginx.url, '/author.json?System=nope')).toMatchObject({
+      status: 404,
+      body: { error: 'unknown system "nope"' },
+    });
     for (const url of ['/author.json?System=a"b', '/author.json?System=a\\b', '/author.json?System=%22']) {
       const got = await fetchRaw(nginx.url, url);
-      expect({ url, status: got.status, error: typeof (got.body as { error?: unknown }).error }).toEqual({ url, status: 404, error: 'string' });
+      expect({ url, status: got.status, error: typeof (got.body as { error?: unknown }).error }).toEqual({
+        url,
+        status: 404,
+        error: 'string',
+      });
     }
   });
 
   test('a request nginx cannot read answers JSON: a malformed escape in the path a 404, anything else a 400', async () => {
     for (const url of ['/author/%%34/x.json', '/country/%00.json']) {
-      expect({ url, ...(await fetchRaw(nginx.url, url)) }).toMatchObject({ url, status: 404, body: { error: expect.any(String) } });
+      expect({ url, ...(await fetchRaw(nginx.url, url)) }).toMatchObject({
+        url,
+        status: 404,
+        body: { error: expect.any(String) },
+      });
     }
-    const [head, body] = (await exchangeBytes(nginx.url, 'GET /author.json HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n')).split('\r\n\r\n');
+    const [head, body] = (
+      await exchangeBytes(nginx.url, 'GET /author.json HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n')
+    ).split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
     expect(JSON.parse(body!)).toEqual({ error: expect.any(String) });
@@ -163,7 +217,8 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ error: 'not found: /nope/x.json' });
     expect(missing.headers.get('access-control-allow-origin')).toBe('*');
-    for (const hidden of ['/nginx.conf', '/_headers', '/_redirects']) expect((await fetchAnswer(nginx.url, hidden)).status).toBe(404);
+    for (const hidden of ['/nginx.conf', '/_headers', '/_redirects'])
+      expect((await fetchAnswer(nginx.url, hidden)).status).toBe(404);
     expect((await fetch(nginx.url + 'author.json', { method: 'POST' })).status).toBe(405);
   });
 
@@ -284,9 +339,20 @@ const DECLARED: Declared = {
  * lists: a path of a list as the client does (the generic reference); any
  * other path the tree's file it names (filePathOf, `//` merged), or a JSON 404.
  */
-function expectNginxDeclared(tree: string, api: DeclaredTree['api'], url: string, actual: HostAnswer, expected: { status: number; body: unknown }) {
+function expectNginxDeclared(
+  tree: string,
+  api: DeclaredTree['api'],
+  url: string,
+  actual: HostAnswer,
+  expected: { status: number; body: unknown },
+) {
   const file = staticTreeFile(tree, url, api);
-  if (file) expect({ url, status: actual.status, text: actual.text }).toEqual({ url, status: 200, text: readFileSync(file, 'utf8') });
+  if (file)
+    expect({ url, status: actual.status, text: actual.text }).toEqual({
+      url,
+      status: 200,
+      text: readFileSync(file, 'utf8'),
+    });
   else expectLikeDeclared(url, actual, expected);
 }
 
@@ -326,7 +392,10 @@ describe.skipIf(!haveNginx)('nginx over declared lists, with reflist serve behin
     ['/subject/0620.json', 'a zero-padded id of no item: 404'],
     ['/subject.json?Collection=herb&Page=1', 'a collection, with its counts'],
     ['/subject.json?Id=1&child=true', 'a topic by id, with its subject, through reflist serve'],
-    ['/region/EU%2Flanguage.json', 'an escaped / between an id and a list: 404, though region/EU/language.json is a file'],
+    [
+      '/region/EU%2Flanguage.json',
+      'an escaped / between an id and a list: 404, though region/EU/language.json is a file',
+    ],
     ['/region%2FEU/language.json', 'an escaped / after the list: 404'],
     ['/region/%45U.json', 'a percent-encoded letter of an id'],
     ['/region/%45U/language.json?Term=esp', 'a percent-encoded letter on the way to a list, with a Term'],
@@ -341,15 +410,18 @@ describe.skipIf(!haveNginx)('nginx over declared lists, with reflist serve behin
   });
 
   test.each([
-    ['/journal%2Ejson?P=2', 'an escaped .json is no list\'s path: the file, page 1'],
-    ['//journal.json?P=2', 'a doubled / is no list\'s path: the file'],
-    ['/subject/0619%2Ejson', 'no zeros dropped where the path is no list\'s: 404, there is no such file'],
-  ])('%s answers the tree\'s file or a 404, as the client reads the path (%s)', async (url) => {
+    ['/journal%2Ejson?P=2', "an escaped .json is no list's path: the file, page 1"],
+    ['//journal.json?P=2', "a doubled / is no list's path: the file"],
+    ['/subject/0619%2Ejson', "no zeros dropped where the path is no list's: 404, there is no such file"],
+  ])("%s answers the tree's file or a 404, as the client reads the path (%s)", async (url) => {
     expectNginxDeclared(tree, built.api, url, await fetchRaw(nginx.url, url), built.reference(url));
   });
 
   test('a raw UTF-8 query answers what its percent-encoded form answers, through reflist serve', async () => {
-    for (const [raw, encoded] of [['/journal.json?Term=straße', '/journal.json?Term=stra%C3%9Fe'], ['/region/US/language.json?Term=ESPAÑ', '/region/US/language.json?Term=ESPA%C3%91']]) {
+    for (const [raw, encoded] of [
+      ['/journal.json?Term=straße', '/journal.json?Term=stra%C3%9Fe'],
+      ['/region/US/language.json?Term=ESPAÑ', '/region/US/language.json?Term=ESPA%C3%91'],
+    ]) {
       const got = await fetchRaw(nginx.url, raw!);
       expect({ raw, status: got.status, body: got.body }).toEqual({ raw, ...built.reference(encoded!) });
       expect(got.body).toEqual((await fetchRaw(nginx.url, encoded!)).body);
@@ -417,7 +489,12 @@ describe.skipIf(!haveNginx)('nginx over paged lists under a parent', () => {
     alone = await startNginx(join(root, 'alone'));
     const upstream = await upstreamFor(join(root, 'behind'));
     stopUpstream = upstream.stop;
-    await build({ sources: writeSources(tempDir('reflist-src-'), files), out: join(root, 'behind'), pageSize: 2, ...upstream.options });
+    await build({
+      sources: writeSources(tempDir('reflist-src-'), files),
+      out: join(root, 'behind'),
+      pageSize: 2,
+      ...upstream.options,
+    });
     behind = await startNginx(join(root, 'behind'));
   });
   afterAll(async () => {
@@ -426,19 +503,29 @@ describe.skipIf(!haveNginx)('nginx over paged lists under a parent', () => {
     await stopUpstream?.();
   });
 
-  test.each(NESTED_URLS)('%s answers as the client does with reflist serve behind nginx, and alone: %s', async (url, what) => {
-    const client = await treeClient(join(root, 'alone'), { baseUrl: alone.url });
-    const expected = await client.request(url);
-    if (what === 'page') expect(expected.status).toBe(200);
-    // An error's message is the host's own (nginx checks Page and Id itself); its status and JSON are the client's.
-    const like = (got: { status: number; body: unknown }) => (got.status === 200 ? { status: got.status, body: got.body } : { status: got.status, error: typeof (got.body as { error?: unknown }).error });
-    expect({ url, ...like(await fetchRaw(behind.url, url)) }).toEqual({ url, ...like(expected) });
-    const bare = await fetchRaw(alone.url, url);
-    if (what === 'page') expect({ url, status: bare.status, body: bare.body }).toEqual({ url, ...expected });
-    else if (typeof what === 'number') expect({ url, ...like(bare) }).toEqual({ url, status: what, error: 'string' });
-    else {
-      expect({ url, status: bare.status }).toEqual({ url, status: 501 });
-      expect((bare.body as { error: string }).error).toMatch(what === 'client' ? /^Term, Id and child need lookup-client\.js/ : /^a page past the end of a list under a parent needs lookup-client\.js/);
-    }
-  });
+  test.each(NESTED_URLS)(
+    '%s answers as the client does with reflist serve behind nginx, and alone: %s',
+    async (url, what) => {
+      const client = await treeClient(join(root, 'alone'), { baseUrl: alone.url });
+      const expected = await client.request(url);
+      if (what === 'page') expect(expected.status).toBe(200);
+      // An error's message is the host's own (nginx checks Page and Id itself); its status and JSON are the client's.
+      const like = (got: { status: number; body: unknown }) =>
+        got.status === 200
+          ? { status: got.status, body: got.body }
+          : { status: got.status, error: typeof (got.body as { error?: unknown }).error };
+      expect({ url, ...like(await fetchRaw(behind.url, url)) }).toEqual({ url, ...like(expected) });
+      const bare = await fetchRaw(alone.url, url);
+      if (what === 'page') expect({ url, status: bare.status, body: bare.body }).toEqual({ url, ...expected });
+      else if (typeof what === 'number') expect({ url, ...like(bare) }).toEqual({ url, status: what, error: 'string' });
+      else {
+        expect({ url, status: bare.status }).toEqual({ url, status: 501 });
+        expect((bare.body as { error: string }).error).toMatch(
+          what === 'client'
+            ? /^Term, Id and child need lookup-client\.js/
+            : /^a page past the end of a list under a parent needs lookup-client\.js/,
+        );
+      }
+    },
+  );
 });

@@ -2,7 +2,20 @@
 // table of paths, hashes and search-file routes, with no build.
 import { describe, expect, test } from 'vitest';
 import {
-  bucketOf, bucketPath, canonicalDigits, childBucketPath, firstPagePaths, fnv1a, FILES_PER_DIR, layoutOf, nameOf, nestedFolder, pagePath, scoped, searchFileFor, searchPath,
+  bucketOf,
+  bucketPath,
+  canonicalDigits,
+  childBucketPath,
+  firstPagePaths,
+  fnv1a,
+  FILES_PER_DIR,
+  layoutOf,
+  nameOf,
+  nestedFolder,
+  pagePath,
+  scoped,
+  searchFileFor,
+  searchPath,
 } from '../src/client/paths.js';
 
 describe('public paths', () => {
@@ -13,9 +26,12 @@ describe('public paths', () => {
     expect(pagePath(list, page, variant)).toBe(path);
   });
 
-  test('page 1 is also the list\'s own file, with or without a group', () => {
+  test("page 1 is also the list's own file, with or without a group", () => {
     expect(firstPagePaths('author')).toEqual(['author.json', 'author/page/1.json']);
-    expect(firstPagePaths('author', 'system/gbif')).toEqual(['author/system/gbif.json', 'author/system/gbif/page/1.json']);
+    expect(firstPagePaths('author', 'system/gbif')).toEqual([
+      'author/system/gbif.json',
+      'author/system/gbif/page/1.json',
+    ]);
   });
 
   test('a paged list under a parent keeps its internal files in a folder of its root no id can name', () => {
@@ -26,7 +42,13 @@ describe('public paths', () => {
 });
 
 describe('ids and hashes', () => {
-  test.each([['0840', '840'], ['000', '0'], ['0', '0'], ['12', '12'], ['18446744073709551617', '18446744073709551617']])('the digits %s name the id %s', (digits, id) => {
+  test.each([
+    ['0840', '840'],
+    ['000', '0'],
+    ['0', '0'],
+    ['12', '12'],
+    ['18446744073709551617', '18446744073709551617'],
+  ])('the digits %s name the id %s', (digits, id) => {
     expect(canonicalDigits(digits)).toBe(id);
   });
 
@@ -42,7 +64,7 @@ describe('ids and hashes', () => {
     expect(nameOf('ab')).not.toBe(nameOf('ba'));
   });
 
-  test('an id always lands in the same bucket, one of the list\'s', () => {
+  test("an id always lands in the same bucket, one of the list's", () => {
     for (const id of ['0', '7', '840', '18446744073709551617', 'US']) {
       expect(bucketOf(id, 13)).toBe(bucketOf(id, 13));
       expect(bucketOf(id, 13)).toBeGreaterThanOrEqual(0);
@@ -59,7 +81,15 @@ describe('ids and hashes', () => {
   test('a layout changes with the page size, the systems and the ranking, and with nothing else', () => {
     const layout = layoutOf(30, ['gbif']);
     expect(layoutOf(30, ['gbif'])).toBe(layout);
-    expect(new Set([layout, layoutOf(31, ['gbif']), layoutOf(30, ['col']), layoutOf(30, undefined), layoutOf(30, ['gbif'], { exact: ['code'] })]).size).toBe(5);
+    expect(
+      new Set([
+        layout,
+        layoutOf(31, ['gbif']),
+        layoutOf(30, ['col']),
+        layoutOf(30, undefined),
+        layoutOf(30, ['gbif'], { exact: ['code'] }),
+      ]).size,
+    ).toBe(5);
   });
 });
 
@@ -84,7 +114,7 @@ describe('search files', () => {
     expect(searchFileFor('a', ['b', 'c'])).toBe(0);
   });
 
-  test('a search file\'s path changes with its own start, the next one\'s and how much it shares with the previous one, and nothing else', () => {
+  test("a search file's path changes with its own start, the next one's and how much it shares with the previous one, and nothing else", () => {
     const path = searchPath('author', 'L', starts, 2);
     expect(path).toMatch(/^author\/search\/[0-9a-f]{2}\/[0-9a-f]{14}\.json\.gz$/);
     expect(searchPath('author', 'L', ['', 'c', 'mu', 'muller', 'x'], 2)).toBe(path); // the previous start shares as little with it

@@ -10,13 +10,19 @@ import { encodeRecord } from '../src/sources/record.js';
 import type { ListState } from '../src/plan/cache.js';
 import { changedByEdits } from '../src/plan/changed.js';
 
-const items = (n: number): Entry[] => Array.from({ length: n }, (_, i) => {
-  const text = `Author ${String(i).padStart(3, '0')}`;
-  return { id: i + 1, text, key: fold(text), counts: [] };
-});
+const items = (n: number): Entry[] =>
+  Array.from({ length: n }, (_, i) => {
+    const text = `Author ${String(i).padStart(3, '0')}`;
+    return { id: i + 1, text, key: fold(text), counts: [] };
+  });
 const lineOf = (item: Entry) => `${fold(item.text)}\t${encodeRecord(item, { children: false, fields: false })}`;
 const roots = sectionsOf(checkConfig(LOOKUP_SERVICE_CONFIG, 'x').declaration!).map((s) => s.root);
-const state = (total: number): ListState => ({ info: { total, pages: 1, buckets: 1, search: [] }, layout: { rootLarge: false, heads: [] }, metas: [] } as unknown as ListState);
+const state = (total: number): ListState =>
+  ({
+    info: { total, pages: 1, buckets: 1, search: [] },
+    layout: { rootLarge: false, heads: [] },
+    metas: [],
+  }) as unknown as ListState;
 
 const authors = items(100);
 const served: Served = {
@@ -46,7 +52,12 @@ describe('the plan of a build', () => {
     expect(planBuild(roots, {}, { author: { items: items(101) } }, served).lists.author!.how).toBe('rendered');
     const many = items(100).map((item) => ({ ...item, text: item.text + ' Jr.' }));
     expect(planBuild(roots, {}, { author: { items: many } }, served).lists.author!.how).toBe('rendered');
-    const first = planBuild(roots, { country: [] }, { author: { items: authors }, division: { items: [] }, descriptor: { items: [] } }, undefined);
+    const first = planBuild(
+      roots,
+      { country: [] },
+      { author: { items: authors }, division: { items: [] }, descriptor: { items: [] } },
+      undefined,
+    );
     expect(Object.values(first.lists).map((p) => p.how)).toEqual(['rendered', 'rendered', 'rendered']);
     expect(first.trees.country!.how).toBe('rendered');
   });
@@ -55,7 +66,15 @@ describe('the plan of a build', () => {
     const servedList = { state: served.states.author!, lines: served.lines.author! };
     const changed = changedByEdits([{ id: 7, text: 'Seventh, New' }], servedList);
     expect(changed?.map((c) => [c.at, c.entry.text])).toEqual([[6, 'Seventh, New']]);
-    expect(changedByEdits([{ id: 7, text: 'x' }, { id: 999, text: 'y' }], servedList)).toBeUndefined();
+    expect(
+      changedByEdits(
+        [
+          { id: 7, text: 'x' },
+          { id: 999, text: 'y' },
+        ],
+        servedList,
+      ),
+    ).toBeUndefined();
     const plan = planBuild(roots, {}, { author: { served: servedList, changed: changed! } }, served);
     expect(plan.lists.author!.how).toBe('edited');
   });

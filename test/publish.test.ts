@@ -35,7 +35,17 @@ const files = (root: string) => snapshotTree(root);
 /** `tar` as actions/upload-pages-artifact runs it: links followed, into a fresh folder. */
 function pagesArtifact(folder: string): string {
   const archive = join(tempDir('reflist-artifact-'), 'artifact.tar');
-  execFileSync('tar', ['--dereference', '--hard-dereference', '--directory', folder, '-cf', archive, '--exclude=.git', '--exclude=.github', '.']);
+  execFileSync('tar', [
+    '--dereference',
+    '--hard-dereference',
+    '--directory',
+    folder,
+    '-cf',
+    archive,
+    '--exclude=.git',
+    '--exclude=.github',
+    '.',
+  ]);
   const unpacked = tempDir('reflist-unpacked-');
   execFileSync('tar', ['-xf', archive, '-C', unpacked]);
   return unpacked;
@@ -49,7 +59,7 @@ function copyFollowingLinks(folder: string): string {
 }
 
 describe('publishing the folder that holds the output', () => {
-  test('after --out public/lookup, public/ holds the tree alone: its Pages artifact and a cp -rL copy are exactly the tree\'s files, before and after a rebuild', () => {
+  test("after --out public/lookup, public/ holds the tree alone: its Pages artifact and a cp -rL copy are exactly the tree's files, before and after a rebuild", () => {
     const root = project();
     writeSources(join(root, 'public'), { 'index.html': '<p>site</p>' });
     for (const edit of [VALID['author.csv']!, VALID['author.csv']!.replace('Smith, John', 'Smythe, Joan')]) {
@@ -57,7 +67,10 @@ describe('publishing the folder that holds the output', () => {
       build(root, '--sources', 'sources', '--out', 'public/lookup');
       expect(readdirSync(join(root, 'public')).sort()).toEqual(['index.html', 'lookup']);
       const tree = files(join(root, 'public/lookup'));
-      const expected = new Map([['index.html', files(join(root, 'public')).get('index.html')!], ...[...tree].map(([path, bytes]): [string, string] => [`lookup/${path}`, bytes])]);
+      const expected = new Map([
+        ['index.html', files(join(root, 'public')).get('index.html')!],
+        ...[...tree].map(([path, bytes]): [string, string] => [`lookup/${path}`, bytes]),
+      ]);
       expect(tree.size).toBeGreaterThan(20);
       expect(files(pagesArtifact(join(root, 'public')))).toEqual(expected);
       expect(files(copyFollowingLinks(join(root, 'public')))).toEqual(expected);
@@ -65,7 +78,12 @@ describe('publishing the folder that holds the output', () => {
     // Everything else the build keeps is in the project's .reflist/, which .gitignore-s and deploys leave out.
     expect(readlinkSync(join(root, 'public/lookup'))).toBe('../.reflist/public/lookup.b');
     expect(readdirSync(join(root, '.reflist/public')).sort()).toEqual([
-      'lookup.a', 'lookup.a.cache', 'lookup.a.index', 'lookup.b', 'lookup.b.cache', 'lookup.b.index',
+      'lookup.a',
+      'lookup.a.cache',
+      'lookup.a.index',
+      'lookup.b',
+      'lookup.b.cache',
+      'lookup.b.index',
     ]);
   });
 
@@ -87,14 +105,17 @@ describe('publishing the folder that holds the output', () => {
     const root = project();
     build(root);
     // The older layout, as builds before the state folder left it.
-    for (const suffix of ['', '.index', '.cache']) renameSync(join(root, `.reflist/dist.a${suffix}`), join(root, `.dist.a${suffix}`));
+    for (const suffix of ['', '.index', '.cache'])
+      renameSync(join(root, `.reflist/dist.a${suffix}`), join(root, `.dist.a${suffix}`));
     rmSync(join(root, '.reflist'), { recursive: true });
     rmSync(join(root, 'dist'));
     symlinkSync('.dist.a', join(root, 'dist'));
     const before = files(join(root, 'dist'));
     const inodes = new Map([...before.keys()].map((path) => [path, statSync(join(root, 'dist', path)).ino]));
 
-    expect(build(root, '--sources', 'sources', '--out', 'dist')).toMatch(/^wrote 0 changed files, linked \d+ unchanged, removed 0 in /m);
+    expect(build(root, '--sources', 'sources', '--out', 'dist')).toMatch(
+      /^wrote 0 changed files, linked \d+ unchanged, removed 0 in /m,
+    );
     expect(readlinkSync(join(root, 'dist'))).toBe('.reflist/dist.a');
     expect(readdirSync(root).sort()).toEqual(['.reflist', 'dist', 'package.json', 'sources']);
     expect(files(join(root, 'dist'))).toEqual(before);
@@ -102,7 +123,7 @@ describe('publishing the folder that holds the output', () => {
     for (const [path, ino] of inodes) expect([path, statSync(join(root, 'dist', path)).ino]).toEqual([path, ino]);
   });
 
-  test('a build run from another folder finds the state through the output\'s link, and writes only what changed', () => {
+  test("a build run from another folder finds the state through the output's link, and writes only what changed", () => {
     const root = project();
     build(root, '--out', 'public/lookup');
     const author = statSync(join(root, 'public/lookup/author.json')).ino;
@@ -117,7 +138,7 @@ describe('publishing the folder that holds the output', () => {
   });
 });
 
-describe('where a new output\'s state goes', () => {
+describe("where a new output's state goes", () => {
   test.each([
     ['dist', '/p', '/p/.reflist'],
     ['public/lookup', '/p', '/p/.reflist/public'],

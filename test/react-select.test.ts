@@ -7,9 +7,10 @@ import { describe, expect, test } from 'vitest';
 import { fold } from './reference.js';
 import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
 
-if (!hasChromium) console.warn(`test/react-select.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
+if (!hasChromium)
+  console.warn(`test/react-select.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
 
-describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (docs/react-select.md\'s example)', () => {
+describe.skipIf(!hasChromium)("react-select over a static tree, in Chromium (docs/react-select.md's example)", () => {
   const reference = shippedReference();
   const site = useWidgetSite('react-select');
 
@@ -34,25 +35,32 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
    * order: group headings and options of the listbox its input names
    * (aria-controls); null while the menu is closed.
    */
-  const menuTexts = (id: string) => site.page.evaluate((id) => {
-    const listbox = document.getElementById(document.getElementById(id)!.getAttribute('aria-controls') ?? '');
-    if (!listbox) return null;
-    return Array.from(listbox.querySelectorAll('[role="option"], [id$="-heading"]')).map((el) => el.textContent);
-  }, id);
+  const menuTexts = (id: string) =>
+    site.page.evaluate((id) => {
+      const listbox = document.getElementById(document.getElementById(id)!.getAttribute('aria-controls') ?? '');
+      if (!listbox) return null;
+      return Array.from(listbox.querySelectorAll('[role="option"], [id$="-heading"]')).map((el) => el.textContent);
+    }, id);
 
   /** The scrolling element of the open menu: the listbox itself (AsyncPaginate's wrapped MenuList). */
-  const listbox = async (id: string) => site.page.locator(`[id="${await site.page.locator(`#${id}`).getAttribute('aria-controls')}"]`);
+  const listbox = async (id: string) =>
+    site.page.locator(`[id="${await site.page.locator(`#${id}`).getAttribute('aria-controls')}"]`);
 
   /** The labels a person sees chosen in the select whose input is `id` (its value container, less input and placeholder). */
-  const shown = (id: string) => site.page.evaluate((id) => {
-    const input = document.getElementById(id)!;
-    const wrapper = input.parentElement!;
-    return Array.from(wrapper.parentElement!.children).filter((el) => el !== wrapper && !el.id.endsWith('-placeholder')).map((el) => el.textContent);
-  }, id);
+  const shown = (id: string) =>
+    site.page.evaluate((id) => {
+      const input = document.getElementById(id)!;
+      const wrapper = input.parentElement!;
+      return Array.from(wrapper.parentElement!.children)
+        .filter((el) => el !== wrapper && !el.id.endsWith('-placeholder'))
+        .map((el) => el.textContent);
+    }, id);
 
   /** The values the form posts for `name` (react-select's hidden inputs); empty ones left out. */
-  const posted = (name: string) => site.page.locator(`input[type="hidden"][name="${name}"]`)
-    .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).filter((v) => v !== ''));
+  const posted = (name: string) =>
+    site.page
+      .locator(`input[type="hidden"][name="${name}"]`)
+      .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value).filter((v) => v !== ''));
 
   /** Clicks into the select `id`, types `term` one key at a time as a person does, and clicks the option `text`. */
   async function choose(id: string, term: string, text: string) {
@@ -63,14 +71,20 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
   }
 
   /** The reference's page as group headings and options: a heading per division, then the division (with its count) and its categories. */
-  const divisionTexts = (divisions: Item[]) => divisions.flatMap((d) => [
-    d.text, d.count === undefined ? d.text : `${d.text} (${d.count})`, ...(d.children ?? []).map((c) => c.text)]);
+  const divisionTexts = (divisions: Item[]) =>
+    divisions.flatMap((d) => [
+      d.text,
+      d.count === undefined ? d.text : `${d.text} (${d.count})`,
+      ...(d.children ?? []).map((c) => c.text),
+    ]);
 
   test('typing "smi" into authors shows the reference\'s page 1 for that term, in its order', async () => {
     await open();
     const selected = [1007, 1016];
     // react-select hides chosen options from a multi-select's menu.
-    const expected = items('/author.json?Term=smi').filter((a) => !selected.includes(a.id)).map((a) => a.text);
+    const expected = items('/author.json?Term=smi')
+      .filter((a) => !selected.includes(a.id))
+      .map((a) => a.text);
     expect(expected.length).toBeGreaterThan(20);
     await site.page.locator('#author').click();
     await site.page.locator('#author').pressSequentially('smi', { delay: 20 });
@@ -86,20 +100,28 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     await site.page.locator('#division').pressSequentially('ro', { delay: 20 });
     await poll(() => menuTexts('division')).toEqual(divisionTexts(divisions));
     // Headings are what groups them: the division's own heading comes right before it.
-    const headings = await site.page.locator(`[id="${await site.page.locator('#division').getAttribute('aria-controls')}"] [id$="-heading"]`).allTextContents();
+    const headings = await site.page
+      .locator(`[id="${await site.page.locator('#division').getAttribute('aria-controls')}"] [id$="-heading"]`)
+      .allTextContents();
     expect(headings).toEqual(divisions.map((d) => d.text));
   });
 
   test('scrolling the open list of authors to its end loads page 2 below page 1 with one request', async () => {
     await open();
     const selected = [1007, 1016];
-    const page1 = items('/author.json').filter((a) => !selected.includes(a.id)).map((a) => a.text);
-    const page2 = items('/author.json?Page=2').filter((a) => !selected.includes(a.id)).map((a) => a.text);
+    const page1 = items('/author.json')
+      .filter((a) => !selected.includes(a.id))
+      .map((a) => a.text);
+    const page2 = items('/author.json?Page=2')
+      .filter((a) => !selected.includes(a.id))
+      .map((a) => a.text);
     expect(page2.length).toBeGreaterThan(20);
     await site.page.locator('#author').click();
     await poll(() => menuTexts('author')).toEqual(page1);
     const before = site.requests.length;
-    await (await listbox('author')).evaluate((el) => { el.scrollTop = el.scrollHeight; });
+    await (await listbox('author')).evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
     await poll(() => menuTexts('author')).toEqual([...page1, ...page2]);
     await site.page.waitForTimeout(700); // AsyncPaginate checks the scroll every 300 ms: a second load would show by now
     const loads = since(before);
@@ -193,27 +215,36 @@ describe.skipIf(!hasChromium)('react-select over a static tree, in Chromium (doc
     ['smith', 'author', 60, 'AsyncPaginate, keys quicker than its debounce'],
     ['smith j', 'author', 300, 'AsyncPaginate, a pause past its debounce after every key'],
     ['mamm', 'division', 60, 'AsyncSelect, which asks at every key'],
-  ])('typing "%s" into %s one key at a time, %i ms apart, costs at most one request a keystroke (%s)', async (term, id, delay) => {
-    await open();
-    await site.page.locator(`#${id}`).click();
-    if (id === 'author') await poll(() => menuTexts(id)).not.toBeNull(); // opening the menu loads page 1 first
-    await site.page.waitForTimeout(500);
-    const before = site.requests.length;
-    await site.page.locator(`#${id}`).pressSequentially(term, { delay });
-    const expected = id === 'author'
-      ? items(`/author.json?Term=${encodeURIComponent(term)}`).filter((a) => ![1007, 1016].includes(a.id)).map((a) => a.text)
-      : divisionTexts(items(`/division.json?Term=${term}&System=gbif`));
-    await poll(() => menuTexts(id)).toEqual(expected);
-    await site.page.waitForTimeout(500);
-    const made = since(before);
-    expect(made.length).toBeGreaterThan(0);
-    expect(made.length).toBeLessThanOrEqual(term.length);
-  });
+  ])(
+    'typing "%s" into %s one key at a time, %i ms apart, costs at most one request a keystroke (%s)',
+    async (term, id, delay) => {
+      await open();
+      await site.page.locator(`#${id}`).click();
+      if (id === 'author') await poll(() => menuTexts(id)).not.toBeNull(); // opening the menu loads page 1 first
+      await site.page.waitForTimeout(500);
+      const before = site.requests.length;
+      await site.page.locator(`#${id}`).pressSequentially(term, { delay });
+      const expected =
+        id === 'author'
+          ? items(`/author.json?Term=${encodeURIComponent(term)}`)
+              .filter((a) => ![1007, 1016].includes(a.id))
+              .map((a) => a.text)
+          : divisionTexts(items(`/division.json?Term=${term}&System=gbif`));
+      await poll(() => menuTexts(id)).toEqual(expected);
+      await site.page.waitForTimeout(500);
+      const made = since(before);
+      expect(made.length).toBeGreaterThan(0);
+      expect(made.length).toBeLessThanOrEqual(term.length);
+    },
+  );
 
   test('a multi-select restored from 100 saved author ids shows all 100 names in the order given, reading one file per id bucket', async () => {
     const all = [1, 2, 3, 4, 5].flatMap((p) => items(`/author.json?Page=${p}`));
     // 100 ids that exist, in an order that is neither the list's nor the ids'.
-    const ids = all.slice(0, 100).map((a) => a.id).sort((a, b) => ((a * 7919) % 1009) - ((b * 7919) % 1009));
+    const ids = all
+      .slice(0, 100)
+      .map((a) => a.id)
+      .sort((a, b) => ((a * 7919) % 1009) - ((b * 7919) % 1009));
     expect(new Set(ids).size).toBe(100);
     const distinct = site.buckets('author', ids);
     const expected = ids.map((id) => author(id).text);

@@ -7,7 +7,12 @@ const readme = readFileSync('README.md', 'utf8');
 
 test('the README starts with the command that installs and builds, and the one that runs every test', () => {
   const first = /^```sh\n([\s\S]*?)```/m.exec(readme)![1]!;
-  expect(first.split('\n').filter(Boolean).map((line) => line.split('#')[0]!.trim())).toEqual(['npm ci && npm run build', 'npm test']);
+  expect(
+    first
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('#')[0]!.trim()),
+  ).toEqual(['npm ci && npm run build', 'npm test']);
 });
 
 test('the README stays within 250 lines, with docs/ for the rest', () => {

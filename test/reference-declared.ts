@@ -58,7 +58,11 @@ export function parseCsv(text: string, delimiter: string): string[][] {
 }
 
 /** A file's rows as cell getters; header names match case-insensitively, and an absent file has no rows. */
-export function readRows(files: Record<string, string>, file: string, delimiter: string): ((column: string) => string)[] {
+export function readRows(
+  files: Record<string, string>,
+  file: string,
+  delimiter: string,
+): ((column: string) => string)[] {
   const [header = [], ...rows] = parseCsv(files[file] ?? '', delimiter);
   const index = new Map(header.map((h, i) => [h.toLowerCase(), i] as const).reverse());
   return rows.map((row) => (column) => row[index.get(column.toLowerCase()) ?? -1] ?? '');
@@ -71,7 +75,11 @@ function ancestorsOf(list: ListSpec, byName: ReadonlyMap<string, ListSpec>): Lis
 }
 
 /** The items of `list` under the ancestor items `chain` (outermost first): `all` for a list without a parent. */
-export function itemsUnder(list: ListSpec, chain: readonly DeclaredItem[], all: readonly DeclaredItem[]): DeclaredItem[] {
+export function itemsUnder(
+  list: ListSpec,
+  chain: readonly DeclaredItem[],
+  all: readonly DeclaredItem[],
+): DeclaredItem[] {
   if (!list.parent) return [...all];
   if (list.parent.columns.length === 1) return all.filter((it) => it.up[0] === chain[chain.length - 1]!.id);
   return all.filter((it) => it.up.every((id, i) => id === chain[i]!.id));
@@ -104,7 +112,8 @@ export function rankingOf(list: ListSpec): Ranking {
 
 /** The field a search text's placeholder names: by key, else by column (any case, as headers match). */
 export function fieldNamed(list: ListSpec, name: string): FieldSpec {
-  const field = list.fields.find((f) => f.key === name) ?? list.fields.find((f) => f.column.toLowerCase() === name.toLowerCase());
+  const field =
+    list.fields.find((f) => f.key === name) ?? list.fields.find((f) => f.column.toLowerCase() === name.toLowerCase());
   if (!field) throw new Error(`lists.${list.name}.search.text names ${name}, no field of the list`);
   return field;
 }
@@ -125,11 +134,18 @@ export function declaredItems(d: Declaration, files: Record<string, string>): Ma
     const items = readRows(files, list.source.file, list.source.delimiter).map((cell): DeclaredItem => {
       const id = idOfCell(list, cell(list.id.column));
       const label = list.label.template.replace(/\{([^{}]*)\}/g, (_, column: string) => cell(column));
-      const values = new Map<string, unknown>([[list.id.key, id], [list.label.key, label]]);
-      for (const f of list.fields) values.set(f.key, f.type === 'string' ? cell(f.column) : Number(bare(cell(f.column))));
+      const values = new Map<string, unknown>([
+        [list.id.key, id],
+        [list.label.key, label],
+      ]);
+      for (const f of list.fields)
+        values.set(f.key, f.type === 'string' ? cell(f.column) : Number(bare(cell(f.column))));
       const up = (list.parent?.columns ?? []).map((column, i) => idOfCell(upLists[i]!, cell(column)));
       // The client makes the search text from what an item carries: a number field as its JSON text, not its cell's.
-      const searchText = text === undefined ? label : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(values.get(fieldNamed(list, name).key)));
+      const searchText =
+        text === undefined
+          ? label
+          : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(values.get(fieldNamed(list, name).key)));
       return { id, label, text: searchText, up, own: Object.fromEntries(list.keys.map((k) => [k, values.get(k)])) };
     });
     // Each order key in turn, then the default order, which orders any two items.
@@ -160,7 +176,10 @@ function idKey(list: ListSpec, raw: string): string | undefined {
   return new RegExp(`^[${list.id.chars}]{1,64}$`).test(raw) ? raw : undefined;
 }
 
-const hasId = (key: string) => (item: DeclaredItem): boolean => String(item.id) === key;
+const hasId =
+  (key: string) =>
+  (item: DeclaredItem): boolean =>
+    String(item.id) === key;
 
 const startsAWord = (folded: string, q: string): boolean => (' ' + folded).includes(' ' + q);
 
@@ -212,27 +231,47 @@ function paginate<T>(xs: readonly T[], page: bigint, pageSize: number): T[] {
  * Answers `url` (a path and its query, or a whole URL) as the lists `declaration`
  * declares, over the sources `files` (by file name), `pageSize` items a page.
  */
-export function createDeclaredReference(declaration: Declaration, files: Record<string, string>, pageSize: number): (url: string) => DeclaredResponse {
+export function createDeclaredReference(
+  declaration: Declaration,
+  files: Record<string, string>,
+  pageSize: number,
+): (url: string) => DeclaredResponse {
   const byName = new Map(declaration.lists.map((l) => [l.name, l]));
   const items = declaredItems(declaration, files);
-  const routed = declaration.lists.filter((l) => !l.embeddedIn).map((l) => ({ list: l, chain: [...ancestorsOf(l, byName), l] }));
+  const routed = declaration.lists
+    .filter((l) => !l.embeddedIn)
+    .map((l) => ({ list: l, chain: [...ancestorsOf(l, byName), l] }));
   const g = declaration.groups;
   const groupIds = g ? readRows(files, g.source.file, g.source.delimiter).map((cell) => bare(cell(g.id))) : [];
-  const counts = new Map(declaration.lists.flatMap((l) => {
-    if (!l.counts) return [];
-    const c = l.counts;
-    const rows = readRows(files, c.source.file, c.source.delimiter).map((cell) => ({ group: bare(cell(c.group)), id: idOfCell(l, cell(c.id)), count: Number(bare(cell(c.count))) }));
-    return [[l.name, rows] as const];
-  }));
+  const counts = new Map(
+    declaration.lists.flatMap((l) => {
+      if (!l.counts) return [];
+      const c = l.counts;
+      const rows = readRows(files, c.source.file, c.source.delimiter).map((cell) => ({
+        group: bare(cell(c.group)),
+        id: idOfCell(l, cell(c.id)),
+        count: Number(bare(cell(c.count))),
+      }));
+      return [[l.name, rows] as const];
+    }),
+  );
 
-  const under = (list: ListSpec, chain: readonly DeclaredItem[]): DeclaredItem[] => itemsUnder(list, chain, items.get(list.name)!);
+  const under = (list: ListSpec, chain: readonly DeclaredItem[]): DeclaredItem[] =>
+    itemsUnder(list, chain, items.get(list.name)!);
   const childList = (list: ListSpec): ListSpec | undefined => list.children && byName.get(list.children.list);
-  const childrenOf = (list: ListSpec, parent: DeclaredItem): DeclaredItem[] => (childList(list) ? under(childList(list)!, [parent]) : []);
+  const childrenOf = (list: ListSpec, parent: DeclaredItem): DeclaredItem[] =>
+    childList(list) ? under(childList(list)!, [parent]) : [];
 
   /** An item's body: its own keys, then `count` under a group, then its children (which carry no count). */
-  const render = (list: ListSpec, item: DeclaredItem, group: string | undefined, children = childrenOf(list, item)): unknown => {
+  const render = (
+    list: ListSpec,
+    item: DeclaredItem,
+    group: string | undefined,
+    children = childrenOf(list, item),
+  ): unknown => {
     const body: Record<string, unknown> = { ...item.own };
-    if (group !== undefined && list.counts) body['count'] = counts.get(list.name)!.find((c) => c.group === group && c.id === item.id)?.count ?? 0;
+    if (group !== undefined && list.counts)
+      body['count'] = counts.get(list.name)!.find((c) => c.group === group && c.id === item.id)?.count ?? 0;
     if (list.children) body[list.children.key] = children.map((c) => render(childList(list)!, c, undefined));
     return body;
   };
@@ -242,26 +281,47 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
    * tier, by tier, then in list order. A child is reckoned on its label; its parent keeps every child when its own
    * text matches, else only the matching ones, and ranks by the best of its own tier and theirs.
    */
-  const search = (list: ListSpec, all: readonly DeclaredItem[], q: string): { item: DeclaredItem; children: DeclaredItem[] }[] => {
+  const search = (
+    list: ListSpec,
+    all: readonly DeclaredItem[],
+    q: string,
+  ): { item: DeclaredItem; children: DeclaredItem[] }[] => {
     const { exact, columns } = rankingOf(list);
     return all
       .flatMap((item, index) => {
         const children = childrenOf(list, item);
         if (q === '') return [{ item, children, tier: 0, index }];
-        const own = tierOf(item.text, columns.map((f) => item.own[f.key] as string), q, exact);
+        const own = tierOf(
+          item.text,
+          columns.map((f) => item.own[f.key] as string),
+          q,
+          exact,
+        );
         const tiers = children.map((c) => tierOf(c.label, [], q, exact));
         const matching = [own, ...tiers].filter((t) => t !== undefined);
         if (matching.length === 0) return [];
-        return [{ item, children: own !== undefined ? children : children.filter((_, i) => tiers[i] !== undefined), tier: Math.min(...matching), index }];
+        return [
+          {
+            item,
+            children: own !== undefined ? children : children.filter((_, i) => tiers[i] !== undefined),
+            tier: Math.min(...matching),
+            index,
+          },
+        ];
       })
       .sort((a, b) => a.tier - b.tier || a.index - b.index);
   };
 
   /** A paged list's answer over `all`, its items (under its parent, for a list under one). */
-  const paged = (list: ListSpec, all: readonly DeclaredItem[], get: ReturnType<typeof parseQuery>): DeclaredResponse => {
+  const paged = (
+    list: ListSpec,
+    all: readonly DeclaredItem[],
+    get: ReturnType<typeof parseQuery>,
+  ): DeclaredResponse => {
     const p = list.params;
     const pageRaw = get(p.page);
-    if (pageRaw !== undefined && !(/^\d+$/.test(pageRaw) && BigInt(pageRaw) >= 1n)) return fail(400, `${p.page}: expected an integer ≥ 1, got "${pageRaw}"`);
+    if (pageRaw !== undefined && !(/^\d+$/.test(pageRaw) && BigInt(pageRaw) >= 1n))
+      return fail(400, `${p.page}: expected an integer ≥ 1, got "${pageRaw}"`);
     const page = pageRaw === undefined ? 1n : BigInt(pageRaw);
     // Id is checked before child, but names a child when child is true: its form is the child list's then.
     const childRaw = get(p.child)?.toLowerCase();
@@ -271,11 +331,15 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
     const idRaw = get(p.id);
     const key = idRaw === undefined ? undefined : idKey(idList, idRaw);
     if (idRaw !== undefined && key === undefined) {
-      return fail(400, `${p.id}: expected ${idList.id.type === 'integer' ? 'digits' : `1 to 64 of ${idList.id.chars}`}, got "${idRaw}"`);
+      return fail(
+        400,
+        `${p.id}: expected ${idList.id.type === 'integer' ? 'digits' : `1 to 64 of ${idList.id.chars}`}, got "${idRaw}"`,
+      );
     }
     if (!childOk) return fail(400, `${p.child}: expected true|false|1|0, got "${get(p.child)}"`);
     const group = get(p.group);
-    if (group !== undefined && !groupIds.includes(group)) return fail(404, `unknown ${g!.param.toLowerCase()} "${group}"`);
+    if (group !== undefined && !groupIds.includes(group))
+      return fail(404, `unknown ${g!.param.toLowerCase()} "${group}"`);
     if (key !== undefined) {
       if (!child) {
         const found = all.find(hasId(key));
@@ -286,7 +350,12 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
       return ok(c && parent ? envelope([render(list, parent, group, [c])]) : envelope([]));
     }
     const hits = search(list, all, fold(get(p.term) ?? ''));
-    return ok(envelope(paginate(hits, page, pageSize).map((h) => render(list, h.item, group, h.children)), hits.length));
+    return ok(
+      envelope(
+        paginate(hits, page, pageSize).map((h) => render(list, h.item, group, h.children)),
+        hits.length,
+      ),
+    );
   };
 
   return (url) => {
@@ -301,9 +370,11 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
     };
     const segments = /^\/.*\.json$/.test(path) ? path.slice(1, -'.json'.length).split('/').map(decode) : [];
     // Odd segments are a list (path, id, …, path), even ones an item (…, path, id).
-    const route = routed.find(({ list, chain }) =>
-      (segments.length === 2 * chain.length - 1 || (list.items && segments.length === 2 * chain.length)) &&
-      chain.every((l, k) => segments[2 * k] === l.path));
+    const route = routed.find(
+      ({ list, chain }) =>
+        (segments.length === 2 * chain.length - 1 || (list.items && segments.length === 2 * chain.length)) &&
+        chain.every((l, k) => segments[2 * k] === l.path),
+    );
     if (!route) return fail(404, `no such path ${path}`);
     const { list, chain } = route;
     const raws = segments.filter((_, i) => i % 2 === 1);
@@ -313,14 +384,24 @@ export function createDeclaredReference(declaration: Declaration, files: Record<
     for (const [k, key] of keys.entries()) {
       const item = under(chain[k]!, found).find(hasId(key!));
       // test/reference.ts's wording: a missing item names its parent when the parent is top-level.
-      if (!item) return fail(404, `unknown ${chain[k]!.name} ${raws[k]}${k === 1 ? ` of ${chain[0]!.name} ${found[0]!.id}` : ''}`);
+      if (!item)
+        return fail(
+          404,
+          `unknown ${chain[k]!.name} ${raws[k]}${k === 1 ? ` of ${chain[0]!.name} ${found[0]!.id}` : ''}`,
+        );
       found.push(item);
     }
     if (found.length === chain.length) return ok(render(list, found[found.length - 1]!, undefined));
     const get = parseQuery(query);
     const all = under(list, found);
     if (list.shape === 'paged') return paged(list, all, get);
-    if (list.shape === 'grid') return ok({ total: all.length > 0 ? 1 : 0, page: 1, records: all.length, rows: all.map((it) => render(list, it, undefined)) });
+    if (list.shape === 'grid')
+      return ok({
+        total: all.length > 0 ? 1 : 0,
+        page: 1,
+        records: all.length,
+        rows: all.map((it) => render(list, it, undefined)),
+      });
     const hits = search(list, all, fold(get(list.params.term) ?? ''));
     return ok(envelope(hits.map((h) => render(list, h.item, undefined))));
   };

@@ -25,9 +25,23 @@ const SRC: RefSources = {
     { id: 6, country_id: 124, text: 'Ontario' },
   ],
   county: [
-    { country_id: 840, state_id: 6, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.0522, LongitudeCenter: -118.2437 },
+    {
+      country_id: 840,
+      state_id: 6,
+      FIPS: 6037,
+      county: 'Los Angeles',
+      latitudeCenter: 34.0522,
+      LongitudeCenter: -118.2437,
+    },
     { country_id: 840, state_id: 6, FIPS: 6001, county: 'Alameda', latitudeCenter: 37.6, LongitudeCenter: -121.9 },
-    { country_id: 840, state_id: 6, FIPS: 6075, county: 'San Francisco', latitudeCenter: 37.77, LongitudeCenter: -122.42 },
+    {
+      country_id: 840,
+      state_id: 6,
+      FIPS: 6075,
+      county: 'San Francisco',
+      latitudeCenter: 37.77,
+      LongitudeCenter: -122.42,
+    },
   ],
   division: [
     { id: 10, text: 'Zoology' },
@@ -132,8 +146,16 @@ describe('author search and pages', () => {
   });
 
   test.each([
-    ['Id wins over Term and Page', '/author.json?Id=3&Term=smi&Page=9', { total: 1, items: [{ id: 3, text: 'Johnson, Mary' }] }],
-    ['Id with leading zeros finds the item', '/author.json?Id=0007', { total: 1, items: [{ id: 7, text: 'Ørsted, H. C.' }] }],
+    [
+      'Id wins over Term and Page',
+      '/author.json?Id=3&Term=smi&Page=9',
+      { total: 1, items: [{ id: 3, text: 'Johnson, Mary' }] },
+    ],
+    [
+      'Id with leading zeros finds the item',
+      '/author.json?Id=0007',
+      { total: 1, items: [{ id: 7, text: 'Ørsted, H. C.' }] },
+    ],
     ['a missing Id answers an empty envelope', '/author.json?Id=99', { total: 0, items: [] }],
     ['an Id too large finds nothing', '/author.json?Id=99999999999999999999', { total: 0, items: [] }],
   ])('%s', (_name, url, body) => {
@@ -152,7 +174,10 @@ describe('systems', () => {
       ],
     });
     expect(Object.keys((body as { items: object[] }).items[0] as object)).toEqual(['id', 'text', 'count']);
-    expect(req('/author.json?Id=6&System=iDigBio').body).toEqual({ total: 1, items: [{ id: 6, text: 'de Smith, Alan', count: 0 }] });
+    expect(req('/author.json?Id=6&System=iDigBio').body).toEqual({
+      total: 1,
+      items: [{ id: 6, text: 'de Smith, Alan', count: 0 }],
+    });
   });
 
   test.each([
@@ -168,16 +193,33 @@ describe('systems', () => {
   test('System is ignored on descriptor, even when unknown', () => {
     expect(req('/descriptor.json?System=nosuch&Term=leaf')).toEqual({
       status: 200,
-      body: { total: 3, items: [{ id: 1, text: 'Leaf' }, { id: 2, text: 'Leaf shape' }] },
+      body: {
+        total: 3,
+        items: [
+          { id: 1, text: 'Leaf' },
+          { id: 2, text: 'Leaf shape' },
+        ],
+      },
     });
     expect(ids('/descriptor.json?System=nosuch&Term=leaf&Page=2')).toEqual([3]);
   });
 });
 
 describe('divisions', () => {
-  const zoology = { id: 10, text: 'Zoology', children: [{ id: 101, text: 'Birds' }, { id: 100, text: 'Mammals' }] };
+  const zoology = {
+    id: 10,
+    text: 'Zoology',
+    children: [
+      { id: 101, text: 'Birds' },
+      { id: 100, text: 'Mammals' },
+    ],
+  };
   test.each([
-    ['no term lists parents in order, each with all its children', '/division.json?Page=2', { total: 3, items: [zoology] }],
+    [
+      'no term lists parents in order, each with all its children',
+      '/division.json?Page=2',
+      { total: 3, items: [zoology] },
+    ],
     ['Id answers the parent with all its children', '/division.json?Id=10', { total: 1, items: [zoology] }],
     ['Id with child=false answers the parent', '/division.json?Id=10&child=FALSE', { total: 1, items: [zoology] }],
     [
@@ -198,11 +240,7 @@ describe('divisions', () => {
         ],
       },
     ],
-    [
-      'a term matching the parent keeps all its children',
-      '/division.json?term=zoo',
-      { total: 1, items: [zoology] },
-    ],
+    ['a term matching the parent keeps all its children', '/division.json?term=zoo', { total: 1, items: [zoology] }],
     [
       'a parent whose text matches at a word start is tier 2',
       '/division.json?Term=division',
@@ -278,11 +316,36 @@ describe('errors', () => {
 describe('geography', () => {
   const la = { FIPS: 6037, LongitudeCenter: -118.2437, county: 'Los Angeles', latitudeCenter: 34.0522 };
   test.each([
-    ['the country list is not paginated', '/country.json?Page=9', { total: 3, items: [{ id: 124, text: 'Canada' }, { id: 250, text: 'France' }, { id: 840, text: 'United States' }] }],
-    ['Term applies to countries', '/country.json?term=states', { total: 1, items: [{ id: 840, text: 'United States' }] }],
+    [
+      'the country list is not paginated',
+      '/country.json?Page=9',
+      {
+        total: 3,
+        items: [
+          { id: 124, text: 'Canada' },
+          { id: 250, text: 'France' },
+          { id: 840, text: 'United States' },
+        ],
+      },
+    ],
+    [
+      'Term applies to countries',
+      '/country.json?term=states',
+      { total: 1, items: [{ id: 840, text: 'United States' }] },
+    ],
     ['a single country is the bare object', '/country/840.json', { id: 840, text: 'United States' }],
     ['leading zeros in a path id are ignored', '/country/0840.json?Page=abc', { id: 840, text: 'United States' }],
-    ['states list in order', '/country/840/state.json', { total: 2, items: [{ id: 6, text: 'California' }, { id: 36, text: 'New York' }] }],
+    [
+      'states list in order',
+      '/country/840/state.json',
+      {
+        total: 2,
+        items: [
+          { id: 6, text: 'California' },
+          { id: 36, text: 'New York' },
+        ],
+      },
+    ],
     ['Term applies to states', '/country/840/state.json?Term=new', { total: 1, items: [{ id: 36, text: 'New York' }] }],
     ['a country without states has an empty list', '/country/250/state.json', { total: 0, items: [] }],
     ['state ids are per country', '/country/124/state/6.json', { id: 6, text: 'Ontario' }],
@@ -300,7 +363,11 @@ describe('geography', () => {
         ],
       },
     ],
-    ['a state without counties has an empty grid', '/country/840/state/36/county.json', { total: 0, page: 1, records: 0, rows: [] }],
+    [
+      'a state without counties has an empty grid',
+      '/country/840/state/36/county.json',
+      { total: 0, page: 1, records: 0, rows: [] },
+    ],
     ['a county with leading zeros everywhere', '/country/0840/state/06/county/06037.json', la],
   ])('%s', (_name, url, body) => {
     expect(req(url)).toEqual({ status: 200, body });
@@ -313,7 +380,12 @@ describe('geography', () => {
       'county',
       'latitudeCenter',
     ]);
-    expect(Object.keys(req('/country/840/state/6/county.json').body as object)).toEqual(['total', 'page', 'records', 'rows']);
+    expect(Object.keys(req('/country/840/state/6/county.json').body as object)).toEqual([
+      'total',
+      'page',
+      'records',
+      'rows',
+    ]);
   });
 });
 
@@ -340,12 +412,18 @@ describe('arbitraries', () => {
           expect(Math.abs(c.LongitudeCenter)).toBeLessThanOrEqual(180);
         }
         for (const c of src.category) expect(src.division.some((d) => d.id === c.division_id)).toBe(true);
-        for (const c of src.author_count) expect(src.author.some((a) => a.id === c.id) && src.system.some((s) => s.id === c.system)).toBe(true);
-        for (const c of src.division_count) expect(src.division.some((d) => d.id === c.id) && src.system.some((s) => s.id === c.system)).toBe(true);
-        const texts = [src.author, src.country, src.state, src.division, src.category, src.descriptor, src.system].flat().map((x) => x.text);
+        for (const c of src.author_count)
+          expect(src.author.some((a) => a.id === c.id) && src.system.some((s) => s.id === c.system)).toBe(true);
+        for (const c of src.division_count)
+          expect(src.division.some((d) => d.id === c.id) && src.system.some((s) => s.id === c.system)).toBe(true);
+        const texts = [src.author, src.country, src.state, src.division, src.category, src.descriptor, src.system]
+          .flat()
+          .map((x) => x.text);
         for (const t of [...texts, ...src.county.map((c) => c.county)]) expect(t.trim()).not.toBe('');
         expect(src.country.some((c) => !src.state.some((s) => s.country_id === c.id))).toBe(true);
-        expect(src.state.some((s) => !src.county.some((c) => c.country_id === s.country_id && c.state_id === s.id))).toBe(true);
+        expect(
+          src.state.some((s) => !src.county.some((c) => c.country_id === s.country_id && c.state_id === s.id)),
+        ).toBe(true);
       }),
       { numRuns: 30 },
     );
@@ -356,11 +434,16 @@ describe('arbitraries', () => {
       fc.property(arbSources({ maxAuthors: 40 }), arbCsvStyle, (src, style) => {
         const files = toCsvFiles(src, style);
         expect(Object.keys(files).sort()).toEqual([...CSV_FILES].sort());
-        const back = (file: string) => parse(files[file] as string, { bom: true, columns: true }) as Record<string, string>[];
+        const back = (file: string) =>
+          parse(files[file] as string, { bom: true, columns: true }) as Record<string, string>[];
         for (const file of CSV_FILES) expect((files[file] as string).length).toBeGreaterThan(0);
         expect(back('author.csv').map((r) => ({ id: Number(r.id), text: r.text }))).toEqual(src.author);
-        expect(back('county.csv').map((r) => Number(r.latitudeCenter))).toEqual(src.county.map((c) => c.latitudeCenter));
-        expect(back('county.csv').map((r) => Number(r.LongitudeCenter))).toEqual(src.county.map((c) => c.LongitudeCenter));
+        expect(back('county.csv').map((r) => Number(r.latitudeCenter))).toEqual(
+          src.county.map((c) => c.latitudeCenter),
+        );
+        expect(back('county.csv').map((r) => Number(r.LongitudeCenter))).toEqual(
+          src.county.map((c) => c.LongitudeCenter),
+        );
         expect(back('category.csv').map((r) => Number(r.division_id))).toEqual(src.category.map((c) => c.division_id));
         expect(back('author_count.csv').map((r) => [r.system, Number(r.id), Number(r.count)])).toEqual(
           src.author_count.map((c) => [c.system, c.id, c.count]),
@@ -373,7 +456,13 @@ describe('arbitraries', () => {
   test('requests start with "/" and the reference answers each with 200, 400 or 404', () => {
     const arb = fc
       .tuple(arbSources({ maxAuthors: 40 }), arbPageSize)
-      .chain(([src, pageSize]) => fc.tuple(fc.constant(src), fc.constant(pageSize), fc.array(arbRequest(src, pageSize), { minLength: 1, maxLength: 20 })));
+      .chain(([src, pageSize]) =>
+        fc.tuple(
+          fc.constant(src),
+          fc.constant(pageSize),
+          fc.array(arbRequest(src, pageSize), { minLength: 1, maxLength: 20 }),
+        ),
+      );
     fc.assert(
       fc.property(arb, ([src, pageSize, urls]) => {
         for (const url of urls) {

@@ -90,9 +90,7 @@ export function tierOf(text: string, q: string): 0 | 1 | 2 {
 /** Filters a list already in list order by Term and orders it by tier (stable). */
 function searchLabels<T extends { id: number; text: string }>(sorted: readonly T[], q: string): T[] {
   if (q === '') return [...sorted];
-  const hits = sorted
-    .map((item, index) => ({ item, index, tier: tierOf(item.text, q) }))
-    .filter((h) => h.tier !== 0);
+  const hits = sorted.map((item, index) => ({ item, index, tier: tierOf(item.text, q) })).filter((h) => h.tier !== 0);
   hits.sort((a, b) => a.tier - b.tier || a.index - b.index);
   return hits.map((h) => h.item);
 }
@@ -152,11 +150,7 @@ interface ListParams {
 
 type ListKind = 'author' | 'division' | 'descriptor';
 
-function parseListParams(
-  src: RefSources,
-  kind: ListKind,
-  get: Get,
-): ListParams | RefResponse {
+function parseListParams(src: RefSources, kind: ListKind, get: Get): ListParams | RefResponse {
   const pageRaw = get('page');
   let page = 1n;
   if (pageRaw !== undefined) {
@@ -197,23 +191,16 @@ function envelope(total: number, items: unknown[]): { total: number; items: unkn
   return { total, items };
 }
 
-function countOf(
-  counts: readonly { system: string; id: number; count: number }[],
-  system: string,
-  id: number,
-): number {
+function countOf(counts: readonly { system: string; id: number; count: number }[], system: string, id: number): number {
   return counts.find((c) => c.system === system && c.id === id)?.count ?? 0;
 }
 
-function flatList(
-  src: RefSources,
-  kind: 'author' | 'descriptor',
-  p: ListParams,
-  pageSize: number,
-): RefResponse {
+function flatList(src: RefSources, kind: 'author' | 'descriptor', p: ListParams, pageSize: number): RefResponse {
   const counts = src.author_count;
   const render = (x: { id: number; text: string }): unknown =>
-    p.system === undefined ? { id: x.id, text: x.text } : { id: x.id, text: x.text, count: countOf(counts, p.system, x.id) };
+    p.system === undefined
+      ? { id: x.id, text: x.text }
+      : { id: x.id, text: x.text, count: countOf(counts, p.system, x.id) };
   const all = sortedByLabel(src[kind]);
   if (p.id !== undefined) {
     const idDigits = p.id;
@@ -274,7 +261,12 @@ function divisionList(src: RefSources, p: ListParams, pageSize: number): RefResp
 
 function labelEnvelope(items: readonly { id: number; text: string }[], get: Get): RefResponse {
   const hits = searchLabels(sortedByLabel(items), fold(get('term') ?? ''));
-  return ok(envelope(hits.length, hits.map((x) => ({ id: x.id, text: x.text }))));
+  return ok(
+    envelope(
+      hits.length,
+      hits.map((x) => ({ id: x.id, text: x.text })),
+    ),
+  );
 }
 
 function renderCounty(c: County): unknown {
@@ -317,9 +309,7 @@ export function referenceRequest(src: RefSources, pageSize: number, url: string)
   if (!state) return fail(404, `unknown state ${sSeg} of country ${country.id}`);
   if (fSeg === undefined) return ok({ id: state.id, text: state.text });
 
-  const counties = src.county
-    .filter((c) => c.country_id === country.id && c.state_id === state.id)
-    .sort(cmpCounty);
+  const counties = src.county.filter((c) => c.country_id === country.id && c.state_id === state.id).sort(cmpCounty);
   if (fSeg === 'county') {
     return ok({ total: counties.length ? 1 : 0, page: 1, records: counties.length, rows: counties.map(renderCounty) });
   }

@@ -53,15 +53,31 @@ describe('lists under a parent', () => {
   });
 
   test.each([
-    ['/country/US/city.json?Page=2&Term=san', { kind: 'paged', list: 'city', page: 2, q: 'san', child: false, under: { chain: 'US', prefix: 'country/US/' } }],
-    ['/country/US/region/CA/town.json?p=3&item=0042', { kind: 'paged', list: 'town', page: 3, q: '', id: '42', child: false, under: { chain: 'US/CA', prefix: 'country/US/region/CA/' } }],
+    [
+      '/country/US/city.json?Page=2&Term=san',
+      { kind: 'paged', list: 'city', page: 2, q: 'san', child: false, under: { chain: 'US', prefix: 'country/US/' } },
+    ],
+    [
+      '/country/US/region/CA/town.json?p=3&item=0042',
+      {
+        kind: 'paged',
+        list: 'town',
+        page: 3,
+        q: '',
+        id: '42',
+        child: false,
+        under: { chain: 'US/CA', prefix: 'country/US/region/CA/' },
+      },
+    ],
   ])('a paged list under a parent: %s is %j', (url, expected) => {
     expect(route(url, NESTED)).toEqual(expected);
   });
 
   test('a 400 under a parent names the file whose absence makes it a 404 (an unknown parent)', () => {
     expect(route('/country/US/region/CA/town.json?p=0', NESTED)).toEqual({
-      status: 400, error: 'p: expected an integer ≥ 1, got "0"', unlessMissing: 'country/US/region/CA/town.json',
+      status: 400,
+      error: 'p: expected an integer ≥ 1, got "0"',
+      unlessMissing: 'country/US/region/CA/town.json',
     });
   });
 });
@@ -80,7 +96,10 @@ test.each([
 });
 
 test('query names are matched in any case, the first wins, and an empty value counts as absent', () => {
-  expect([...parseQuery('?TERM=a&term=b&Page=&Id=3')]).toEqual([['term', 'a'], ['id', '3']]);
+  expect([...parseQuery('?TERM=a&term=b&Page=&Id=3')]).toEqual([
+    ['term', 'a'],
+    ['id', '3'],
+  ]);
 });
 
 test('a path is percent-decoded where it can be, and kept as it came where it cannot', () => {

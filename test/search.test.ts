@@ -15,26 +15,55 @@ const GIVEN = ['John', 'Jane', 'Jürgen', 'José', 'Joan', 'J.', 'Johanna', 'Jo'
 /** 1,200 authors, 900 of them "Smith, J…" (many exact duplicates), plus divisions whose children share prefixes. */
 function smiths(): RefSources {
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
   const author = Array.from({ length: 1200 }, (_, i) => ({
     id: i * 7 + 1,
-    text: i < 900 ? `Smith, ${pick(GIVEN)}${i % 3 === 0 ? '' : ` ${pick(GIVEN)}`}` : `${pick(['Smithers', 'Jones', 'Müller', 'Ørsted'])}, ${pick(GIVEN)} ${i}`,
+    text:
+      i < 900
+        ? `Smith, ${pick(GIVEN)}${i % 3 === 0 ? '' : ` ${pick(GIVEN)}`}`
+        : `${pick(['Smithers', 'Jones', 'Müller', 'Ørsted'])}, ${pick(GIVEN)} ${i}`,
   }));
   const division = Array.from({ length: 40 }, (_, i) => ({ id: i, text: i % 2 ? `Smithiales ${i}` : `Division ${i}` }));
-  const category = Array.from({ length: 400 }, (_, i) => ({ id: 1000 + i, division_id: i % 40, text: `Smith ${pick(GIVEN)} ${i % 9}` }));
+  const category = Array.from({ length: 400 }, (_, i) => ({
+    id: 1000 + i,
+    division_id: i % 40,
+    text: `Smith ${pick(GIVEN)} ${i % 9}`,
+  }));
   return {
-    author, division, category,
+    author,
+    division,
+    category,
     descriptor: [{ id: 1, text: 'Colour' }],
-    country: [{ id: 840, text: 'United States' }], state: [], county: [],
+    country: [{ id: 840, text: 'United States' }],
+    state: [],
+    county: [],
     system: [{ id: 'gbif', text: 'GBIF' }],
     author_count: author.filter((_, i) => i % 5 === 0).map((a) => ({ system: 'gbif', id: a.id, count: a.id % 11 })),
     division_count: [{ system: 'gbif', id: 3, count: 9 }],
   };
 }
 
-const TERMS = ['Smith, John Jane', 'smith j', 'SMITH JÜRGEN', 'john', 'jo', 'j', 'ιω', 'јо', 'smithers jo', 'smith, johanna xyz', 'smith-j', 'smithiales 1', 'smith jose 3'];
-const SEARCH_SIZES = [{}, { leafBytes: 0, fileBytes: 0, pagesBytes: 0 }, { leafBytes: 400, fileBytes: 200, pagesBytes: 900 }];
+const TERMS = [
+  'Smith, John Jane',
+  'smith j',
+  'SMITH JÜRGEN',
+  'john',
+  'jo',
+  'j',
+  'ιω',
+  'јо',
+  'smithers jo',
+  'smith, johanna xyz',
+  'smith-j',
+  'smithiales 1',
+  'smith jose 3',
+];
+const SEARCH_SIZES = [
+  {},
+  { leafBytes: 0, fileBytes: 0, pagesBytes: 0 },
+  { leafBytes: 400, fileBytes: 200, pagesBytes: 900 },
+];
 
 let server: Running;
 const root = tempDir();
@@ -44,25 +73,29 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe('Term over hundreds of labels sharing a long prefix', () => {
-  test.each(SEARCH_SIZES.map((s, i) => [i, s] as const))('answers every prefix of every term exactly (search sizes #%i)', async (i, search) => {
-    const src = smiths();
-    const pageSize = 7;
-    await buildFrom(toCsvFiles(src), join(root, `smiths${i}`), pageSize, search);
-    const client = await treeClient(join(root, `smiths${i}`), { baseUrl: `${server.url}smiths${i}/` });
-    let compared = 0;
-    for (const list of ['author', 'division']) {
-      for (const term of TERMS) {
-        for (let n = 1; n <= term.length; n++) {
-          for (const query of ['', '&System=gbif&Page=2', '&Page=40']) {
-            const url = `/${list}.json?Term=${encodeURIComponent(term.slice(0, n))}${query}`;
-            expect({ url, ...(await client.request(url)) }).toEqual({ url, ...referenceRequest(src, pageSize, url) });
-            compared++;
+  test.each(SEARCH_SIZES.map((s, i) => [i, s] as const))(
+    'answers every prefix of every term exactly (search sizes #%i)',
+    async (i, search) => {
+      const src = smiths();
+      const pageSize = 7;
+      await buildFrom(toCsvFiles(src), join(root, `smiths${i}`), pageSize, search);
+      const client = await treeClient(join(root, `smiths${i}`), { baseUrl: `${server.url}smiths${i}/` });
+      let compared = 0;
+      for (const list of ['author', 'division']) {
+        for (const term of TERMS) {
+          for (let n = 1; n <= term.length; n++) {
+            for (const query of ['', '&System=gbif&Page=2', '&Page=40']) {
+              const url = `/${list}.json?Term=${encodeURIComponent(term.slice(0, n))}${query}`;
+              expect({ url, ...(await client.request(url)) }).toEqual({ url, ...referenceRequest(src, pageSize, url) });
+              compared++;
+            }
           }
         }
       }
-    }
-    expect(compared).toBeGreaterThan(600);
-  }, 180_000); // ~800 requests through the client and the reference each: 16–25 s on a quiet machine
+      expect(compared).toBeGreaterThan(600);
+    },
+    180_000,
+  ); // ~800 requests through the client and the reference each: 16–25 s on a quiet machine
 });
 
 describe('a person typing', () => {
@@ -78,7 +111,9 @@ describe('a person typing', () => {
     for (const term of ['Smith, Johanna', 'jürgen', 'smithers jo', 'ιωάννης']) {
       for (let n = 1; n <= term.length; n++) {
         const before = requested.length;
-        const { status } = await client.request(`/author.json?term=${encodeURIComponent(term.slice(0, n))}&page=1&_type=query&q=x`);
+        const { status } = await client.request(
+          `/author.json?term=${encodeURIComponent(term.slice(0, n))}&page=1&_type=query&q=x`,
+        );
         expect(status).toBe(200);
         perKeystroke.push(requested.slice(before).filter((path) => path !== 'lookup.json').length);
       }
@@ -95,36 +130,46 @@ describe('a later page of a large prefix', () => {
     ['two levels', 3, { leafBytes: 400, fileBytes: 200, pagesBytes: 900, directoryStarts: 2 }],
   ] as const;
   // Listed in two levels, a fresh visit reads the head's file first: it names the search file.
-  test.each(SIZES)('listed in %s, costs a fresh visit at most %i requests after lookup.json, one after the Term\'s page 1, and equals the reference', async (name, cold, search) => {
-    const src = smiths();
-    const pageSize = 7;
-    const dir = `later-${name.replace(' ', '-')}`;
-    const out = join(root, dir);
-    await buildFrom(toCsvFiles(src), out, pageSize, search);
-    const info = (JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest).lists['author'] as ListInfo;
-    expect(info.heads !== undefined).toBe(name === 'two levels');
-    const requested: string[] = [];
-    const visit = () => treeClient(out, {
-      baseUrl: `${server.url}${dir}/`,
-      fetch: (url) => (requested.push(url.slice(`${server.url}${dir}/`.length)), fetch(url)),
-    });
-    for (const [term, page] of [['smith', 2], ['smith', 20], ['smith j', 20], ['smith', 129], ['smi', 130]] as const) {
-      const url = `/author.json?Term=${encodeURIComponent(term)}&Page=${page}`;
-      const client = await visit();
-      await client.manifest();
-      requested.length = 0;
-      expect({ url, ...(await client.request(url)) }).toEqual({ url, ...referenceRequest(src, pageSize, url) });
-      expect(requested.length, `${url}: ${requested.join(' ')}`).toBeLessThanOrEqual(cold);
-      // The page was read from a page file: the test is void otherwise.
-      if (page < 129) expect(requested.at(-1)).toMatch(/^author\/pages\//);
-      // Scrolled to after the Term's page 1: the page file alone.
-      const scrolled = await visit();
-      await scrolled.request(`/author.json?Term=${encodeURIComponent(term)}`);
-      requested.length = 0;
-      expect({ url, ...(await scrolled.request(url)) }).toEqual({ url, ...referenceRequest(src, pageSize, url) });
-      expect(requested.length, `${url}: ${requested.join(' ')}`).toBeLessThanOrEqual(1);
-    }
-  });
+  test.each(SIZES)(
+    "listed in %s, costs a fresh visit at most %i requests after lookup.json, one after the Term's page 1, and equals the reference",
+    async (name, cold, search) => {
+      const src = smiths();
+      const pageSize = 7;
+      const dir = `later-${name.replace(' ', '-')}`;
+      const out = join(root, dir);
+      await buildFrom(toCsvFiles(src), out, pageSize, search);
+      const info = (JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest).lists['author'] as ListInfo;
+      expect(info.heads !== undefined).toBe(name === 'two levels');
+      const requested: string[] = [];
+      const visit = () =>
+        treeClient(out, {
+          baseUrl: `${server.url}${dir}/`,
+          fetch: (url) => (requested.push(url.slice(`${server.url}${dir}/`.length)), fetch(url)),
+        });
+      for (const [term, page] of [
+        ['smith', 2],
+        ['smith', 20],
+        ['smith j', 20],
+        ['smith', 129],
+        ['smi', 130],
+      ] as const) {
+        const url = `/author.json?Term=${encodeURIComponent(term)}&Page=${page}`;
+        const client = await visit();
+        await client.manifest();
+        requested.length = 0;
+        expect({ url, ...(await client.request(url)) }).toEqual({ url, ...referenceRequest(src, pageSize, url) });
+        expect(requested.length, `${url}: ${requested.join(' ')}`).toBeLessThanOrEqual(cold);
+        // The page was read from a page file: the test is void otherwise.
+        if (page < 129) expect(requested.at(-1)).toMatch(/^author\/pages\//);
+        // Scrolled to after the Term's page 1: the page file alone.
+        const scrolled = await visit();
+        await scrolled.request(`/author.json?Term=${encodeURIComponent(term)}`);
+        requested.length = 0;
+        expect({ url, ...(await scrolled.request(url)) }).toEqual({ url, ...referenceRequest(src, pageSize, url) });
+        expect(requested.length, `${url}: ${requested.join(' ')}`).toBeLessThanOrEqual(1);
+      }
+    },
+  );
 });
 
 /**
@@ -134,16 +179,26 @@ describe('a later page of a large prefix', () => {
  */
 function plants(): { config: object; files: Record<string, string> } {
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
   const WORDS = ['Oak', 'Red', 'Redwood', 'White', 'Holm', 'Cork', 'Sessile', 'Öak', 'Rosa', 'Rose'];
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
-  const rows = Array.from({ length: 500 }, (_, i) => `${i + 1},${words(1 + Math.floor(random() * 3))},${words(Math.floor(random() * 3))},${pick(['RO', 'OA', 'QR'])}-${i % 13}`);
+  const rows = Array.from(
+    { length: 500 },
+    (_, i) =>
+      `${i + 1},${words(1 + Math.floor(random() * 3))},${words(Math.floor(random() * 3))},${pick(['RO', 'OA', 'QR'])}-${i % 13}`,
+  );
   return {
     config: {
       lists: {
         plant: { label: 'name', fields: { common: 'string', code: 'string' }, search: { columns: ['common', 'code'] } },
-        shrub: { source: 'plant.csv', label: 'name', fields: { common: 'string' }, shape: 'whole', search: { columns: ['common'] } },
+        shrub: {
+          source: 'plant.csv',
+          label: 'name',
+          fields: { common: 'string' },
+          shape: 'whole',
+          search: { columns: ['common'] },
+        },
       },
     },
     files: { 'plant.csv': `id,name,common,code\n${rows.join('\n')}\n` },
@@ -163,13 +218,22 @@ describe('Term over a list that also searches fields', () => {
       const tiers = new Set<string>();
       for (const term of ['red oak', 'redwood rose', 'öak holm', 'ro-1', 'qr 12', 'cork sessile white']) {
         for (let n = 1; n <= term.length; n++) {
-          for (const url of [`/plant.json?Term=${encodeURIComponent(term.slice(0, n))}`, `/plant.json?Term=${encodeURIComponent(term.slice(0, n))}&Page=3`, `/shrub.json?Term=${encodeURIComponent(term.slice(0, n))}`]) {
+          for (const url of [
+            `/plant.json?Term=${encodeURIComponent(term.slice(0, n))}`,
+            `/plant.json?Term=${encodeURIComponent(term.slice(0, n))}&Page=3`,
+            `/shrub.json?Term=${encodeURIComponent(term.slice(0, n))}`,
+          ]) {
             const expected = reference(url);
             expect({ url, ...(await client.request(url)) }).toEqual({ url, ...expected });
             // Which tiers the answer mixes, from the reference's own bodies: the test is void unless tier 3 follows tier 2.
             const items = (expected.body as { items: { text: string }[] }).items;
             const q = term.slice(0, n).toLowerCase().replace('ö', 'o').replace('-', ' ');
-            tiers.add(items.map((it) => (` ${it.text.toLowerCase().replace('ö', 'o')}`.includes(` ${q}`) ? 'L' : 'F')).join('').replace(/(.)\1+/g, '$1'));
+            tiers.add(
+              items
+                .map((it) => (` ${it.text.toLowerCase().replace('ö', 'o')}`.includes(` ${q}`) ? 'L' : 'F'))
+                .join('')
+                .replace(/(.)\1+/g, '$1'),
+            );
           }
         }
       }

@@ -42,7 +42,9 @@ afterAll(() => server?.stop());
 /** One select2 query through the transport, as select2 makes it. */
 function ask<T>(ajax: Select2Ajax<T>, params: { term?: string; page?: number } = {}): Promise<Select2Page<T>> {
   return new Promise((resolve, reject) => {
-    ajax.transport({ data: ajax.data(params) }, resolve, () => reject(new Error('select2 would show "could not be loaded"')));
+    ajax.transport({ data: ajax.data(params) }, resolve, () =>
+      reject(new Error('select2 would show "could not be loaded"')),
+    );
   });
 }
 
@@ -60,7 +62,7 @@ function fakeSelect(value: string | null = null) {
   return { select, calls };
 }
 
-test('the tree\'s lookup-client.js exports the select2 wiring', async () => {
+test("the tree's lookup-client.js exports the select2 wiring", async () => {
   const mod = (await import(pathToFileURL(join(tree, 'lookup-client.js')).href)) as Record<string, unknown>;
   for (const name of ['select2Ajax', 'templateResult', 'preselect', 'cascade', 'flattenChildren', 'parseChildValue']) {
     expect(typeof mod[name], name).toBe('function');
@@ -86,7 +88,11 @@ describe('the values of a list with children', () => {
   });
 
   test('lists that share a first letter are told apart by p and c', () => {
-    const list: ApiList = { ...LIST('division'), name: 'class', children: { ...LIST('division').children!, list: 'clade' } };
+    const list: ApiList = {
+      ...LIST('division'),
+      name: 'class',
+      children: { ...LIST('division').children!, list: 'clade' },
+    };
     expect([childValue(list, 'parent', 1), childValue(list, 'child', 1)]).toEqual(['p:1', 'c:1']);
   });
 
@@ -103,7 +109,15 @@ describe('the values of a list with children', () => {
 
 describe('flattening a list with children', () => {
   const items = [
-    { id: 10, text: 'Botany', count: 3, children: [{ id: 10, text: 'Ferns' }, { id: 11, text: 'Mosses' }] },
+    {
+      id: 10,
+      text: 'Botany',
+      count: 3,
+      children: [
+        { id: 10, text: 'Ferns' },
+        { id: 11, text: 'Mosses' },
+      ],
+    },
     { id: 2, text: 'Zoology' },
   ];
 
@@ -122,7 +136,9 @@ describe('flattening a list with children', () => {
   });
 
   test('no result carries `children`, which select2 would render as an unselectable group', () => {
-    expect(toSelect2Page(LIST('division'), { total: 2, items }, 1, 30).results.some((r) => 'children' in r)).toBe(false);
+    expect(toSelect2Page(LIST('division'), { total: 2, items }, 1, 30).results.some((r) => 'children' in r)).toBe(
+      false,
+    );
   });
 });
 
@@ -141,7 +157,7 @@ describe('select2Ajax', () => {
     expect(page2.pagination.more).toBe(false);
   });
 
-  test('a term asks the service\'s Term and maps its items in order', async () => {
+  test("a term asks the service's Term and maps its items in order", async () => {
     const page = await ask(select2Ajax(client, 'author'), { term: 'john' });
     expect(page).toEqual({ results: [{ id: '1', text: 'Smith, John', itemId: 1 }], pagination: { more: false } });
   });
@@ -156,7 +172,7 @@ describe('select2Ajax', () => {
     expect((await ask(ajax, { term: 'smith' })).results[0]).not.toHaveProperty('count');
   });
 
-  test('division results are flattened with the parent\'s count and no count on categories', async () => {
+  test("division results are flattened with the parent's count and no count on categories", async () => {
     const page = await ask(select2Ajax(client, 'division', { group: 'gbif' }), { term: 'birds' });
     expect(page.results).toEqual([
       { id: 'd:1', text: 'Zoology', itemId: 1, count: 7, kind: 'parent' },
@@ -176,7 +192,11 @@ describe('select2Ajax', () => {
   test('an aborted request (the person typed on) never reaches select2', async () => {
     const ajax = select2Ajax(client, 'author');
     let called = false;
-    const request = ajax.transport({ data: ajax.data({ term: 'smi' }) }, () => (called = true), () => (called = true));
+    const request = ajax.transport(
+      { data: ajax.data({ term: 'smi' }) },
+      () => (called = true),
+      () => (called = true),
+    );
     request.abort();
     await ask(ajax, { term: 'smi' }); // a later request has come back, so the aborted one has too
     expect(called).toBe(false);
@@ -228,7 +248,7 @@ describe('preselect', () => {
     expect(calls).toEqual([]);
   });
 
-  test('a malformed id is the service\'s 400', async () => {
+  test("a malformed id is the service's 400", async () => {
     await expect(preselect(fakeSelect().select, client, 'author', 'x', {})).rejects.toThrow(/400/);
   });
 });
@@ -245,22 +265,35 @@ describe('a cascade of nested lists', () => {
     ],
   };
 
-  test('an option keeps its item\'s keys, and the ids above it', () => {
+  test("an option keeps its item's keys, and the ids above it", () => {
     expect(cascadeResults(LIST('county'), grid.rows.slice(1, 2), ['840', '6'])).toEqual([
-      { id: '6037', text: 'Los Angeles', itemId: 6037, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3, LongitudeCenter: -118.2, parentIds: ['840', '6'] },
+      {
+        id: '6037',
+        text: 'Los Angeles',
+        itemId: 6037,
+        FIPS: 6037,
+        county: 'Los Angeles',
+        latitudeCenter: 34.3,
+        LongitudeCenter: -118.2,
+        parentIds: ['840', '6'],
+      },
     ]);
   });
 
   test('each level asks under what is chosen above it, and nothing while that is empty', async () => {
     const lists = ['country', 'state', 'county'];
     const empty = cascadeAjax(client, [fakeSelect().select, fakeSelect().select, fakeSelect().select], lists);
-    expect((await ask(empty[0]!, { term: 'united' })).results).toEqual([{ id: '840', text: 'United States', itemId: 840, parentIds: [] }]);
+    expect((await ask(empty[0]!, { term: 'united' })).results).toEqual([
+      { id: '840', text: 'United States', itemId: 840, parentIds: [] },
+    ]);
     expect((await ask(empty[1]!)).results).toEqual([]);
     expect((await ask(empty[2]!)).results).toEqual([]);
 
     const chosen = cascadeAjax(client, [fakeSelect('840').select, fakeSelect('6').select, fakeSelect().select], lists);
     expect((await ask(chosen[1]!)).results.map((s) => s.text)).toEqual(['California', 'New York']);
-    expect((await ask(chosen[1]!, { term: 'york' })).results).toEqual([{ id: '36', text: 'New York', itemId: 36, parentIds: ['840'] }]);
+    expect((await ask(chosen[1]!, { term: 'york' })).results).toEqual([
+      { id: '36', text: 'New York', itemId: 36, parentIds: ['840'] },
+    ]);
     // A grid takes no Term: the cascade filters its rows as the service filters a Term.
     expect((await ask(chosen[2]!, { term: 'a' })).results.map((c) => c.text)).toEqual(['Alameda', 'Los Angeles']);
     const [la] = (await ask(chosen[2]!, { term: 'los' })).results;

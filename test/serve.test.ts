@@ -16,7 +16,10 @@ let server: Server;
 let base: string;
 
 /** A raw request: fetch would normalise `..` away before it ever left. */
-function raw(path: string, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  path: string,
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, method }, (res) => {
@@ -124,12 +127,15 @@ describe('the compat server', () => {
   test.each([
     ['/country/840%2Fstate.json', 'between an id and a list'],
     ['/country%2F840/state.json', 'between a list and an id'],
-    ['/author%2Fpage%2F2.json', 'in a page file\'s path'],
-  ])('answers an escaped / as the client does, a JSON 404, though the decoded path is a file: %s (%s)', async (path) => {
-    const res = await raw(path);
-    expect({ status: res.status, body: JSON.parse(res.body) as unknown }).toEqual(await clientAnswer(path));
-    expect(res.status).toBe(404);
-  });
+    ['/author%2Fpage%2F2.json', "in a page file's path"],
+  ])(
+    'answers an escaped / as the client does, a JSON 404, though the decoded path is a file: %s (%s)',
+    async (path) => {
+      const res = await raw(path);
+      expect({ status: res.status, body: JSON.parse(res.body) as unknown }).toEqual(await clientAnswer(path));
+      expect(res.status).toBe(404);
+    },
+  );
 
   test.each([
     ['/author.json?Term=müller', '/author.json?Term=m%C3%BCller'],
@@ -156,9 +162,17 @@ describe('the compat server', () => {
 describe('encodeRequestHead', () => {
   const head = (text: string) => Buffer.from(text, 'utf8');
   test.each([
-    ['GET /a/é.json?q=ß HTTP/1.1\r\nHost: x\r\n\r\n', 7, 'GET /a/%C3%A9.json?q=%C3%9F HTTP/1.1\r\nconnection: close\r\nHost: x\r\n\r\n'],
+    [
+      'GET /a/é.json?q=ß HTTP/1.1\r\nHost: x\r\n\r\n',
+      7,
+      'GET /a/%C3%A9.json?q=%C3%9F HTTP/1.1\r\nconnection: close\r\nHost: x\r\n\r\n',
+    ],
     ['GET /a b HTTP/1.0\r\n\r\n', 6, 'GET /a%20b HTTP/1.0\r\nconnection: close\r\n\r\n'],
-    ['GET /ok HTTP/1.1\r\nHost: x\r\n\r\nHEAD /ß HTTP/1.1\r\nHost: x\r\n\r\n', 35, 'HEAD /%C3%9F HTTP/1.1\r\nconnection: close\r\nHost: x\r\n\r\n'],
+    [
+      'GET /ok HTTP/1.1\r\nHost: x\r\n\r\nHEAD /ß HTTP/1.1\r\nHost: x\r\n\r\n',
+      35,
+      'HEAD /%C3%9F HTTP/1.1\r\nconnection: close\r\nHost: x\r\n\r\n',
+    ],
   ])('reads %j again from its request line, its target percent-encoded', (text, at, expected) => {
     expect(encodeRequestHead(head(text), at)?.toString('latin1')).toBe(expected);
   });
@@ -184,7 +198,9 @@ describe('reflist serve at start', () => {
     const empty = tempDir();
     const { code, stdout, stderr } = await cli(['serve', '--dir', empty, '--port', '0']);
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
-    expect(stderr).toBe(`--dir: no reflist tree at ${empty} (lookup.json is missing); build one with reflist build --out ${empty}\n`);
+    expect(stderr).toBe(
+      `--dir: no reflist tree at ${empty} (lookup.json is missing); build one with reflist build --out ${empty}\n`,
+    );
   });
 
   test('says in one line that a port is in use, and exits 1', async () => {

@@ -15,12 +15,21 @@ import type { Manifest } from '../src/client/types.js';
 import { toCsvFiles } from './arbitraries.js';
 import { buildFrom, freePort, tempDir, type Running } from './helpers.js';
 import {
-  arbDeclaredHostCase, arbHostCase, buildDeclaredTree, expectLikeDeclared, expectLikeReference, hostPropertyRuns, isStaticTreeFile, jsonOrText, PRESET_API,
+  arbDeclaredHostCase,
+  arbHostCase,
+  buildDeclaredTree,
+  expectLikeDeclared,
+  expectLikeReference,
+  hostPropertyRuns,
+  isStaticTreeFile,
+  jsonOrText,
+  PRESET_API,
 } from './host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from './reference.js';
 
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`test/service-worker.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+if (!hasChromium)
+  console.warn(`test/service-worker.test.ts skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
 /** select2 answers after the worker has read a file or two; leave a loaded CI machine room. */
 const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_000 });
@@ -134,7 +143,10 @@ $('#author-system').select2({
 
 // 25 Smiths make three pages of 10; diacritics fold (Müller, Mühl, Muller match
 // "mül"); system x counts some authors; a division with a category; a county.
-const smiths = Array.from({ length: 25 }, (_, i) => ({ id: 100 + i, text: `Smith, ${String.fromCharCode(65 + i)}${i % 3 ? 'nn' : 'o'}` }));
+const smiths = Array.from({ length: 25 }, (_, i) => ({
+  id: 100 + i,
+  text: `Smith, ${String.fromCharCode(65 + i)}${i % 3 ? 'nn' : 'o'}`,
+}));
 const FIXED: RefSources = {
   author: [
     ...smiths,
@@ -148,12 +160,31 @@ const FIXED: RefSources = {
   ],
   country: [{ id: 840, text: 'United States' }],
   state: [{ id: 6, country_id: 840, text: 'California' }],
-  county: [{ country_id: 840, state_id: 6, FIPS: 6037, county: 'Los Angeles', latitudeCenter: 34.3207, LongitudeCenter: -118.2243 }],
-  division: [{ id: 1, text: 'Zoology' }, { id: 2, text: 'Botany' }],
-  category: [{ id: 10, division_id: 1, text: 'Mammals' }, { id: 20, division_id: 2, text: 'Ferns' }],
+  county: [
+    {
+      country_id: 840,
+      state_id: 6,
+      FIPS: 6037,
+      county: 'Los Angeles',
+      latitudeCenter: 34.3207,
+      LongitudeCenter: -118.2243,
+    },
+  ],
+  division: [
+    { id: 1, text: 'Zoology' },
+    { id: 2, text: 'Botany' },
+  ],
+  category: [
+    { id: 10, division_id: 1, text: 'Mammals' },
+    { id: 20, division_id: 2, text: 'Ferns' },
+  ],
   descriptor: [{ id: 1, text: 'Taxonomy' }],
   system: [{ id: 'x', text: 'System X' }],
-  author_count: [{ system: 'x', id: 101, count: 4 }, { system: 'x', id: 1, count: 9 }, { system: 'x', id: 6, count: 2 }],
+  author_count: [
+    { system: 'x', id: 101, count: 4 },
+    { system: 'x', id: 1, count: 9 },
+    { system: 'x', id: 6, count: 2 },
+  ],
   division_count: [{ system: 'x', id: 1, count: 3 }],
 };
 
@@ -169,7 +200,9 @@ const reference = (url: string): RefResponse => referenceRequest(FIXED, PAGE_SIZ
 function expectedTexts(url: string): string[] {
   const { status, body } = reference(url);
   expect(status).toBe(200);
-  return (body as { items: Item[] }).items.map((item) => (item.count === undefined ? item.text : `${item.text} (${item.count})`));
+  return (body as { items: Item[] }).items.map((item) =>
+    item.count === undefined ? item.text : `${item.text} (${item.count})`,
+  );
 }
 
 /** GETs each URL with fetch() from the page, one after another: status and body (parsed when JSON). */
@@ -226,9 +259,15 @@ describe.skipIf(!hasChromium)('lookup-sw.js in Chromium, on static servers that 
     cpSync(tree, join(sameDir, 'lookup'), { recursive: true });
     copyFileSync(join(tree, 'lookup-sw.js'), join(sameDir, 'lookup-sw.js'));
     // Inside the tree's folder, the worker's defaults: the tree is the script's folder.
-    writeFileSync(join(sameDir, 'lookup', 'index.html'), oldPage('author.json', "navigator.serviceWorker.register('lookup-sw.js');"));
+    writeFileSync(
+      join(sameDir, 'lookup', 'index.html'),
+      oldPage('author.json', "navigator.serviceWorker.register('lookup-sw.js');"),
+    );
     // Beside a copy of lookup-sw.js at the root, the tree under /lookup/.
-    writeFileSync(join(sameDir, 'index.html'), oldPage('/lookup/author.json', "navigator.serviceWorker.register('/lookup-sw.js?tree=/lookup/');"));
+    writeFileSync(
+      join(sameDir, 'index.html'),
+      oldPage('/lookup/author.json', "navigator.serviceWorker.register('/lookup-sw.js?tree=/lookup/');"),
+    );
 
     mkdirSync(randomRoot, { recursive: true });
     [treeHost, site, same, randomHost] = await Promise.all([
@@ -239,7 +278,10 @@ describe.skipIf(!hasChromium)('lookup-sw.js in Chromium, on static servers that 
     ]);
     servers.push(treeHost, site, same, randomHost);
     const A = treeHost.url;
-    writeFileSync(join(siteDir, 'index.html'), oldPage(`${A}author.json`, `navigator.serviceWorker.register('/lookup-sw.js?tree=${A}');`));
+    writeFileSync(
+      join(siteDir, 'index.html'),
+      oldPage(`${A}author.json`, `navigator.serviceWorker.register('/lookup-sw.js?tree=${A}');`),
+    );
     writeFileSync(join(siteDir, 'plain.html'), oldPage(`${A}author.json`, undefined));
     // A lookup at once, from the script that registers the worker (a preselection, say).
     const early = `navigator.serviceWorker.register('/lookup-sw.js?tree=${A}');
@@ -262,7 +304,10 @@ window.early = (async () => {
     // Where the tree lies comes from the page's address: the property test builds a tree a run.
     writeFileSync(
       join(siteDir, 'random.html'),
-      oldPage('/none', "navigator.serviceWorker.register('/lookup-sw.js?tree=' + encodeURIComponent(new URLSearchParams(location.search).get('tree')));"),
+      oldPage(
+        '/none',
+        "navigator.serviceWorker.register('/lookup-sw.js?tree=' + encodeURIComponent(new URLSearchParams(location.search).get('tree')));",
+      ),
     );
     browser = await launchChromium();
   });
@@ -321,7 +366,10 @@ window.early = (async () => {
       await demo.type(term);
       await poll(() => demo.resultTexts('author')).toEqual(expected);
       expect(responses.length).toBeGreaterThan(0);
-      expect(responses.filter((r) => !r.fromWorker), 'answered by the network, not the worker').toEqual([]);
+      expect(
+        responses.filter((r) => !r.fromWorker),
+        'answered by the network, not the worker',
+      ).toEqual([]);
       // The static server only ever saw plain file paths: the queries stayed in the browser.
       expect(treeHost.seen.slice(before).filter((path) => path.includes('?'))).toEqual([]);
     });
@@ -342,7 +390,7 @@ window.early = (async () => {
       expect(await demo.hasMore('author')).toBe(false);
     });
 
-    test('opening the drop-down without a term lists the reference\'s first page, and page 2 on scrolling', async () => {
+    test("opening the drop-down without a term lists the reference's first page, and page 2 on scrolling", async () => {
       const demo = await openControlled(site.url);
       const page1 = expectedTexts('/author.json?Term=&Page=');
       const page2 = expectedTexts('/author.json?Page=2');
@@ -352,11 +400,14 @@ window.early = (async () => {
       await poll(() => demo.resultTexts('author')).toEqual([...page1, ...page2]);
     });
 
-    test('with System in the data, the options carry that system\'s counts', async () => {
+    test("with System in the data, the options carry that system's counts", async () => {
       const demo = await openControlled(site.url);
       for (const term of ['smi', 'mül']) {
         const expected = expectedTexts(`/author.json?Term=${encodeURIComponent(term)}&System=x`);
-        expect(expected.some((text) => /\(\d+\)$/.test(text)), term).toBe(true);
+        expect(
+          expected.some((text) => /\(\d+\)$/.test(text)),
+          term,
+        ).toBe(true);
         await demo.open('author-system');
         await demo.type(term);
         await poll(() => demo.resultTexts('author-system')).toEqual(expected);
@@ -368,13 +419,31 @@ window.early = (async () => {
       const demo = await openControlled(site.url);
       const A = treeHost.url;
       const answers = await demo.page.evaluate(async (base) => {
-        interface Deferred { done(f: (body: unknown) => void): Deferred; fail(f: () => void): Deferred }
-        interface Selected { append(option: HTMLOptionElement): Selected; trigger(event: string): Selected }
-        const $ = (window as unknown as { jQuery: { getJSON(url: string, data?: object): Deferred; (selector: string): Selected } }).jQuery;
-        const get = (url: string, data?: object) => new Promise((resolve, reject) => void $.getJSON(url, data).done(resolve).fail(() => reject(new Error(url))));
+        interface Deferred {
+          done(f: (body: unknown) => void): Deferred;
+          fail(f: () => void): Deferred;
+        }
+        interface Selected {
+          append(option: HTMLOptionElement): Selected;
+          trigger(event: string): Selected;
+        }
+        const $ = (
+          window as unknown as {
+            jQuery: { getJSON(url: string, data?: object): Deferred; (selector: string): Selected };
+          }
+        ).jQuery;
+        const get = (url: string, data?: object) =>
+          new Promise(
+            (resolve, reject) =>
+              void $.getJSON(url, data)
+                .done(resolve)
+                .fail(() => reject(new Error(url))),
+          );
         const author = (await get(`${base}author.json`, { Id: 3 })) as { items: { id: number; text: string }[] };
         const item = author.items[0]!;
-        $('#author').append(new Option(item.text, String(item.id), true, true)).trigger('change');
+        $('#author')
+          .append(new Option(item.text, String(item.id), true, true))
+          .trigger('change');
         return {
           author,
           system: await get(`${base}author.json`, { Id: 101, System: 'x' }),
@@ -391,12 +460,23 @@ window.early = (async () => {
       expect(await demo.selection('author')).toEqual({ value: '3', text: 'Mühl, Zoë' });
     });
 
-    test('errors come back as the reference\'s status with a JSON error, and other paths of the tree\'s host pass through', async () => {
+    test("errors come back as the reference's status with a JSON error, and other paths of the tree's host pass through", async () => {
       const demo = await openControlled(site.url);
       // An escaped / and a malformed escape name no file, though http.server decodes the one into a folder and refuses the other.
-      const urls = ['/author.json?Page=0', '/author.json?System=nope', '/division.json?child=maybe', '/country/7.json', '/lookup.json', '/author/page/2.json',
-        '/country/840%2Fstate.json', '/country/%zz.json'];
-      const answers = await fetchFromPage(demo.page, urls.map((u) => treeHost.url + u.slice(1)));
+      const urls = [
+        '/author.json?Page=0',
+        '/author.json?System=nope',
+        '/division.json?child=maybe',
+        '/country/7.json',
+        '/lookup.json',
+        '/author/page/2.json',
+        '/country/840%2Fstate.json',
+        '/country/%zz.json',
+      ];
+      const answers = await fetchFromPage(
+        demo.page,
+        urls.map((u) => treeHost.url + u.slice(1)),
+      );
       urls.forEach((url, i) => {
         if (isStaticTreeFile(tree, url)) expect({ url, status: answers[i]!.status }).toEqual({ url, status: 200 });
         else expectLikeReference(url, answers[i]!, reference(url));
@@ -409,7 +489,7 @@ window.early = (async () => {
     test.each([
       ['/lookup/index.html', "inside the tree's folder, register('lookup-sw.js')"],
       ['/index.html', "beside a copy at the root, register('/lookup-sw.js?tree=/lookup/')"],
-    ])('%s (%s): typing shows the reference\'s pages for the Term', async (path) => {
+    ])("%s (%s): typing shows the reference's pages for the Term", async (path) => {
       const before = same.seen.length;
       const demo = await openControlled(same.origin + path);
       const responses = watchService(demo);
@@ -423,7 +503,9 @@ window.early = (async () => {
       await demo.type('smi');
       await poll(() => demo.resultTexts('author')).toEqual(expectedTexts('/author.json?Term=smi'));
       await demo.scrollResults('author');
-      await poll(() => demo.resultTexts('author')).toEqual([1, 2].flatMap((p) => expectedTexts(`/author.json?Term=smi&Page=${p}`)));
+      await poll(() => demo.resultTexts('author')).toEqual(
+        [1, 2].flatMap((p) => expectedTexts(`/author.json?Term=smi&Page=${p}`)),
+      );
       expect(responses.length).toBeGreaterThan(0);
       expect(responses.filter((r) => !r.fromWorker)).toEqual([]);
       expect(same.seen.slice(before).filter((seen) => seen.includes('.json?'))).toEqual([]);
@@ -448,7 +530,9 @@ window.early = (async () => {
     test('on a first visit, a request sent as the page starts reaches the static server; on the next visit the worker answers it', async () => {
       const url = `${treeHost.url}author.json?Term=smi`;
       const early = async (demo: DemoPage) =>
-        demo.page.evaluate(() => (window as unknown as { early: Promise<{ controlled: boolean; status: number; body: unknown }> }).early);
+        demo.page.evaluate(
+          () => (window as unknown as { early: Promise<{ controlled: boolean; status: number; body: unknown }> }).early,
+        );
       const demo = await open(`${site.url}early.html`);
       // Sent by the page's first script, next to the register line: no worker controls the page yet.
       expect(await early(demo)).toEqual({ controlled: false, ...reference('/author.json') });
@@ -458,7 +542,7 @@ window.early = (async () => {
       expect(await early(demo)).toEqual({ controlled: true, ...reference('/author.json?Term=smi') });
     });
 
-    test('a page that waits for controllerchange before its first lookup gets the worker\'s answer on a first visit', async () => {
+    test("a page that waits for controllerchange before its first lookup gets the worker's answer on a first visit", async () => {
       const demo = await open(`${site.url}waits.html`);
       const early = await demo.page.evaluate(() => (window as unknown as { early: Promise<unknown> }).early);
       expect(early).toEqual({ controlled: true, ...reference('/author.json?Term=smi') });
@@ -479,13 +563,18 @@ window.early = (async () => {
     });
   });
 
-
   /**
    * One page visit to the tree `name` (built at `dir`) through lookup-sw.js:
    * `urls` fetched from the page, each answer of a list path checked by
    * `check`, each other path left by the worker to the static server.
    */
-  async function visit(name: string, dir: string, api: Manifest['api'], urls: string[], check: (url: string, actual: RefResponse) => void) {
+  async function visit(
+    name: string,
+    dir: string,
+    api: Manifest['api'],
+    urls: string[],
+    check: (url: string, actual: RefResponse) => void,
+  ) {
     const base = `${randomHost.url}${name}/`;
     // A context a run: a worker registered for the previous run's tree would answer this page at once.
     const runContext = await browser.newContext();
@@ -493,20 +582,26 @@ window.early = (async () => {
     try {
       await page.goto(`${site.url}random.html?tree=${encodeURIComponent(base)}`);
       await controlled(page);
-      const answers = await fetchFromPage(page, urls.map((u) => base + u.slice(1)));
+      const answers = await fetchFromPage(
+        page,
+        urls.map((u) => base + u.slice(1)),
+      );
       for (const [i, url] of urls.entries()) {
         const actual = answers[i]!;
         if (adapterRouteOf(url, api) === 'file') {
           const direct = await fetch(base + url.slice(1));
           await direct.arrayBuffer();
-          expect({ url, status: actual.status }).toEqual({ url, status: isStaticTreeFile(dir, url, api) ? 200 : direct.status });
+          expect({ url, status: actual.status }).toEqual({
+            url,
+            status: isStaticTreeFile(dir, url, api) ? 200 : direct.status,
+          });
         } else check(url, actual);
       }
     } finally {
       await runContext.close();
     }
   }
-  test('fetch() from a controlled page answers random requests like the reference, and the tree\'s own files from the network', async () => {
+  test("fetch() from a controlled page answers random requests like the reference, and the tree's own files from the network", async () => {
     let sample = 0;
     const arbCase = arbHostCase({ minLength: 20, maxLength: 40 });
     await fc.assert(
@@ -514,7 +609,9 @@ window.early = (async () => {
         const name = `s${sample++}`;
         const dir = join(randomRoot, name);
         await buildFrom(toCsvFiles(src), dir, pageSize);
-        await visit(name, dir, PRESET_API, urls, (url, actual) => expectLikeReference(url, actual, referenceRequest(src, pageSize, url)));
+        await visit(name, dir, PRESET_API, urls, (url, actual) =>
+          expectLikeReference(url, actual, referenceRequest(src, pageSize, url)),
+        );
       }),
       // Each run is a browser visit: report the first failing case as found, unshrunk.
       { numRuns: Math.max(2, hostPropertyRuns(10)), endOnFailure: true },

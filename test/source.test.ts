@@ -24,13 +24,19 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 const arbCase = arbSources().chain((src) => {
-  const ids = (xs: { id: number }[]) => (xs.length > 0 ? fc.constantFrom(...xs.map((x) => String(x.id))) : fc.constant('1'));
+  const ids = (xs: { id: number }[]) =>
+    xs.length > 0 ? fc.constantFrom(...xs.map((x) => String(x.id))) : fc.constant('1');
   return fc.record({
     src: fc.constant(src),
     authors: fc.array(fc.oneof(ids(src.author), fc.constantFrom('0', 'x', '123456')), { maxLength: 40 }),
-    divisions: fc.array(fc.oneof(
-      ids(src.division).map((id) => `d:${id}`), ids(src.category).map((id) => `c:${id}`), fc.constantFrom('d:', 'x:1', '5', 'c:999999'),
-    ), { maxLength: 20 }),
+    divisions: fc.array(
+      fc.oneof(
+        ids(src.division).map((id) => `d:${id}`),
+        ids(src.category).map((id) => `c:${id}`),
+        fc.constantFrom('d:', 'x:1', '5', 'c:999999'),
+      ),
+      { maxLength: 20 },
+    ),
     group: fc.constantFrom(undefined, ...src.system.map((s) => s.id)),
   });
 });
@@ -42,19 +48,30 @@ test('the options of saved values are each the option its Id lookup makes, in th
       const name = `v${sample++}`;
       await buildFrom(toCsvFiles(src), join(root, name), 30);
       const client = await treeClient(join(root, name), { baseUrl: `${server.url}${name}/` });
-      const api = (await client.manifest() as Manifest).api;
-      for (const [list, values] of [['author', authors], ['division', divisions]] as const) {
+      const api = ((await client.manifest()) as Manifest).api;
+      for (const [list, values] of [
+        ['author', authors],
+        ['division', divisions],
+      ] as const) {
         const spec = api.lists.find((l) => l.name === list)!;
         const expected = { options: [] as unknown[], unknown: [] as string[] };
         for (const value of values) {
-          const [kind, id] = list === 'division' ? (/^[dc]:./.test(value) ? [value[0], value.slice(2)] : ['', '']) : ['d', value];
+          const [kind, id] =
+            list === 'division' ? (/^[dc]:./.test(value) ? [value[0], value.slice(2)] : ['', '']) : ['d', value];
           const url = `/${list}.json?Id=${encodeURIComponent(id!)}${kind === 'c' ? '&child=true' : ''}${group ? `&System=${group}` : ''}`;
           const answer = kind === '' ? undefined : referenceRequest(src, 30, url);
-          const option = answer?.status === 200 ? optionForId(spec, answer.body as Envelope<Record<string, unknown>>, kind === 'c') : undefined;
+          const option =
+            answer?.status === 200
+              ? optionForId(spec, answer.body as Envelope<Record<string, unknown>>, kind === 'c')
+              : undefined;
           if (option) expected.options.push(option);
           else expected.unknown.push(value);
         }
-        expect({ list, values, actual: await optionsForValues(client, list, values, group) }).toEqual({ list, values, actual: expected });
+        expect({ list, values, actual: await optionsForValues(client, list, values, group) }).toEqual({
+          list,
+          values,
+          actual: expected,
+        });
       }
     }),
     { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 20) },
@@ -62,25 +79,43 @@ test('the options of saved values are each the option its Id lookup makes, in th
 }, 300_000);
 
 /** A Term for a list: a prefix of a label or of a later word of it, or anything. */
-const arbTerm = (labels: readonly string[]) => fc.oneof(
-  fc.constant(''),
-  ...(labels.length > 0 ? [fc.tuple(fc.constantFrom(...labels), fc.nat(), fc.integer({ min: 1, max: 6 }))
-    .map(([label, at, length]) => { const words = label.split(' '); return words[at % words.length]!.slice(0, length); })] : []),
-  fc.string({ maxLength: 3 }),
-);
+const arbTerm = (labels: readonly string[]) =>
+  fc.oneof(
+    fc.constant(''),
+    ...(labels.length > 0
+      ? [
+          fc.tuple(fc.constantFrom(...labels), fc.nat(), fc.integer({ min: 1, max: 6 })).map(([label, at, length]) => {
+            const words = label.split(' ');
+            return words[at % words.length]!.slice(0, length);
+          }),
+        ]
+      : []),
+    fc.string({ maxLength: 3 }),
+  );
 
 const arbCascade = arbSources().chain((src) => {
-  const pick = <T>(xs: readonly T[], missing: T) => (xs.length > 0 ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...xs) }, fc.constant(missing)) : fc.constant(missing));
-  return pick(src.country.map((c) => c.id), 999_999).chain((country) => fc.record({
-    src: fc.constant(src),
-    country: fc.constant(country),
-    state: pick(src.state.filter((s) => s.country_id === country).map((s) => s.id), 999_999),
-    stateTerm: arbTerm(src.state.map((s) => s.text)),
-    countyTerm: arbTerm(src.county.map((c) => c.county)),
-  }));
+  const pick = <T>(xs: readonly T[], missing: T) =>
+    xs.length > 0
+      ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...xs) }, fc.constant(missing))
+      : fc.constant(missing);
+  return pick(
+    src.country.map((c) => c.id),
+    999_999,
+  ).chain((country) =>
+    fc.record({
+      src: fc.constant(src),
+      country: fc.constant(country),
+      state: pick(
+        src.state.filter((s) => s.country_id === country).map((s) => s.id),
+        999_999,
+      ),
+      stateTerm: arbTerm(src.state.map((s) => s.text)),
+      countyTerm: arbTerm(src.county.map((c) => c.county)),
+    }),
+  );
 });
 
-test('a cascade level is the reference\'s answer under the ids chosen above: a whole list by its Term, a grid\'s rows by the same rule; an unknown parent is an error', async () => {
+test("a cascade level is the reference's answer under the ids chosen above: a whole list by its Term, a grid's rows by the same rule; an unknown parent is an error", async () => {
   await fc.assert(
     fc.asyncProperty(arbCascade, async ({ src, country, state, stateTerm, countyTerm }) => {
       const name = `c${sample++}`;
@@ -91,7 +126,9 @@ test('a cascade level is the reference\'s answer under the ids chosen above: a w
       if (states.status !== 200) await expect(stateOptions).rejects.toThrow(/404/);
       else {
         const items = (states.body as Envelope<{ id: number; text: string }>).items;
-        expect(await stateOptions).toEqual(items.map((s) => ({ ...s, id: String(s.id), itemId: s.id, parentIds: [String(country)] })));
+        expect(await stateOptions).toEqual(
+          items.map((s) => ({ ...s, id: String(s.id), itemId: s.id, parentIds: [String(country)] })),
+        );
       }
       const counties = referenceRequest(src, 30, `/country/${country}/state/${state}/county.json`);
       const countyOptions = childOptions(client, 'county', [String(country), String(state)], countyTerm);
@@ -101,25 +138,42 @@ test('a cascade level is the reference\'s answer under the ids chosen above: a w
         .map((row, index) => ({ row, index, tier: q === '' ? 1 : tierOf(row.county, q) }))
         .filter((r) => r.tier !== 0)
         .sort((a, b) => a.tier - b.tier || a.index - b.index);
-      expect(await countyOptions).toEqual(rows.map(({ row }) => ({
-        ...row, id: String(row.FIPS), text: row.county, itemId: row.FIPS, parentIds: [String(country), String(state)],
-      })));
+      expect(await countyOptions).toEqual(
+        rows.map(({ row }) => ({
+          ...row,
+          id: String(row.FIPS),
+          text: row.county,
+          itemId: row.FIPS,
+          parentIds: [String(country), String(state)],
+        })),
+      );
     }),
     { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 20) },
   );
 }, 300_000);
 
-describe('an option carries its item\'s declared fields', () => {
+describe("an option carries its item's declared fields", () => {
   /** Real cities with their population, and a list whose fields are keyed like the keys an option or a widget sets. */
   const CONFIG = {
     lists: {
-      city: { label: '{name}, {country}', fields: { name: 'string', country: 'string', population: 'integer' }, order: ['-population'], search: { text: 'name', exact: true } },
+      city: {
+        label: '{name}, {country}',
+        fields: { name: 'string', country: 'string', population: 'integer' },
+        order: ['-population'],
+        search: { text: 'name', exact: true },
+      },
       clash: {
-        source: 'city.csv', label: 'name',
+        source: 'city.csv',
+        label: 'name',
         fields: {
-          kind: { column: 'country', type: 'string' }, itemId: { column: 'region', type: 'string' },
-          disabled: { column: 'population', type: 'integer' }, children: { column: 'ascii', type: 'string' }, title: { column: 'ascii', type: 'string' },
-          selected: { column: 'ascii', type: 'string' }, options: { column: 'ascii', type: 'string' }, isDisabled: { column: 'population', type: 'integer' },
+          kind: { column: 'country', type: 'string' },
+          itemId: { column: 'region', type: 'string' },
+          disabled: { column: 'population', type: 'integer' },
+          children: { column: 'ascii', type: 'string' },
+          title: { column: 'ascii', type: 'string' },
+          selected: { column: 'ascii', type: 'string' },
+          options: { column: 'ascii', type: 'string' },
+          isDisabled: { column: 'population', type: 'integer' },
         },
       },
     },
@@ -131,9 +185,16 @@ describe('an option carries its item\'s declared fields', () => {
     client = await treeClient(out, { baseUrl: `${server.url}fields/` });
   });
 
-  const sanFrancisco = { id: '1', text: 'San Francisco, US', itemId: 1, name: 'San Francisco', country: 'US', population: 808437 };
+  const sanFrancisco = {
+    id: '1',
+    text: 'San Francisco, US',
+    itemId: 1,
+    name: 'San Francisco',
+    country: 'US',
+    population: 808437,
+  };
 
-  test('a page of a paged list holds each city\'s population beside its name', async () => {
+  test("a page of a paged list holds each city's population beside its name", async () => {
     const { options } = await optionsPage(client, 'city', 'san francisco', 1);
     expect(options[0]).toEqual(sanFrancisco);
   });
@@ -142,29 +203,50 @@ describe('an option carries its item\'s declared fields', () => {
     expect((await optionsForValues(client, 'city', ['1'])).options).toEqual([sanFrancisco]);
   });
 
-  test('a field keyed like a key the option sets is the option\'s: kind and itemId stay what reflist says', async () => {
+  test("a field keyed like a key the option sets is the option's: kind and itemId stay what reflist says", async () => {
     const [wien] = (await optionsForValues(client, 'clash', ['16'])).options;
-    expect(wien).toMatchObject({ id: '16', text: 'Wien', itemId: 16, disabled: 1897491, children: 'Vienna', options: 'Vienna' });
+    expect(wien).toMatchObject({
+      id: '16',
+      text: 'Wien',
+      itemId: 16,
+      disabled: 1897491,
+      children: 'Vienna',
+      options: 'Vienna',
+    });
     expect(wien).not.toHaveProperty('kind');
   });
 
   test('select2 gets no field select2 reads of an option: none becomes a group, is disabled, selected or a tooltip', async () => {
     const ajax = select2Ajax(client, 'clash');
-    const page = await new Promise<{ results: object[] }>((resolve, reject) => ajax.transport({ data: { term: 'wien', page: 1 } }, resolve, reject));
+    const page = await new Promise<{ results: object[] }>((resolve, reject) =>
+      ajax.transport({ data: { term: 'wien', page: 1 } }, resolve, reject),
+    );
     expect(page.results).toEqual([{ id: '16', text: 'Wien', itemId: 16, options: 'Vienna', isDisabled: 1897491 }]);
   });
 
   test('react-select gets no field it reads of an option: none becomes a group or is disabled', async () => {
     const options = await loadOptions(client, 'clash')('wien');
-    expect(options).toEqual([{ id: '16', text: 'Wien', itemId: 16, disabled: 1897491, children: 'Vienna', title: 'Vienna', selected: 'Vienna', value: '16', label: 'Wien' }]);
+    expect(options).toEqual([
+      {
+        id: '16',
+        text: 'Wien',
+        itemId: 16,
+        disabled: 1897491,
+        children: 'Vienna',
+        title: 'Vienna',
+        selected: 'Vienna',
+        value: '16',
+        label: 'Wien',
+      },
+    ]);
   });
 
-  test('Tom Select reads an option\'s optgroup and disabled state under keys no field can have', () => {
+  test("Tom Select reads an option's optgroup and disabled state under keys no field can have", () => {
     const settings = tomSelectSettings(client, 'clash');
     for (const key of [settings.optgroupField, settings.disabledField]) expect(key).toMatch(/^[^A-Za-z]/);
   });
 
-  test('Choices.js gets the fields in customProperties only, never at a choice\'s own keys', async () => {
+  test("Choices.js gets the fields in customProperties only, never at a choice's own keys", async () => {
     const [city] = (await optionsForValues(client, 'city', ['1'])).options;
     expect(toChoice(city!).customProperties).toMatchObject({ population: 808437 });
     const [wien] = (await optionsForValues(client, 'clash', ['16'])).options;

@@ -11,8 +11,18 @@ import { writeSynthetic } from '../scripts/sources.js';
 import { csvLine } from '../scripts/sources/csv.js';
 
 const SOURCES = fileURLToPath(new URL('../sources/', import.meta.url));
-const FILES = ['author', 'author_count', 'category', 'country', 'county', 'descriptor', 'division',
-  'division_count', 'state', 'system'].map((f) => `${f}.csv`);
+const FILES = [
+  'author',
+  'author_count',
+  'category',
+  'country',
+  'county',
+  'descriptor',
+  'division',
+  'division_count',
+  'state',
+  'system',
+].map((f) => `${f}.csv`);
 
 type Row = Record<string, string>;
 const read = (file: string, dir = SOURCES): Row[] =>
@@ -114,7 +124,10 @@ describe('the shipped sources', () => {
     const scripts = ['Latin', 'Cyrillic', 'Greek', 'Han', 'Hangul', 'Arabic', 'Devanagari', 'Hebrew'];
     for (const script of scripts) {
       const re = new RegExp(`\\p{Script=${script}}`, 'u');
-      expect(texts.some((t) => re.test(t)), script).toBe(true);
+      expect(
+        texts.some((t) => re.test(t)),
+        script,
+      ).toBe(true);
     }
     expect(texts.filter((t) => t.includes(', ')).length / texts.length).toBeGreaterThan(0.95);
   });
@@ -160,7 +173,8 @@ describe('the shipped sources', () => {
 describe('the source writer', () => {
   it('quotes only fields containing a quote, a comma, CR or LF, as RFC 4180 says', () => {
     expect(csvLine([1, 'plain', 'Smith, John', 'say "hi"', 'a\nb', 'c\rd', ''])).toBe(
-      '1,plain,"Smith, John","say ""hi""","a\nb","c\rd",\n');
+      '1,plain,"Smith, John","say ""hi""","a\nb","c\rd",\n',
+    );
     const parsed = parse(csvLine(['x,"y"\r\nz', 'Øvergaard, Søren'])) as string[][];
     expect(parsed).toEqual([['x,"y"\r\nz', 'Øvergaard, Søren']]);
   });

@@ -24,7 +24,13 @@ describe('the diff between the served tree and the next', () => {
   test('a served tree that moves to another generation is swapped in even when nothing changed: every file linked into the empty spare', () => {
     const served = index({ 'lookup.json': e('m'), 'author/pages/1.json': e('p1') });
     const d = diff({ served, added: new Map(served), moving: true });
-    expect(d).toMatchObject({ unchanged: false, link: ['lookup.json', 'author/pages/1.json'], remove: [], copied: 2, removed: 0 });
+    expect(d).toMatchObject({
+      unchanged: false,
+      link: ['lookup.json', 'author/pages/1.json'],
+      remove: [],
+      copied: 2,
+      removed: 0,
+    });
   });
 
   test('a file the new tree lacks is removed, and the tree is no longer unchanged', () => {
@@ -34,9 +40,23 @@ describe('the diff between the served tree and the next', () => {
   });
 
   test('links from the served tree the unchanged files the spare lacks or holds otherwise, and only those', () => {
-    const served = index({ 'lookup.json': e('m2'), 'author/pages/1.json': e('p1'), 'author/pages/2.json': e('p2'), 'author/search/a.json': e('a') });
+    const served = index({
+      'lookup.json': e('m2'),
+      'author/pages/1.json': e('p1'),
+      'author/pages/2.json': e('p2'),
+      'author/search/a.json': e('a'),
+    });
     const spare = index({ 'lookup.json': e('m1'), 'author/pages/1.json': e('p1'), 'author/pages/2.json': e('old') });
-    const d = diff({ served, spare, added: index({ 'lookup.json': e('m3'), 'author/pages/1.json': e('p1'), 'author/pages/2.json': e('p2'), 'author/search/a.json': e('a') }) });
+    const d = diff({
+      served,
+      spare,
+      added: index({
+        'lookup.json': e('m3'),
+        'author/pages/1.json': e('p1'),
+        'author/pages/2.json': e('p2'),
+        'author/search/a.json': e('a'),
+      }),
+    });
     expect(d.link).toEqual(['author/pages/2.json', 'author/search/a.json']);
     expect(d.copied).toBe(2); // the served lookup.json is stale too, but the new tree changes it
     expect(d.remove).toEqual([]);

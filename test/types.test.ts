@@ -27,7 +27,11 @@ function declared(config: object): Declaration {
 const EVERY_KIND = {
   groups: { source: 'collection.csv', param: 'Collection' },
   lists: {
-    city: { fields: { population: 'integer', area: 'number', mayor: 'string' }, counts: { source: 'city_count.csv', group: 'collection' }, items: true },
+    city: {
+      fields: { population: 'integer', area: 'number', mayor: 'string' },
+      counts: { source: 'city_count.csv', group: 'collection' },
+      items: true,
+    },
     region: {
       id: { column: 'code', type: 'string', key: 'code' },
       label: { template: '{name} ({code})', key: 'name' },
@@ -36,8 +40,17 @@ const EVERY_KIND = {
       shape: 'whole',
       items: true,
     },
-    district: { parent: { list: 'region', column: 'region_code' }, fields: { lat: 'number' }, shape: 'grid', items: true },
-    division: { children: { list: 'category', key: 'categories' }, counts: { source: 'division_count.csv', group: 'collection' }, params: { group: false } },
+    district: {
+      parent: { list: 'region', column: 'region_code' },
+      fields: { lat: 'number' },
+      shape: 'grid',
+      items: true,
+    },
+    division: {
+      children: { list: 'category', key: 'categories' },
+      counts: { source: 'division_count.csv', group: 'collection' },
+      params: { group: false },
+    },
     category: { parent: { list: 'division', column: 'division_id' } },
     'tag-set': { search: false },
     tag_set: { search: false },
@@ -115,21 +128,29 @@ export type Lists = {
 
 describe('listTypes: a declaration as TypeScript types', () => {
   test('the example reflist init starts with gives each list its item type and its paths', () => {
-    expect(listTypes(declared(PRESETS.example.config), 'sources/reflist.config.json', './reflist-lists.js')).toBe(EXAMPLE_TYPES);
+    expect(listTypes(declared(PRESETS.example.config), 'sources/reflist.config.json', './reflist-lists.js')).toBe(
+      EXAMPLE_TYPES,
+    );
   });
 
   const text = listTypes(declared(EVERY_KIND), 'reflist.config.json', './reflist-lists.js');
   test.each([
-    ['an integer id is a number, fields by their type, a list with counts an optional count', 'CityItem', [
-      'id: number;', 'text: string;', 'population: number;', 'area: number;', 'mayor: string;', 'count?: number;',
-    ]],
-    ['a string id under its own key, the label under its own, the keys in declared order, a key that is no identifier quoted', 'RegionItem', [
-      'name: string;', 'code: string;', '"pop-total": number;',
-    ]],
+    [
+      'an integer id is a number, fields by their type, a list with counts an optional count',
+      'CityItem',
+      ['id: number;', 'text: string;', 'population: number;', 'area: number;', 'mayor: string;', 'count?: number;'],
+    ],
+    [
+      'a string id under its own key, the label under its own, the keys in declared order, a key that is no identifier quoted',
+      'RegionItem',
+      ['name: string;', 'code: string;', '"pop-total": number;'],
+    ],
     ['a grid row has its keys and no count', 'DistrictItem', ['id: number;', 'text: string;', 'lat: number;']],
-    ['children under their key, as their list\'s items; no count where the list takes no group', 'DivisionItem', [
-      'id: number;', 'text: string;', 'categories: CategoryItem[];',
-    ]],
+    [
+      "children under their key, as their list's items; no count where the list takes no group",
+      'DivisionItem',
+      ['id: number;', 'text: string;', 'categories: CategoryItem[];'],
+    ],
     ['embedded children are an id and a label', 'CategoryItem', ['id: number;', 'text: string;']],
     ['names that differ by - and _ get types of their own', 'TagSetItem', ['id: number;', 'text: string;']],
     ['… the second numbered', 'TagSet2Item', ['id: number;', 'text: string;']],
@@ -141,7 +162,10 @@ describe('listTypes: a declaration as TypeScript types', () => {
   test.each([
     ['city', "{ shape: 'paged'; path: ['city.json']; itemPath: ['city', `${string}.json`]; item: CityItem }"],
     ['region', "{ shape: 'whole'; path: ['region.json']; itemPath: ['region', `${string}.json`]; item: RegionItem }"],
-    ['district', "{ shape: 'grid'; path: ['region', string, 'district.json']; itemPath: ['region', string, 'district', `${string}.json`]; item: DistrictItem }"],
+    [
+      'district',
+      "{ shape: 'grid'; path: ['region', string, 'district.json']; itemPath: ['region', string, 'district', `${string}.json`]; item: DistrictItem }",
+    ],
     ['division', "{ shape: 'paged'; path: ['division.json']; item: DivisionItem }"],
     ['"tag-set"', "{ shape: 'paged'; path: ['tag-set.json']; item: TagSetItem }"],
     ['tag_set', "{ shape: 'paged'; path: ['tag_set.json']; item: TagSet2Item }"],
@@ -149,7 +173,7 @@ describe('listTypes: a declaration as TypeScript types', () => {
     expect(text).toContain(`\n  ${name}: ${entry};\n`);
   });
 
-  test('embedded children are in their parents\' items, not in Lists', () => {
+  test("embedded children are in their parents' items, not in Lists", () => {
     expect(text).not.toMatch(/^ {2}category:/m);
   });
 });
@@ -162,14 +186,24 @@ describe('listTypes: a declaration as TypeScript types', () => {
 function typeCheck(files: Record<string, string>): { types: Map<string, string>; errors: string[] } {
   const dir = tempDir('reflist-types-');
   writeSources(dir, { 'package.json': '{ "type": "module" }', ...files });
-  const program = ts.createProgram(Object.keys(files).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f)), {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], types: [],
-    paths: {
-      'reflist/client': [fileURLToPath(new URL('../src/client/index.ts', import.meta.url))],
-      'reflist/*': [fileURLToPath(new URL('../src/widgets/*.ts', import.meta.url))],
+  const program = ts.createProgram(
+    Object.keys(files)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => join(dir, f)),
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+      types: [],
+      paths: {
+        'reflist/client': [fileURLToPath(new URL('../src/client/index.ts', import.meta.url))],
+        'reflist/*': [fileURLToPath(new URL('../src/widgets/*.ts', import.meta.url))],
+      },
     },
-  });
+  );
   const checker = program.getTypeChecker();
   const types = new Map<string, string>();
   const consumer = program.getSourceFile(join(dir, 'use.ts'))!;
@@ -179,13 +213,15 @@ function typeCheck(files: Record<string, string>): { types: Map<string, string>;
     types.set(node.name.text, checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation));
   }
   const errors = ts.getPreEmitDiagnostics(program).map((d) => {
-    const at = d.file ? `${d.file.fileName.slice(dir.length + 1)}(${d.file.getLineAndCharacterOfPosition(d.start!).line + 1}): ` : '';
+    const at = d.file
+      ? `${d.file.fileName.slice(dir.length + 1)}(${d.file.getLineAndCharacterOfPosition(d.start!).line + 1}): `
+      : '';
     return `${at}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
   return { types, errors };
 }
 
-describe('a client typed by the lists\' types', () => {
+describe("a client typed by the lists' types", () => {
   const bodies: [url: string, body: string][] = [
     ['/city.json?Term=ber&Collection=x', 'Envelope<CityItem>'],
     ['/city/7.json', 'CityItem'],
@@ -215,7 +251,10 @@ describe('a client typed by the lists\' types', () => {
     export const population: number | undefined = status === 200 ? body.items[0]?.population : undefined;
     export const text: string | undefined = 'items' in body ? body.items[0]?.text : undefined;
   `;
-  const checked = typeCheck({ 'reflist-lists.d.ts': listTypes(declared(EVERY_KIND), 'reflist.config.json', './reflist-lists.js'), 'use.ts': consumer });
+  const checked = typeCheck({
+    'reflist-lists.d.ts': listTypes(declared(EVERY_KIND), 'reflist.config.json', './reflist-lists.js'),
+    'use.ts': consumer,
+  });
 
   test('the strict consumer compiles, and the drop-down adapters take the typed client', () => {
     expect(checked.errors).toEqual([]);
@@ -225,15 +264,22 @@ describe('a client typed by the lists\' types', () => {
     expect(checked.types.get(`Body${i}`)).toBe(body);
   });
 
-  test('a URL built from a string id is the list at its path; one known only as a string, any list\'s body', () => {
+  test("a URL built from a string id is the list at its path; one known only as a string, any list's body", () => {
     expect(checked.types.get('Built')).toBe('Grid<DistrictItem>');
     expect(checked.types.get('Dynamic')!.split(' | ').sort()).toEqual([
-      'CityItem', 'DistrictItem', 'Envelope<CityItem>', 'Envelope<DivisionItem>', 'Envelope<RegionItem>', 'Envelope<TagSet2Item>', 'Envelope<TagSetItem>',
-      'Grid<DistrictItem>', 'RegionItem',
+      'CityItem',
+      'DistrictItem',
+      'Envelope<CityItem>',
+      'Envelope<DivisionItem>',
+      'Envelope<RegionItem>',
+      'Envelope<TagSet2Item>',
+      'Envelope<TagSetItem>',
+      'Grid<DistrictItem>',
+      'RegionItem',
     ]);
   });
 
-  test('lookup answers a paged list\'s items', () => {
+  test("lookup answers a paged list's items", () => {
     expect(checked.types.get('Looked')).toBe('CityItem');
   });
 
@@ -274,7 +320,7 @@ describe('a client typed by the lists\' types', () => {
     expect(errors).toEqual([`use.ts(7): Argument of type '"city"' is not assignable to parameter of type 'never'.`]);
   });
 
-  test('the example\'s types compile for a consumer of its species', () => {
+  test("the example's types compile for a consumer of its species", () => {
     const { errors } = typeCheck({
       'reflist-lists.d.ts': EXAMPLE_TYPES,
       'use.ts': `
@@ -306,8 +352,12 @@ describe('reflist types', () => {
     const out = join(dir, 'types/reflist-lists.d.ts');
     const first = await cli(['types', '--sources', join(dir, 'sources'), '--out', out]);
     expect(first).toMatchObject({ code: 0, stderr: '' });
-    expect(first.stdout).toBe(`wrote ${out}: the types of 1 list; import type { Lists } from it for createLookupClient<Lists>()\n`);
-    expect(readFileSync(out, 'utf8')).toContain('export type CityItem = {\n  id: number;\n  text: string;\n  population: number;\n};');
+    expect(first.stdout).toBe(
+      `wrote ${out}: the types of 1 list; import type { Lists } from it for createLookupClient<Lists>()\n`,
+    );
+    expect(readFileSync(out, 'utf8')).toContain(
+      'export type CityItem = {\n  id: number;\n  text: string;\n  population: number;\n};',
+    );
     const written = statSync(out).mtimeMs;
     const again = await cli(['types', '--sources', join(dir, 'sources'), '--out', out]);
     expect(again.stdout).toBe(`${out}: unchanged (1 list)\n`);
@@ -318,7 +368,10 @@ describe('reflist types', () => {
     const dir = project();
     const out = join(dir, 'reflist-lists.d.ts');
     writeFileSync(out, '// the previous types\n');
-    writeFileSync(join(dir, 'sources/reflist.config.json'), JSON.stringify({ lists: { city: { feilds: { population: 'integer' } } } }));
+    writeFileSync(
+      join(dir, 'sources/reflist.config.json'),
+      JSON.stringify({ lists: { city: { feilds: { population: 'integer' } } } }),
+    );
     const failed = await cli(['types', '--sources', join(dir, 'sources'), '--out', out]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('lists.city.feilds: unknown key (did you mean "fields"?)');
@@ -326,8 +379,16 @@ describe('reflist types', () => {
   });
 
   test.each([
-    ['a name without .d.ts', 'lists.ts', (out: string) => `--out: expected a file whose name ends in .d.ts, got "${out}" (e.g. ${out.slice(0, -3)}.d.ts)`],
-    ['a folder', 'sources', (out: string) => `--out: ${out} is a folder; expected a file such as ${out}/reflist-lists.d.ts`],
+    [
+      'a name without .d.ts',
+      'lists.ts',
+      (out: string) => `--out: expected a file whose name ends in .d.ts, got "${out}" (e.g. ${out.slice(0, -3)}.d.ts)`,
+    ],
+    [
+      'a folder',
+      'sources',
+      (out: string) => `--out: ${out} is a folder; expected a file such as ${out}/reflist-lists.d.ts`,
+    ],
   ])('--out naming %s is refused with what to name, and nothing is written', async (_, name, message) => {
     const dir = project();
     const out = join(dir, name);

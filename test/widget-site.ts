@@ -41,27 +41,44 @@ export interface Block {
 export function docExample(widget: Widget): Block[] {
   const page = readFileSync(join(ROOT, 'docs', `${widget}.md`), 'utf8');
   const example = /^## Example\n([\s\S]*?)(?=^## )/m.exec(page)?.[1] ?? '';
-  return Array.from(example.matchAll(/^```(\w+) (\S+)\n([\s\S]*?)^```$/gm), ([, lang, name, code]) => ({ lang: lang!, name: name!, code: code! }));
+  return Array.from(example.matchAll(/^```(\w+) (\S+)\n([\s\S]*?)^```$/gm), ([, lang, name, code]) => ({
+    lang: lang!,
+    name: name!,
+    code: code!,
+  }));
 }
 
 /** The block named `name` of a docs page's example. */
 export function docBlock(widget: Widget, name: string): Block {
   const block = docExample(widget).find((b) => b.name === name);
-  if (!block) throw new Error(`docs/${widget}.md: "## Example" has no block named "${name}" (\`\`\`<language> ${name})`);
+  if (!block)
+    throw new Error(`docs/${widget}.md: "## Example" has no block named "${name}" (\`\`\`<language> ${name})`);
   return block;
 }
 
 /** Runs commands in `cwd` as a reader types them, one line after the other, up to one that fails; rejects with their output. */
 function sh(commands: string, cwd: string): Promise<void> {
   // npm as a reader's, from the cache where it can, without the audit and funding notes.
-  const env = { ...process.env, npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  const env = {
+    ...process.env,
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
   const child = spawn('sh', ['-e', '-c', commands], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (chunk) => { out += chunk; });
-  child.stderr.on('data', (chunk) => { out += chunk; });
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    out += chunk;
+  });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${commands.trim()}: exited with ${code}\n${out}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${commands.trim()}: exited with ${code}\n${out}`)),
+    );
   });
 }
 
@@ -79,7 +96,8 @@ export async function writeWidgetSite(dir: string, widget: Widget): Promise<stri
   cpSync(join(ROOT, 'sources'), join(dir, 'sources'), { recursive: true });
   const blocks = docExample(widget);
   const serve = blocks.at(-1);
-  if (serve?.name !== 'serve') throw new Error(`docs/${widget}.md: "## Example" must end with the block that serves the site (\`\`\`sh serve)`);
+  if (serve?.name !== 'serve')
+    throw new Error(`docs/${widget}.md: "## Example" must end with the block that serves the site (\`\`\`sh serve)`);
   for (const block of blocks.slice(0, -1)) {
     if (block.lang === 'sh') await sh(block.code, dir);
     else {
@@ -94,8 +112,11 @@ export async function writeWidgetSite(dir: string, widget: Widget): Promise<stri
 /** The reference's answer for `url` over the shipped sources: what every widget must show. */
 export function shippedReference(): (url: string) => { status: number; body: unknown } {
   const { declaration } = checkConfig(LOOKUP_SERVICE_CONFIG, 'reflist.config.json');
-  const files = Object.fromEntries(declaration!.lists.flatMap((l) => [l.source, l.counts?.source, declaration!.groups?.source])
-    .flatMap((s) => (s ? [[s.file, readFileSync(join(ROOT, 'sources', s.file), 'utf8')]] : [])));
+  const files = Object.fromEntries(
+    declaration!.lists
+      .flatMap((l) => [l.source, l.counts?.source, declaration!.groups?.source])
+      .flatMap((s) => (s ? [[s.file, readFileSync(join(ROOT, 'sources', s.file), 'utf8')]] : [])),
+  );
   return createDeclaredReference(declaration!, files, PAGE_SIZE);
 }
 
@@ -133,7 +154,9 @@ export function useWidgetSite(widget: Widget): WidgetTest {
   let site: string;
   const current = {
     buckets(list: string, ids: readonly (string | number)[]): number {
-      const { buckets } = JSON.parse(readFileSync(join(site, 'lookup', 'lookup.json'), 'utf8')).lists[list] as { buckets: number };
+      const { buckets } = JSON.parse(readFileSync(join(site, 'lookup', 'lookup.json'), 'utf8')).lists[list] as {
+        buckets: number;
+      };
       return new Set(ids.map((id) => bucketOf(String(id), buckets))).size;
     },
   } as WidgetTest;
@@ -168,7 +191,10 @@ export function useWidgetSite(widget: Widget): WidgetTest {
     Object.assign(current, { page, requests });
   });
   afterEach(async ({ task }) => {
-    const name = task.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+    const name = task.name
+      .replace(/[^a-z0-9]+/gi, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase();
     await current.page.screenshot({ path: join('test-output', `${widget}-${name}.png`) });
     await current.page.close();
     expect(pageErrors, 'errors thrown in the page').toEqual([]);

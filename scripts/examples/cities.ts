@@ -43,7 +43,12 @@ export interface CityPart {
 function partOf(all: readonly City[], part: CityPart): City[] {
   if (part.countries === undefined && part.top === undefined) return all.slice();
   const countries = new Set(part.countries);
-  const top = new Set(all.slice().sort((a, b) => b.population - a.population || a.cityId - b.cityId).slice(0, part.top ?? 0));
+  const top = new Set(
+    all
+      .slice()
+      .sort((a, b) => b.population - a.population || a.cityId - b.cityId)
+      .slice(0, part.top ?? 0),
+  );
   return all.filter((c) => countries.has(c.country) || top.has(c));
 }
 
@@ -66,7 +71,11 @@ export function writeCitySources(dir: string, part: CityPart = {}): { 'city.csv'
 
 const country = { id: { column: 'code', type: 'string' }, label: 'name', shape: 'whole' };
 
-const plainCity = { source: 'city.csv', label: '{name} ({country})', fields: { name: 'string', country: 'string', population: 'integer' } };
+const plainCity = {
+  source: 'city.csv',
+  label: '{name} ({country})',
+  fields: { name: 'string', country: 'string', population: 'integer' },
+};
 /**
  * A city picker's city: most populous first, Term over the name alone (not the
  * country code the label shows), and a name typed in full before every city
@@ -94,8 +103,12 @@ export const CITY_CONFIGS: Record<string, object> = {
       country,
     },
   },
-  picker: { lists: { country: { ...country, items: true }, city: pickerCity, countryCity: { ...pickerCity, ...underCountry } } },
-  plain: { lists: { country: { ...country, items: true }, city: plainCity, countryCity: { ...plainCity, ...underCountry } } },
+  picker: {
+    lists: { country: { ...country, items: true }, city: pickerCity, countryCity: { ...pickerCity, ...underCountry } },
+  },
+  plain: {
+    lists: { country: { ...country, items: true }, city: plainCity, countryCity: { ...plainCity, ...underCountry } },
+  },
 };
 
 /** Writes the config `variant` into `dir`. */
@@ -107,12 +120,23 @@ export function writeCityConfig(dir: string, variant: string): void {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({
-    options: { out: { type: 'string' }, config: { type: 'string', default: 'size' }, countries: { type: 'string' }, top: { type: 'string' } },
+    options: {
+      out: { type: 'string' },
+      config: { type: 'string', default: 'size' },
+      countries: { type: 'string' },
+      top: { type: 'string' },
+    },
   });
   if (!values.out) throw new Error('--out DIR: the folder to write the sources and the config into');
-  if (values.top !== undefined && !/^\d+$/.test(values.top)) throw new Error(`--top: expected a number of cities, got "${values.top}"`);
+  if (values.top !== undefined && !/^\d+$/.test(values.top))
+    throw new Error(`--top: expected a number of cities, got "${values.top}"`);
   const dir = resolve(values.out);
-  const rows = writeCitySources(dir, { countries: values.countries?.split(','), top: values.top === undefined ? undefined : Number(values.top) });
+  const rows = writeCitySources(dir, {
+    countries: values.countries?.split(','),
+    top: values.top === undefined ? undefined : Number(values.top),
+  });
   writeCityConfig(dir, values.config);
-  console.log(`wrote ${dir}: city.csv ${rows['city.csv']} rows, country.csv ${rows['country.csv']} rows, reflist.config.json (${values.config})`);
+  console.log(
+    `wrote ${dir}: city.csv ${rows['city.csv']} rows, country.csv ${rows['country.csv']} rows, reflist.config.json (${values.config})`,
+  );
 }

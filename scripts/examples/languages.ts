@@ -45,7 +45,8 @@ export const LANGUAGE_CONFIGS: Record<string, object> = {
 /** Writes the config `variant` into `dir`. */
 export function writeLanguageConfig(dir: string, variant: string): void {
   const config = LANGUAGE_CONFIGS[variant];
-  if (!config) throw new Error(`no language config "${variant}": expected one of ${Object.keys(LANGUAGE_CONFIGS).join(', ')}`);
+  if (!config)
+    throw new Error(`no language config "${variant}": expected one of ${Object.keys(LANGUAGE_CONFIGS).join(', ')}`);
   writeFileSync(join(dir, 'reflist.config.json'), `${JSON.stringify(config, null, 2)}\n`);
 }
 

@@ -6,10 +6,24 @@ import { Zipf, pick, type Rng } from './prng.js';
 
 const INITIALS = 'ABCDEFGHJKLMNPRSTVW';
 // male patronymics; the female form ends in -на instead of -ич (Петрович → Петровна)
-const PATRONYMS = ['Иванович', 'Петрович', 'Сергеевич', 'Александрович', 'Дмитриевич', 'Николаевич',
-  'Андреевич', 'Михайлович', 'Владимирович'];
+const PATRONYMS = [
+  'Иванович',
+  'Петрович',
+  'Сергеевич',
+  'Александрович',
+  'Дмитриевич',
+  'Николаевич',
+  'Андреевич',
+  'Михайлович',
+  'Владимирович',
+];
 
-interface Pools { group: NameGroup; family: Zipf<string>; given: Zipf<string>; female?: Zipf<string> }
+interface Pools {
+  group: NameGroup;
+  family: Zipf<string>;
+  given: Zipf<string>;
+  female?: Zipf<string>;
+}
 
 function pools(group: NameGroup): Pools {
   if (group.style === 'russian') {
@@ -47,7 +61,11 @@ export interface AuthorNamer {
  */
 export function authorNamer(rng: Rng, synthetic: boolean): AuthorNamer {
   const all = GROUPS.map(pools);
-  const groups = new Zipf(all, 1, GROUPS.map((g) => g.weight));
+  const groups = new Zipf(
+    all,
+    1,
+    GROUPS.map((g) => g.weight),
+  );
   const mononyms = new Zipf(MONONYMS, 0.7);
 
   function family(p: Pools): string {

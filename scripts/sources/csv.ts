@@ -30,7 +30,10 @@ export class CsvWriter {
   private readonly stream: WriteStream;
   private readonly tmp: string;
 
-  constructor(readonly path: string, header: readonly string[]) {
+  constructor(
+    readonly path: string,
+    header: readonly string[],
+  ) {
     this.tmp = `${path}.tmp`;
     this.stream = createWriteStream(this.tmp, { encoding: 'utf8' });
     this.push(csvLine(header));

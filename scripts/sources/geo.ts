@@ -28,20 +28,54 @@ export const US = 840;
 // alpha-2 → the common English name, where the package's first name is the
 // formal one ("United States of America") or an inverted one ("Moldova, Republic of").
 const COMMON: Record<string, string> = {
-  US: 'United States', GB: 'United Kingdom', CN: 'China', RU: 'Russia', IR: 'Iran', TW: 'Taiwan',
-  TZ: 'Tanzania', PS: 'Palestine', MK: 'North Macedonia', GM: 'Gambia', CZ: 'Czechia',
-  NL: 'Netherlands', PN: 'Pitcairn Islands', CI: "Côte d'Ivoire",
+  US: 'United States',
+  GB: 'United Kingdom',
+  CN: 'China',
+  RU: 'Russia',
+  IR: 'Iran',
+  TW: 'Taiwan',
+  TZ: 'Tanzania',
+  PS: 'Palestine',
+  MK: 'North Macedonia',
+  GM: 'Gambia',
+  CZ: 'Czechia',
+  NL: 'Netherlands',
+  PN: 'Pitcairn Islands',
+  CI: "Côte d'Ivoire",
 };
 // Names the package does not list at all but that read better in a drop-down.
 const RENAMED: Record<string, string> = {
-  VG: 'British Virgin Islands', VI: 'U.S. Virgin Islands', VA: 'Vatican City', LA: 'Laos',
-  SY: 'Syria', BN: 'Brunei', FK: 'Falkland Islands', MF: 'Saint Martin', SX: 'Sint Maarten',
-  FM: 'Micronesia', MD: 'Moldova', RE: 'Réunion',
+  VG: 'British Virgin Islands',
+  VI: 'U.S. Virgin Islands',
+  VA: 'Vatican City',
+  LA: 'Laos',
+  SY: 'Syria',
+  BN: 'Brunei',
+  FK: 'Falkland Islands',
+  MF: 'Saint Martin',
+  SX: 'Sint Maarten',
+  FM: 'Micronesia',
+  MD: 'Moldova',
+  RE: 'Réunion',
 };
 
-export interface Country { id: number; alpha2: string; text: string }
-export interface State { id: number; country_id: number; text: string }
-export interface County { state_id: number; fips: number; county: string; lat: number; lon: number }
+export interface Country {
+  id: number;
+  alpha2: string;
+  text: string;
+}
+export interface State {
+  id: number;
+  country_id: number;
+  text: string;
+}
+export interface County {
+  state_id: number;
+  fips: number;
+  county: string;
+  lat: number;
+  lon: number;
+}
 
 export function countryRows(): Country[] {
   const rows: Country[] = [];
@@ -50,7 +84,8 @@ export function countryRows(): Country[] {
     const numeric = countries.alpha2ToNumeric(alpha2);
     const all = countries.getName(alpha2, 'en', { select: 'all' }) ?? [];
     const common = COMMON[alpha2];
-    if (common !== undefined && !all.includes(common)) throw new Error(`${alpha2}: "${common}" is not a name the package lists`);
+    if (common !== undefined && !all.includes(common))
+      throw new Error(`${alpha2}: "${common}" is not a name the package lists`);
     const text = RENAMED[alpha2] ?? common ?? all[0];
     if (!numeric || !text) throw new Error(`country ${alpha2}: no numeric code or name`);
     rows.push({ id: Number.parseInt(numeric, 10), alpha2, text });
@@ -74,9 +109,15 @@ export function subdivisionId(code: string | undefined, name: string, alpha2: st
   return 100000 + (fnv1a32(name.normalize('NFC')) % 900000000);
 }
 
-interface CrdCountry { countryShortCode: string; regions: { name: string; shortCode?: string }[] }
+interface CrdCountry {
+  countryShortCode: string;
+  regions: { name: string; shortCode?: string }[];
+}
 
-type UsTopology = Topology<{ states: GeometryCollection<{ name: string }>; counties: GeometryCollection<{ name: string }> }>;
+type UsTopology = Topology<{
+  states: GeometryCollection<{ name: string }>;
+  counties: GeometryCollection<{ name: string }>;
+}>;
 
 let topology: UsTopology | undefined;
 function usAtlas(): UsTopology {

@@ -47,12 +47,16 @@ export function pick<T>(rng: Rng, items: readonly T[]): T {
 export class Zipf<T> {
   private readonly cum: Float64Array;
 
-  constructor(readonly items: readonly T[], s = 1, weights?: readonly number[]) {
+  constructor(
+    readonly items: readonly T[],
+    s = 1,
+    weights?: readonly number[],
+  ) {
     if (items.length === 0) throw new Error('Zipf over an empty list');
     this.cum = new Float64Array(items.length);
     let total = 0;
     items.forEach((_, i) => {
-      total += weights ? (weights[i] ?? 0) : 1 / Math.pow(i + 1, s);
+      total += weights ? (weights[i] ?? 0) : 1 / (i + 1) ** s;
       this.cum[i] = total;
     });
   }
@@ -73,7 +77,7 @@ export class Zipf<T> {
 /** Heavy-tailed positive count (Pareto, shape `alpha`), at least 1, at most `cap`. */
 export function heavyTail(rng: Rng, alpha: number, scale = 1, cap = 5_000_000): number {
   const u = rng();
-  const x = scale / Math.pow(1 - u, 1 / alpha);
+  const x = scale / (1 - u) ** (1 / alpha);
   return Math.max(1, Math.min(cap, Math.floor(x)));
 }
 

@@ -3,7 +3,11 @@
 // synthetic corpora.
 import { pick, shuffle, int, type Rng } from './prng.js';
 
-const w = (s: string): string[] => s.split(/\s+/).filter(Boolean).map((x) => x.replaceAll('_', ' '));
+const w = (s: string): string[] =>
+  s
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((x) => x.replaceAll('_', ' '));
 
 /** Taxonomic divisions (classes and other higher taxa) → orders. */
 export const DIVISIONS: [string, string[]][] = [
@@ -120,7 +124,7 @@ export function syntheticDivisions(rng: Rng, divisions: number, categories: numb
     out.push([unique(() => capitalize(latinWord(rng, int(rng, 2, 3))) + pick(rng, DIVISION_ENDINGS)), []]);
   }
   for (let c = 0; c < categories && out.length > 0; c++) {
-    const d = c < divisions ? c : Math.floor(Math.pow(rng(), 2) * divisions);
+    const d = c < divisions ? c : Math.floor(rng() ** 2 * divisions);
     out[d]?.[1].push(unique(() => capitalize(latinWord(rng, int(rng, 2, 3))) + pick(rng, CATEGORY_ENDINGS)));
   }
   return out;

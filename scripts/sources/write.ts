@@ -33,12 +33,24 @@ export async function writeGeography(outDir: string): Promise<Written> {
     if (!usStates.has(c.state_id)) throw new Error(`county ${c.fips}: state ${c.state_id} is not in state.csv`);
   }
   return {
-    'country.csv': await writeTable(outDir, 'country.csv', ['id', 'text'], countries.map((c) => [c.id, c.text])),
-    'state.csv': await writeTable(outDir, 'state.csv', ['id', 'country_id', 'text'],
-      states.map((s) => [s.id, s.country_id, s.text])),
-    'county.csv': await writeTable(outDir, 'county.csv',
+    'country.csv': await writeTable(
+      outDir,
+      'country.csv',
+      ['id', 'text'],
+      countries.map((c) => [c.id, c.text]),
+    ),
+    'state.csv': await writeTable(
+      outDir,
+      'state.csv',
+      ['id', 'country_id', 'text'],
+      states.map((s) => [s.id, s.country_id, s.text]),
+    ),
+    'county.csv': await writeTable(
+      outDir,
+      'county.csv',
       ['country_id', 'state_id', 'FIPS', 'county', 'latitudeCenter', 'LongitudeCenter'],
-      counties.map((c) => [US, c.state_id, c.fips, c.county, c.lat.toFixed(4), c.lon.toFixed(4)])),
+      counties.map((c) => [US, c.state_id, c.fips, c.county, c.lat.toFixed(4), c.lon.toFixed(4)]),
+    ),
   };
 }
 
@@ -103,11 +115,20 @@ async function writeSample(outDir: string, spec: SampleSpec): Promise<Written> {
     const rng = stream(seed, `division-count:${sys}`);
     for (const [d] of divisionRows) if (rng() < 0.75) divisionCounts.push([sys, d, heavyTail(rng, 0.9, 20, 5_000_000)]);
   }
-  written['division_count.csv'] = await writeTable(outDir, 'division_count.csv', ['system', 'id', 'count'], divisionCounts);
+  written['division_count.csv'] = await writeTable(
+    outDir,
+    'division_count.csv',
+    ['system', 'id', 'count'],
+    divisionCounts,
+  );
 
   const descriptors = descriptorTexts(stream(seed, 'descriptors'), spec.descriptors);
-  written['descriptor.csv'] = await writeTable(outDir, 'descriptor.csv', ['id', 'text'],
-    descriptors.map((text, i) => [i + 1, text]));
+  written['descriptor.csv'] = await writeTable(
+    outDir,
+    'descriptor.csv',
+    ['id', 'text'],
+    descriptors.map((text, i) => [i + 1, text]),
+  );
   return written;
 }
 

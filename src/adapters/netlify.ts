@@ -21,7 +21,10 @@ export default async function reflist(request: Request, context: Context): Promi
   if (request.headers.has(OWN_READ)) return undefined; // undefined: Netlify serves the file
   const url = new URL(request.url);
   const path = url.pathname + url.search;
-  client ??= createLookupClient({ baseUrl: url.origin, fetch: (file) => fetch(file, { headers: { [OWN_READ]: '1' } }) });
+  client ??= createLookupClient({
+    baseUrl: url.origin,
+    fetch: (file) => fetch(file, { headers: { [OWN_READ]: '1' } }),
+  });
   if (adapterRouteOf(path, (await client.manifest()).api) === 'file') {
     const file = await context.next();
     return file.status === 404 ? toResponse(fileNotFound(path), request.method) : file;

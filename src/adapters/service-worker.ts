@@ -39,7 +39,11 @@ self.addEventListener('activate', (event: ExtendableEvent) => event.waitUntil(se
 let api: Manifest['api'] | undefined;
 
 /** The lists' routes as the client's lookup.json says, or undefined when it cannot be read. */
-const readApi = () => client.manifest().then((m) => (api = m.api), () => undefined);
+const readApi = () =>
+  client.manifest().then(
+    (m) => (api = m.api),
+    () => undefined,
+  );
 
 async function answer(request: Request, path: string): Promise<Response> {
   // Without a readable lookup.json, the client's answer says what is wrong (502).

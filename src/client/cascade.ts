@@ -24,7 +24,8 @@ export interface CascadeLevel {
 export type Above = readonly (string | null | undefined)[];
 
 /** Whether every level above has a value: only then does a level offer anything. */
-export const isReady = (above: Above): above is readonly string[] => above.every((value) => typeof value === 'string' && value !== '');
+export const isReady = (above: Above): above is readonly string[] =>
+  above.every((value) => typeof value === 'string' && value !== '');
 
 /** The values after `value` is chosen (or cleared) at `level`: the levels above kept, those below it cleared. */
 export const chooseAt = <T>(values: readonly T[], level: number, value: T): T[] => [...values.slice(0, level), value];
@@ -42,11 +43,16 @@ export interface Cascade {
 export function createCascade(client: Client, lists: readonly string[]): Cascade {
   let connected: readonly CascadeLevel[] = [];
   const optionsUnder = async (level: number, above: Above, term = '') =>
-    (isReady(above) ? childOptions(client, lists[level]!, above, term) : []);
+    isReady(above) ? childOptions(client, lists[level]!, above, term) : [];
   return {
     lists,
     optionsUnder,
-    options: (level, term) => optionsUnder(level, Array.from({ length: level }, (_, i) => connected[i]?.value()), term),
+    options: (level, term) =>
+      optionsUnder(
+        level,
+        Array.from({ length: level }, (_, i) => connected[i]?.value()),
+        term,
+      ),
     connect(levels) {
       connected = levels;
       for (let i = 1; i < levels.length; i++) follow(levels[i - 1]!, levels[i]!);

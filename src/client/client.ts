@@ -1,14 +1,14 @@
 // createLookupClient: answers any request of the original service (docs/contract.md §1)
-// from the static tree alone, by turning it into one or two file reads.
-import { bucketOf, bucketPath, childBucketPath, headPath, MANIFEST, nestedFolder, pagePath, resultPagesPath, scoped, searchFileFor, searchPath, storedCompressed } from './paths.js';
+// from the static tree alone. This is its reader: files fetched, inflated and
+// cached, and lookup.json read again when a file says the tree was deployed anew;
+// the answers, one or two file reads each, are answer.ts's.
+import { MANIFEST, storedCompressed } from './paths.js';
 import { LookupError } from './errors.js';
-import { chainOf, idKey, parseRequest, type Route } from './request.js';
-import { byTier, itemTier } from './rank.js';
-import { rankRecords, textOf, toItem } from './search.js';
+import { answerRequest, fail, lookupItems, Stale, type Answer, type Lookup, type LookupOptions } from './answer.js';
 import type { BodyAt, ListTypes, RequestUrl } from './typed.js';
-import type {
-  AnyBody, Answer as TypedAnswer, ApiList, ChildRecord, EntryRecord, Envelope, ListInfo, Manifest, NestedInfo, NestedRecord, SearchChunk, SearchPages,
-} from './types.js';
+import type { AnyBody, Answer as TypedAnswer, Manifest } from './types.js';
+
+export type { Lookup, LookupOptions } from './answer.js';
 
 export interface LookupClientOptions {
   /**
@@ -37,26 +37,6 @@ export interface FetchedFile {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-/** An answer as the client makes it; `request` hands it out as the typed Answer. */
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** What `lookup` answers: the items found, in the order their ids were asked, and the ids that name none. */
-export interface Lookup<Item = Record<string, unknown>> {
-  items: Item[];
-  /** Ids asked that name no item of the list, or are no id of its form, as they were given. */
-  unknown: string[];
-}
-
-export interface LookupOptions {
-  /** The group (System) whose count each item carries, where the list takes one. */
-  group?: string;
-  /** The ids are of the list's embedded children: each answers its parent with that child alone, as `Id` with `child=true` does. */
-  child?: boolean;
-}
-
 export interface LookupClient {
   /**
    * Any request of a declared list, e.g. `/author.json?Term=smi&Page=2`:
@@ -70,7 +50,11 @@ export interface LookupClient {
    * group's count when `group` is given: a multi-select restored from a saved
    * form. It reads one file per id bucket the ids fall in, never one per id.
    */
-  lookup<Item = Record<string, unknown>>(list: string, ids: readonly (string | number)[], options?: LookupOptions): Promise<Lookup<Item>>;
+  lookup<Item = Record<string, unknown>>(
+    list: string,
+    ids: readonly (string | number)[],
+    options?: LookupOptions,
+  ): Promise<Lookup<Item>>;
   /** The tree's lookup.json (page size, systems, list sizes). */
   manifest(): Promise<Manifest>;
   readonly baseUrl: string;
@@ -84,19 +68,22 @@ export interface LookupClient {
 export interface TypedLookupClient<Lists extends ListTypes<Lists>> extends Pick<LookupClient, 'manifest' | 'baseUrl'> {
   request<Url extends string>(url: RequestUrl<Lists, Url>): Promise<TypedAnswer<BodyAt<Lists, Url>>>;
   // The names of the paged lists without a parent (a path of one segment), written out so that a name of another list is told which names it could be.
-  lookup<Name extends { [N in keyof Lists]: Lists[N]['shape'] extends 'paged' ? (Lists[N]['path'] extends [string] ? N : never) : never }[keyof Lists] & string>(
-    list: Name, ids: readonly (string | number)[], options?: LookupOptions,
-  ): Promise<Lookup<Lists[Name]['item']>>;
+  lookup<
+    Name extends {
+      [N in keyof Lists]: Lists[N]['shape'] extends 'paged' ? (Lists[N]['path'] extends [string] ? N : never) : never;
+    }[keyof Lists] &
+      string,
+  >(list: Name, ids: readonly (string | number)[], options?: LookupOptions): Promise<Lookup<Lists[Name]['item']>>;
 }
-
-const ok = (body: unknown): Answer => ({ status: 200, body });
-const fail = (status: number, error: string): Answer => ({ status, body: { error } });
 
 /** The folder this module was loaded from, when the runtime gives it a URL (a bundle for a worker does not). */
 function defaultBaseUrl(): string {
   const here: unknown = import.meta.url;
   if (typeof here === 'string' && /^(https?|file):/.test(here)) return new URL('.', here).href;
-  throw new LookupError('NO_BASE_URL', 'createLookupClient: pass baseUrl, the URL the tree is served at (this runtime does not say where the client was loaded from)');
+  throw new LookupError(
+    'NO_BASE_URL',
+    'createLookupClient: pass baseUrl, the URL the tree is served at (this runtime does not say where the client was loaded from)',
+  );
 }
 
 /**
@@ -108,7 +95,9 @@ function defaultBaseUrl(): string {
 async function fetchTree(url: string): Promise<FetchedFile> {
   if (!url.startsWith('file:')) return globalThis.fetch(url);
   const fs = 'node:fs/promises';
-  const { readFile } = (await import(/* webpackIgnore: true */ /* @vite-ignore */ fs)) as { readFile(path: URL): Promise<Uint8Array> };
+  const { readFile } = (await import(/* webpackIgnore: true */ /* @vite-ignore */ fs)) as {
+    readFile(path: URL): Promise<Uint8Array>;
+  };
   return fileAnswer(await readFile(new URL(url)).catch(() => undefined));
 }
 
@@ -142,23 +131,6 @@ function parseJson(text: string | undefined): unknown {
   }
 }
 
-/**
- * What tells a client that its lookup.json is older than the files it reads:
- * a file the manifest routes to is missing (the deploy renamed it), or a page
- * file's total is not the manifest's. `fallback` is the answer to give when
- * lookup.json turns out to be current after all (docs/tree.md, Across a deploy).
- */
-class Stale extends Error {
-  constructor(message: string, readonly fallback?: Answer, readonly key = message) {
-    super(message);
-  }
-}
-
-/** A child's row as the record of its parent carrying that child alone: what `Id` with `child` answers. */
-function parentOf([id, text, [pid, ptext, counts = [], , fields]]: ChildRecord): EntryRecord {
-  return fields ? [pid, ptext, counts, [[id, text]], fields] : [pid, ptext, counts, [[id, text]]];
-}
-
 /** The manifest a client answers from, with its text, to tell a newer one from it. */
 interface Tree {
   manifest: Manifest;
@@ -167,7 +139,9 @@ interface Tree {
 
 export function createLookupClient(options?: LookupClientOptions): LookupClient;
 /** The same client, its answers typed by a project's lists: `createLookupClient<Lists>({ baseUrl })`. */
-export function createLookupClient<Lists extends ListTypes<Lists>>(options?: LookupClientOptions): TypedLookupClient<Lists>;
+export function createLookupClient<Lists extends ListTypes<Lists>>(
+  options?: LookupClientOptions,
+): TypedLookupClient<Lists>;
 export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
   // A relative URL is the page's, as fetch would read it; elsewhere there is nothing to resolve it against.
   const pageUrl = (globalThis as { location?: { href?: string } }).location?.href;
@@ -207,6 +181,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     return parseJson(await fetchText(path));
   }
 
+  /** A file's JSON through the cache of parsed files: what the answers read the tree by. */
   async function load<T>(path: string): Promise<T | undefined> {
     if (cache.has(path)) {
       const value = cache.get(path);
@@ -218,13 +193,6 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
     cache.set(path, value);
     return value as T | undefined;
-  }
-
-  /** A file the manifest routes to: missing means the manifest may be older than the tree. */
-  async function routed<T>(path: string): Promise<T> {
-    const value = await load<T>(path);
-    if (value === undefined) throw new Stale(`missing file ${path}`);
-    return value;
   }
 
   /**
@@ -262,152 +230,6 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     return true;
   }
 
-  async function answerList(r: Extract<Route, { kind: 'paged' }>, m: Manifest): Promise<Answer> {
-    if (r.under) return answerUnder(m, r, r.under);
-    const { list } = r;
-    const info = m.lists[list.name] as ListInfo;
-    let group: number | undefined;
-    if (r.group !== undefined) {
-      group = m.systems.findIndex((s) => s.id === r.group);
-      if (group < 0) return fail(404, `unknown ${m.api.group!.toLowerCase()} "${r.group}"`);
-    }
-    if (r.id !== undefined) {
-      if (list.children && r.child) {
-        const buckets = info.childBuckets ?? 1;
-        const rows = await routed<ChildRecord[]>(childBucketPath(list.path, info.layout, buckets, bucketOf(r.id, buckets)));
-        const row = rows.find((c) => String(c[0]) === r.id);
-        return ok(row ? { total: 1, items: [toItem(parentOf(row), '', group, list)] } : { total: 0, items: [] });
-      }
-      const rows = await routed<EntryRecord[]>(bucketPath(list.path, info.layout, info.buckets, bucketOf(r.id, info.buckets)));
-      const row = rows.find((e) => String(e[0]) === r.id);
-      return ok(row ? { total: 1, items: [toItem(row, '', group, list)] } : { total: 0, items: [] });
-    }
-    if (r.q !== '') return answerSearch(m, r, info, group);
-    if (r.page > info.pages) return ok({ total: info.total, items: [] });
-    // A group's pages are under the groups' parameter in lower case, whatever a list calls it.
-    const path = pagePath(list.path, r.page, r.group === undefined ? undefined : `${m.api.group!.toLowerCase()}/${r.group}`);
-    const body = await routed<Envelope>(path);
-    // One key for every page: a host that holds old pages costs one more read of lookup.json, not one a page.
-    if (body.total !== info.total) throw new Stale(`${path} has another total than ${MANIFEST}`, ok(body), 'page totals');
-    return ok(body);
-  }
-
-  async function answerSearch(m: Manifest, r: Extract<Route, { kind: 'paged' }>, info: ListInfo, group: number | undefined) {
-    const { q, list } = r;
-    const { total, records } = await searchIndex<EntryRecord>(list.path, info, q, r, m.pageSize, (own) => own);
-    return ok({ total, items: records.map((record) => toItem(record, q, group, list)) });
-  }
-
-  /**
-   * The search file that holds `key`'s range. In a list listed in two
-   * levels, a key under a head is routed by the first keys its head's file
-   * holds: the head's file, then (unless the key is the head's) the file they
-   * route it to, named as in one level, its neighbours being the same.
-   */
-  async function searchFile<R>(folder: string, info: Pick<ListInfo, 'layout' | 'search' | 'heads'>, key: string): Promise<SearchChunk<R>> {
-    const { layout, search, heads } = info;
-    const i = searchFileFor(key, search);
-    const dir = heads && Object.hasOwn(heads, search[i]!) ? heads[search[i]!]! : undefined;
-    if (dir === undefined) return routed<SearchChunk<R>>(searchPath(folder, layout, search, i));
-    const head = await routed<SearchChunk<R>>(headPath(folder, layout, search[i]!, dir));
-    const starts = [...search.slice(0, i + 1), ...(head.starts ?? []), ...search.slice(i + 1)];
-    const j = searchFileFor(key, starts);
-    return j === i ? head : routed<SearchChunk<R>>(searchPath(folder, layout, starts, j));
-  }
-
-  /**
-   * A page of the records a Term matches, read from a list's Term index in
-   * `folder` by `key` (the folded Term, after its parent chain for a list
-   * under a parent): a large prefix's stored page, or the records of the
-   * search file that holds the key's range, ranked here. `own` turns the
-   * index's records into the list's own (under a parent: those of its chain).
-   */
-  async function searchIndex<R>(
-    folder: string, info: Pick<ListInfo, 'layout' | 'search' | 'heads'>, key: string, r: { q: string; page: number; list: ApiList }, size: number,
-    own: (records: R[]) => EntryRecord[],
-  ): Promise<{ total: number; records: EntryRecord[] }> {
-    const { q, page, list } = r;
-    const chunk = await searchFile<R>(folder, info, key);
-    const large = chunk.large && Object.hasOwn(chunk.large, key) ? chunk.sets?.[chunk.large[key]!] : undefined;
-    if (large) {
-      const [total, per, page1, files] = large;
-      if (page === 1) return { total, records: own(page1) };
-      if ((page - 1) * size >= total) return { total, records: [] };
-      const pagesFile = await routed<SearchPages<R>>(resultPagesPath(folder, files[Math.floor((page - 2) / per)]!));
-      return { total, records: own(pagesFile.pages[(page - 2) % per] ?? []) };
-    }
-    const ranked = rankRecords(own(chunk.records), q, list);
-    return { total: ranked.length, records: ranked.slice((page - 1) * size, page * size) };
-  }
-
-  /**
-   * A paged list under a parent (docs/lists.md, Paged lists under a parent):
-   * a page is its own public file under the parent (past the end, page 1
-   * says the true total); Term and Id read the Id buckets and Term index all
-   * the list's parents share, by keys that start with the parent chain. Every
-   * known parent has a page 1, empty or not: an answer that would be empty
-   * reads it, to tell a parent without a match from an unknown one (404).
-   */
-  async function answerUnder(m: Manifest, r: Extract<Route, { kind: 'paged' }>, under: { chain: string; prefix: string }): Promise<Answer> {
-    const { list, q, page, id } = r;
-    const own = `${under.prefix}${list.path}`;
-    const first = `${own}.json`;
-    const unknown = fail(404, `not found: /${first}`);
-    if (id === undefined && q === '') {
-      const body = await load<Envelope>(page === 1 ? first : pagePath(own, page));
-      if (body) return ok(body);
-      const total = page === 1 ? undefined : (await load<Envelope>(first))?.total;
-      return total === undefined ? unknown : ok({ total, items: [] });
-    }
-    const info = m.lists[list.name] as NestedInfo;
-    const folder = nestedFolder(chainOf(m.api, list).map((l) => l.path));
-    let answer: Envelope<Record<string, unknown>>;
-    if (id !== undefined) {
-      const key = scoped(under.chain, id);
-      const rows = await routed<NestedRecord[]>(bucketPath(folder, info.layout, info.buckets, bucketOf(key, info.buckets)));
-      const row = rows.find(([chain, record]) => chain === under.chain && String(record[0]) === id);
-      answer = row ? { total: 1, items: [toItem(row[1], '', undefined, list)] } : { total: 0, items: [] };
-    } else {
-      const ofChain = (records: NestedRecord[]) => records.filter(([chain]) => chain === under.chain).map(([, record]) => record);
-      const { total, records } = await searchIndex(folder, info, scoped(under.chain, q), r, m.pageSize, ofChain);
-      answer = { total, items: records.map((record) => toItem(record, q, undefined, list)) };
-    }
-    return answer.total > 0 || (await load<Envelope>(first)) !== undefined ? ok(answer) : unknown;
-  }
-
-  /** A whole list, filtered by a Term: by tier, list order within a tier (docs/contract.md §2, docs/lists.md). */
-  async function answerWhole(r: Extract<Route, { kind: 'whole' }>): Promise<Answer> {
-    const body = await load<Envelope<Record<string, unknown>>>(r.file);
-    if (!body) return fail(404, `not found: /${r.file}`);
-    if (r.q === '') return ok(body);
-    const { list } = r;
-    const keyOf = (value: 'label' | number) => list.keys.find((k) => k[1] === value)![0];
-    const label = keyOf('label');
-    const columns = (list.search ?? []).map(keyOf);
-    const tiers = body.items.map((item) => itemTier({
-      text: textOf(list, String(item[label]), (i) => item[keyOf(i)]),
-      columns: columns.map((k) => item[k]),
-    }, r.q, list.exact === true));
-    const items = byTier(body.items, tiers);
-    return ok({ total: items.length, items });
-  }
-
-  async function answerFile(path: string): Promise<Answer> {
-    const body = await load<unknown>(path);
-    return body === undefined ? fail(404, `not found: /${path}`) : ok(body);
-  }
-
-  async function route(r: Route, m: Manifest): Promise<Answer> {
-    switch (r.kind) {
-      case 'paged':
-        return answerList(r, m);
-      case 'whole':
-        return answerWhole(r);
-      case 'file':
-        return answerFile(r.file);
-    }
-  }
-
   /**
    * An answer from one build: when a file says the manifest is older than
    * the tree, lookup.json is read afresh and, if it is another build's, the
@@ -433,54 +255,20 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
 
   /** Any request of a declared list. */
   function request(url: string): Promise<Answer> {
-    return fromOneBuild(async (m) => {
-      const r = parseRequest(url, m.api);
-      if (!('status' in r)) return route(r, m);
-      if (r.unlessMissing && !(await load(r.unlessMissing))) return fail(404, `not found: /${r.unlessMissing}`);
-      return fail(r.status, r.error);
-    }, (err) => err.fallback ?? fail(404, err.message));
+    return fromOneBuild(
+      (m) => answerRequest(load, url, m),
+      (err) => err.fallback ?? fail(404, err.message),
+    );
   }
 
-  /** Items of a paged list by id: the ids grouped by their bucket, each bucket file read once. */
+  /** Items of a paged list by id (answer.ts, lookupItems). */
   function lookup(name: string, ids: readonly (string | number)[], options: LookupOptions = {}): Promise<Lookup> {
-    return fromOneBuild(async (m) => {
-      const list = m.api.lists.find((l) => l.name === name && l.shape === 'paged');
-      if (!list) throw new LookupError('UNKNOWN_LIST', `lookup: ${MANIFEST} has no paged list "${name}"`);
-      // Its ids are unique only under their parent: request(`/…/{parent id}/${list.path}.json?Id=…`) names one.
-      if (list.parent) throw new LookupError('UNDER_PARENT', `lookup: "${name}" is a list under a parent, whose ids name an item only under their parent; request its Id under the parent's path`);
-      // A list that takes no group ignores one, as its Id does (descriptor and System).
-      const group = options.group === undefined || !list.params.group ? undefined : m.systems.findIndex((s) => s.id === options.group);
-      if (group === -1) throw new LookupError('UNKNOWN_GROUP', `lookup: unknown ${m.api.group?.toLowerCase() ?? 'group'} "${options.group}"`);
-      const info = m.lists[name] as ListInfo;
-      const child = options.child === true && list.children !== undefined;
-      const [form, count] = child ? [list.children!, info.childBuckets ?? 1] : [list, info.buckets];
-      const asked = [...new Set(ids.map(String))];
-      const keys = asked.map((id) => idKey(form, id));
-      const buckets = new Map<number, Set<string>>();
-      for (const key of keys) {
-        if (key === undefined) continue;
-        const b = bucketOf(key, count);
-        buckets.set(b, (buckets.get(b) ?? new Set()).add(key));
-      }
-      const found = new Map<string, EntryRecord>();
-      await Promise.all([...buckets].map(async ([b, wanted]) => {
-        const path = (child ? childBucketPath : bucketPath)(list.path, info.layout, count, b);
-        for (const row of await routed<(EntryRecord | ChildRecord)[]>(path)) {
-          if (wanted.has(String(row[0]))) found.set(String(row[0]), child ? parentOf(row as ChildRecord) : (row as EntryRecord));
-        }
-      }));
-      const items: Record<string, unknown>[] = [];
-      const unknown: string[] = [];
-      const given = new Set<string>();
-      for (const [i, key] of keys.entries()) {
-        const row = key === undefined ? undefined : found.get(key);
-        if (!row) unknown.push(asked[i]!);
-        else if (!given.has(key!)) given.add(key!), items.push(toItem(row, '', group, list)); // 7 and 007 are one item
-      }
-      return { items, unknown };
-    }, (err) => {
-      throw new LookupError('BROKEN_TREE', `lookup: ${err.message}`);
-    });
+    return fromOneBuild(
+      (m) => lookupItems(load, m, name, ids, options),
+      (err) => {
+        throw new LookupError('BROKEN_TREE', `lookup: ${err.message}`);
+      },
+    );
   }
 
   return {

@@ -13,10 +13,12 @@ import type { Manifest } from './types.js';
  * holds plain files no adapter touches.
  */
 export function servicePaths(api: Manifest['api']): string[] {
-  return api.lists.filter((l) => !l.parent).flatMap((l) => [
-    `/${l.path}.json`,
-    ...(l.items || api.lists.some((under) => under.parent === l.name) ? [`/${l.path}/*`] : []),
-  ]);
+  return api.lists
+    .filter((l) => !l.parent)
+    .flatMap((l) => [
+      `/${l.path}.json`,
+      ...(l.items || api.lists.some((under) => under.parent === l.name) ? [`/${l.path}/*`] : []),
+    ]);
 }
 
 /**
@@ -24,7 +26,13 @@ export function servicePaths(api: Manifest['api']): string[] {
  * routed to them answer 404; a path ending in `/*` is a folder.
  */
 export const HOST_FILES = [
-  '/_worker.js', '/_routes.json', '/_headers', '/_redirects', '/.assetsignore', '/nginx.conf', '/_netlify/*',
+  '/_worker.js',
+  '/_routes.json',
+  '/_headers',
+  '/_redirects',
+  '/.assetsignore',
+  '/nginx.conf',
+  '/_netlify/*',
 ] as const;
 
 /**
@@ -111,7 +119,11 @@ export async function answerHttp(client: LookupClient, method: string, url: stri
     const { status, body } = await client.request(url);
     return answer(status, body);
   } catch (err) {
-    return answer(502, { error: `could not read the tree: ${err instanceof Error ? err.message : String(err)}` }, { 'cache-control': 'no-store' });
+    return answer(
+      502,
+      { error: `could not read the tree: ${err instanceof Error ? err.message : String(err)}` },
+      { 'cache-control': 'no-store' },
+    );
   }
 }
 

@@ -2,8 +2,27 @@
 export { createLookupClient, fileAnswer } from './client.js';
 export { LookupError } from './errors.js';
 export type { LookupErrorCode } from './errors.js';
-export type { FetchedFile, Lookup, LookupClient, LookupClientOptions, LookupOptions, TypedLookupClient } from './client.js';
-export type { Answer, AnyBody, AnyItem, ApiList, CountedItem, Envelope, ErrorBody, Grid, Item, Manifest, ParentItem } from './types.js';
+export type {
+  FetchedFile,
+  Lookup,
+  LookupClient,
+  LookupClientOptions,
+  LookupOptions,
+  TypedLookupClient,
+} from './client.js';
+export type {
+  Answer,
+  AnyBody,
+  AnyItem,
+  ApiList,
+  CountedItem,
+  Envelope,
+  ErrorBody,
+  Grid,
+  Item,
+  Manifest,
+  ParentItem,
+} from './types.js';
 // What a project's reflist-lists.d.ts (`reflist types`) plugs into.
 export type { BodyAt, ListBody, ListType, ListTypes } from './typed.js';
 export { fold } from './fold.js';
@@ -16,9 +35,27 @@ export type { Client, GroupOption } from './source.js';
 export { chooseAt, createCascade, isReady } from './cascade.js';
 export type { Above, Cascade, CascadeLevel } from './cascade.js';
 export {
-  cascade, cascadeAjax, cascadeResults, childValue, flattenChildren, listUrl, optionForId, parseChildValue,
-  preselect, SELECT2_KEYS, select2Ajax, templateResult, toSelect2, toSelect2Page,
+  cascade,
+  cascadeAjax,
+  cascadeResults,
+  childValue,
+  flattenChildren,
+  listUrl,
+  optionForId,
+  parseChildValue,
+  preselect,
+  SELECT2_KEYS,
+  select2Ajax,
+  templateResult,
+  toSelect2,
+  toSelect2Page,
 } from '../widgets/select2.js';
 export type {
-  CascadeOption, JQuerySelect, LookupOption, Select2Ajax, Select2AjaxOptions, Select2Page, Select2Query,
+  CascadeOption,
+  JQuerySelect,
+  LookupOption,
+  Select2Ajax,
+  Select2AjaxOptions,
+  Select2Page,
+  Select2Query,
 } from '../widgets/select2.js';

@@ -125,7 +125,8 @@ export function headPath(list: string, layout: string, head: string, dir: string
 }
 
 /** A page file of result sets: named after its content (see ResultSet), so it never changes at its path. */
-export const resultPagesPath = (list: string, name: string): string => `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
+export const resultPagesPath = (list: string, name: string): string =>
+  `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
 
 const hex = (n: number) => n.toString(16).padStart(8, '0');
 

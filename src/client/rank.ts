@@ -1,6 +1,6 @@
 // Term's tiers (docs/lists.md, Term search): which tier a folded query puts an
 // item in, from its texts. The one definition of ranking: the client ranks
-// records and whole lists' items with it (search.ts, client.ts), and the
+// records and whole lists' items with it (search.ts, answer.ts), and the
 // builder ranks the keys of its index with it (src/search/keys.ts, match.ts),
 // so a large prefix's stored answer is what the client would rank.
 import { fold } from './fold.js';

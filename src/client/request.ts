@@ -7,7 +7,16 @@ import type { ApiList, Manifest } from './types.js';
 
 export type Route =
   /** A paged list; `under` a parent's item for a list with a parent: its parents' ids (`US`, `840/6`) and the folder of its pages (`country/US/`). */
-  | { kind: 'paged'; list: ApiList; page: number; id?: string; q: string; group?: string; child: boolean; under?: { chain: string; prefix: string } }
+  | {
+      kind: 'paged';
+      list: ApiList;
+      page: number;
+      id?: string;
+      q: string;
+      group?: string;
+      child: boolean;
+      under?: { chain: string; prefix: string };
+    }
   /** A whole list's or a grid's file under its parents (`country/840/state.json`), or an item's. */
   | { kind: 'whole'; list: ApiList; file: string; q: string }
   | { kind: 'file'; list: ApiList; file: string };
@@ -46,7 +55,8 @@ export function chainOf(api: Manifest['api'], list: ApiList): ApiList[] {
 const canonical = (list: IdForm, id: string) => (list.id === 'integer' ? canonicalDigits(id) : id);
 
 /** An id of this form as its list's files name it, or undefined when it is none (`Id` answers 400 then). */
-export const idKey = (list: IdForm, text: string): string | undefined => (isId(list, text) ? canonical(list, text) : undefined);
+export const idKey = (list: IdForm, text: string): string | undefined =>
+  isId(list, text) ? canonical(list, text) : undefined;
 
 /** Query parameters by lower-cased name; the first occurrence wins and an empty value counts as absent. */
 export function parseQuery(search: string): Map<string, string> {
@@ -107,13 +117,20 @@ export function parseRequest(url: string, api: Manifest['api']): Route | Failure
       const file = `${prefix}${list.path}.json`;
       const params = parseQuery(search);
       if (list.shape === 'grid') return { kind: 'file', list, file };
-      if (list.shape === 'whole') return { kind: 'whole', list, file, q: list.params.term ? fold(params.get(list.params.term.toLowerCase()) ?? '') : '' };
+      if (list.shape === 'whole')
+        return {
+          kind: 'whole',
+          list,
+          file,
+          q: list.params.term ? fold(params.get(list.params.term.toLowerCase()) ?? '') : '',
+        };
       const route = parseListParams(list, params, prefix === '' ? undefined : { chain, prefix });
       return 'status' in route && prefix !== '' ? { ...route, unlessMissing: file } : route;
     }
     const id = segments[i + 1]!;
     if (!isId(list, id)) return notFound;
-    if (i + 1 === segments.length - 1) return list.items ? { kind: 'file', list, file: `${prefix}${list.path}/${canonical(list, id)}.json` } : notFound;
+    if (i + 1 === segments.length - 1)
+      return list.items ? { kind: 'file', list, file: `${prefix}${list.path}/${canonical(list, id)}.json` } : notFound;
     prefix += `${list.path}/${canonical(list, id)}/`;
     chain += `${chain === '' ? '' : '/'}${canonical(list, id)}`;
     parent = list.name;
@@ -121,7 +138,11 @@ export function parseRequest(url: string, api: Manifest['api']): Route | Failure
   return notFound;
 }
 
-function parseListParams(list: ApiList, params: Map<string, string>, under: { chain: string; prefix: string } | undefined): Route | Failure {
+function parseListParams(
+  list: ApiList,
+  params: Map<string, string>,
+  under: { chain: string; prefix: string } | undefined,
+): Route | Failure {
   const names = list.params;
   const get = (name: string | undefined) => (name === undefined ? undefined : params.get(name.toLowerCase()));
   const pageText = get(names.page) ?? '1';

@@ -22,16 +22,23 @@ export function textOf(list: Pick<ApiList, 'text'>, label: string, field: (i: nu
 export function rankRecord(record: EntryRecord, q: string, list: ApiList): Tier {
   const fields = record[4];
   const field = (i: number) => fields![i];
-  return itemTier({
-    text: textOf(list, record[1], field),
-    ...(record[3] ? { children: record[3].map((child) => child[1]) } : {}),
-    ...(list.search ? { columns: list.search.map(field) } : {}),
-  }, q, list.exact === true);
+  return itemTier(
+    {
+      text: textOf(list, record[1], field),
+      ...(record[3] ? { children: record[3].map((child) => child[1]) } : {}),
+      ...(list.search ? { columns: list.search.map(field) } : {}),
+    },
+    q,
+    list.exact === true,
+  );
 }
 
 /** Records that match q, best tier first, list order kept within a tier. */
 export function rankRecords(records: readonly EntryRecord[], q: string, list: ApiList): EntryRecord[] {
-  return byTier(records, records.map((record) => rankRecord(record, q, list)));
+  return byTier(
+    records,
+    records.map((record) => rankRecord(record, q, list)),
+  );
 }
 
 /**
@@ -39,9 +46,15 @@ export function rankRecords(records: readonly EntryRecord[], q: string, list: Ap
  * children (all of them when the parent itself matches, or when there is no
  * query); `group` is the index into manifest.systems whose count the item carries.
  */
-export function toItem(record: EntryRecord, q: string, group: number | undefined, list: ApiList): Record<string, unknown> {
+export function toItem(
+  record: EntryRecord,
+  q: string,
+  group: number | undefined,
+  list: ApiList,
+): Record<string, unknown> {
   const item: Record<string, unknown> = {};
-  for (const [key, value] of list.keys) item[key] = value === 'id' ? record[0] : value === 'label' ? record[1] : record[4]![value];
+  for (const [key, value] of list.keys)
+    item[key] = value === 'id' ? record[0] : value === 'label' ? record[1] : record[4]![value];
   if (group !== undefined) item['count'] = (record[2] ?? [])[group] ?? 0;
   if (list.children) {
     const matches = (text: string) => textTier(fold(text), q, false) !== NONE;

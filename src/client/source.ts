@@ -110,8 +110,15 @@ export function without<T extends object>(option: T, keys: readonly string[]): T
 
 export function plainOption(list: ApiList, item: PageItem): LookupOption {
   const id = item[keyOf(list.keys, 'id')] as Id;
-  const keys = list.keys.flatMap(([key]) => (OPTION_KEYS.includes(key) || item[key] === undefined ? [] : [[key, item[key]]]));
-  const option: LookupOption = { ...Object.fromEntries(keys), id: String(id), text: String(item[keyOf(list.keys, 'label')]), itemId: id };
+  const keys = list.keys.flatMap(([key]) =>
+    OPTION_KEYS.includes(key) || item[key] === undefined ? [] : [[key, item[key]]],
+  );
+  const option: LookupOption = {
+    ...Object.fromEntries(keys),
+    id: String(id),
+    text: String(item[keyOf(list.keys, 'label')]),
+    itemId: id,
+  };
   if (item['count'] !== undefined) option.count = item['count'] as number;
   return option;
 }
@@ -129,7 +136,13 @@ export function flattenChildren(list: ApiList, items: readonly PageItem[]): Look
       { ...parent, id: childValue(list, 'parent', parent.itemId), kind: 'parent' as const },
       ...((item[key] ?? []) as PageItem[]).map((child) => {
         const id = child[keyOf(keys, 'id')] as Id;
-        return { id: childValue(list, 'child', id), text: String(child[keyOf(keys, 'label')]), itemId: id, kind: 'child' as const, parentId: parent.itemId };
+        return {
+          id: childValue(list, 'child', id),
+          text: String(child[keyOf(keys, 'label')]),
+          itemId: id,
+          kind: 'child' as const,
+          parentId: parent.itemId,
+        };
       }),
     ];
   });
@@ -138,13 +151,18 @@ export function flattenChildren(list: ApiList, items: readonly PageItem[]): Look
 /** The body of a 200 answer; anything else is an error (select2 reports it as "could not be loaded"). */
 export async function fetchBody<T>(client: Client, url: string): Promise<T> {
   const { status, body } = await client.request(url);
-  if (status !== 200) throw new LookupError('ANSWERED', `${url}: ${status} ${(body as { error?: string }).error ?? ''}`, status);
+  if (status !== 200)
+    throw new LookupError('ANSWERED', `${url}: ${status} ${(body as { error?: string }).error ?? ''}`, status);
   return body as T;
 }
 
 /** Page `page` of a paged list's options for `term`; `more` counts list items (parents), not flattened options. */
 export async function optionsPage(
-  client: Client, name: string, term: string, page: number, group?: string,
+  client: Client,
+  name: string,
+  term: string,
+  page: number,
+  group?: string,
 ): Promise<{ options: LookupOption[]; more: boolean; total: number }> {
   // lookup.json first (read once a page visit): the request then has it at hand (the client shares no pending reads).
   const manifest = await client.manifest();
@@ -161,20 +179,32 @@ export async function optionsPage(
  * by id bucket (client.lookup): a request per bucket, never one per value.
  */
 export async function optionsForValues(
-  client: Client, name: string, values: readonly string[], group?: string,
+  client: Client,
+  name: string,
+  values: readonly string[],
+  group?: string,
 ): Promise<{ options: LookupOption[]; unknown: string[] }> {
   const list = await listOf(client, name);
-  const parsed = values.map((value) => (list.children ? parseChildValue(list, value) : { kind: 'parent' as const, id: value }));
+  const parsed = values.map((value) =>
+    list.children ? parseChildValue(list, value) : { kind: 'parent' as const, id: value },
+  );
   const found = { parent: new Map<string, LookupOption>(), child: new Map<string, LookupOption>() };
-  await Promise.all((['parent', 'child'] as const).map(async (kind) => {
-    const ids = parsed.flatMap((p) => (p?.kind === kind ? [p.id] : []));
-    if (ids.length === 0) return;
-    const { items } = await client.lookup(name, ids, { ...(group === undefined ? {} : { group }), child: kind === 'child' });
-    for (const item of items as PageItem[]) {
-      const option = !list.children ? plainOption(list, item) : flattenChildren(list, [item]).find((o) => (o.kind === 'child') === (kind === 'child'))!;
-      found[kind].set(String(option.itemId), option);
-    }
-  }));
+  await Promise.all(
+    (['parent', 'child'] as const).map(async (kind) => {
+      const ids = parsed.flatMap((p) => (p?.kind === kind ? [p.id] : []));
+      if (ids.length === 0) return;
+      const { items } = await client.lookup(name, ids, {
+        ...(group === undefined ? {} : { group }),
+        child: kind === 'child',
+      });
+      for (const item of items as PageItem[]) {
+        const option = !list.children
+          ? plainOption(list, item)
+          : flattenChildren(list, [item]).find((o) => (o.kind === 'child') === (kind === 'child'))!;
+        found[kind].set(String(option.itemId), option);
+      }
+    }),
+  );
   const options: LookupOption[] = [];
   const unknown: string[] = [];
   for (const [i, p] of parsed.entries()) {
@@ -194,7 +224,11 @@ export async function optionsForValues(
  * optionsForValues does.
  */
 export async function preselectValues(
-  client: Client, name: string, values: readonly (string | number)[], group: GroupOption, select: (options: LookupOption[]) => void,
+  client: Client,
+  name: string,
+  values: readonly (string | number)[],
+  group: GroupOption,
+  select: (options: LookupOption[]) => void,
 ): Promise<{ options: LookupOption[]; unknown: string[] }> {
   const found = await optionsForValues(client, name, values.map(String), groupOf(group));
   select(found.options);
@@ -205,7 +239,10 @@ export async function preselectValues(
 function byTerm<T>(items: readonly T[], term: string, label: (item: T) => string): T[] {
   const q = fold(term);
   if (q === '') return [...items];
-  return byTier(items, items.map((item) => textTier(fold(label(item)), q, false)));
+  return byTier(
+    items,
+    items.map((item) => textTier(fold(label(item)), q, false)),
+  );
 }
 
 /** The items of a whole list or a grid as cascade options, under parents `parentIds`, each item's keys kept. */
@@ -219,16 +256,32 @@ export function cascadeResults(list: ApiList, items: readonly PageItem[], parent
  * 'county', ['US', 'TX'])`), all of them, filtered by `term` as the service
  * filters a Term. A grid takes no Term, so it is filtered here the same way.
  */
-export async function childOptions(client: Client, name: string, parentIds: readonly string[], term = ''): Promise<CascadeOption[]> {
+export async function childOptions(
+  client: Client,
+  name: string,
+  parentIds: readonly string[],
+  term = '',
+): Promise<CascadeOption[]> {
   const list = await listOf(client, name);
   const above = chainOf((await client.manifest()).api, list).slice(0, -1);
-  if (parentIds.length !== above.length) throw new LookupError('INVALID_ARGUMENT', `${name}: ${above.length} parent ids expected, ${parentIds.length} given`);
-  const path = `/${above.map((l, i) => `${l.path}/${encodeURIComponent(parentIds[i]!)}`).concat(list.path).join('/')}.json`;
+  if (parentIds.length !== above.length)
+    throw new LookupError(
+      'INVALID_ARGUMENT',
+      `${name}: ${above.length} parent ids expected, ${parentIds.length} given`,
+    );
+  const path = `/${above
+    .map((l, i) => `${l.path}/${encodeURIComponent(parentIds[i]!)}`)
+    .concat(list.path)
+    .join('/')}.json`;
   const parents = [...parentIds];
   if (list.shape === 'grid') {
     const grid = await fetchBody<Grid<PageItem>>(client, path);
     const label = keyOf(list.keys, 'label');
-    return cascadeResults(list, byTerm(grid.rows, term, (row) => String(row[label])), parents);
+    return cascadeResults(
+      list,
+      byTerm(grid.rows, term, (row) => String(row[label])),
+      parents,
+    );
   }
   const query = term !== '' && list.params.term ? `?${new URLSearchParams({ [list.params.term]: term })}` : '';
   const body = await fetchBody<Envelope<PageItem>>(client, path + query);

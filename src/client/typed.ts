@@ -53,5 +53,6 @@ export type BodyAt<Lists extends ListTypes<Lists>, Url extends string> = Url ext
   : never;
 
 /** The URL itself when a list answers it; else a message the URL cannot be assigned to, so that a mistyped path fails to compile. */
-export type RequestUrl<Lists extends ListTypes<Lists>, Url extends string> =
-  [BodyAt<Lists, Url>] extends [never] ? `${Url}: no declared list has this path` : Url;
+export type RequestUrl<Lists extends ListTypes<Lists>, Url extends string> = [BodyAt<Lists, Url>] extends [never]
+  ? `${Url}: no declared list has this path`
+  : Url;

@@ -156,7 +156,13 @@ export interface ApiList {
   /** Exact matches come first, in tier 0. */
   exact?: true;
   /** The embedded children: their list's name, their key in an item, their own keys and their ids' form. */
-  children?: { list: string; key: string; keys: [key: string, value: 'id' | 'label'][]; id: 'integer' | 'string'; chars?: string };
+  children?: {
+    list: string;
+    key: string;
+    keys: [key: string, value: 'id' | 'label'][];
+    id: 'integer' | 'string';
+    chars?: string;
+  };
 }
 
 /** lookup.json */
@@ -188,6 +194,4 @@ export type AnyBody = Envelope | Grid | Item;
  * malformed parameter, an unknown id). A caller that knows the list's shape
  * names the body's type: `request<Envelope<CountedItem>>('/author.json?System=gbif')`.
  */
-export type Answer<Body = AnyBody> =
-  | { status: 200; body: Body }
-  | { status: 400 | 404; body: ErrorBody };
+export type Answer<Body = AnyBody> = { status: 200; body: Body } | { status: 400 | 404; body: ErrorBody };

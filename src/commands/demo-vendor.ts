@@ -40,15 +40,22 @@ export const demoInstall = (...pkgs: string[]): string =>
   `npm install --save-dev ${pkgs.map((pkg) => `${pkg}@${DEMO_PACKAGES.get(pkg)![0]}`).join(' ')}`;
 
 /** Whether a version is in a range as npm reads `jquery@3`: 3.8.0 is, 4.0.0 is not. */
-export const inRange = (version: string, range: string): boolean => version === range || version.startsWith(`${range}.`);
+export const inRange = (version: string, range: string): boolean =>
+  version === range || version.startsWith(`${range}.`);
 
 /** The demo's react-select drop-down: React has no browser build of its own, so the installed packages are bundled. */
 export const REACT_VENDOR = 'react-select.js';
 
 /** esbuild's options for demo/react-vendor.js: the installed React, react-dom, react-select and react-select-async-paginate, in one file. */
 export const reactVendorBuild: BuildOptions & { write: false } = {
-  entryPoints: [join(DEMO, 'react-vendor.js')], bundle: true, format: 'esm', target: 'es2022', minify: true,
-  write: false, logLevel: 'silent', define: { 'process.env.NODE_ENV': '"production"' },
+  entryPoints: [join(DEMO, 'react-vendor.js')],
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  write: false,
+  logLevel: 'silent',
+  define: { 'process.env.NODE_ENV': '"production"' },
 };
 
 /**
@@ -87,23 +94,29 @@ export type VendorSource = { root: string; path: string } | { redirect: string; 
  * or select2 beside it, or a jQuery 4.
  */
 export function vendorSources(resolve: (id: string) => string): Map<string, VendorSource> {
-  return new Map([...VENDOR].map(([name, [pkg, path]]): [string, VendorSource] => {
-    const [range, pinned] = DEMO_PACKAGES.get(pkg)!;
-    const redirect = `https://cdn.jsdelivr.net/npm/${pkg}@${pinned}/${path}`;
-    let root: string;
-    try {
-      root = packageRoot(resolve, pkg);
-    } catch {
-      return [name, { redirect }];
-    }
-    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-    return [name, inRange(version, range) ? { root, path } : { redirect, installed: version }];
-  }));
+  return new Map(
+    [...VENDOR].map(([name, [pkg, path]]): [string, VendorSource] => {
+      const [range, pinned] = DEMO_PACKAGES.get(pkg)!;
+      const redirect = `https://cdn.jsdelivr.net/npm/${pkg}@${pinned}/${path}`;
+      let root: string;
+      try {
+        root = packageRoot(resolve, pkg);
+      } catch {
+        return [name, { redirect }];
+      }
+      const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+      return [name, inRange(version, range) ? { root, path } : { redirect, installed: version }];
+    }),
+  );
 }
 
 /** One line for each demo package installed at a version the demo does not work with. */
 export function vendorWarnings(sources: ReadonlyMap<string, VendorSource>): string[] {
-  const wrong = new Map([...sources].flatMap(([name, source]) => ('installed' in source && source.installed ? [[VENDOR.get(name)![0], source.installed]] : [])));
+  const wrong = new Map(
+    [...sources].flatMap(([name, source]) =>
+      'installed' in source && source.installed ? [[VENDOR.get(name)![0], source.installed]] : [],
+    ),
+  );
   return [...wrong].map(([pkg, version]) => {
     const [range, pinned] = DEMO_PACKAGES.get(pkg)!;
     return `the demo works with ${pkg} ${range}.x, not the installed ${version}: it takes ${pkg} ${pinned} from jsDelivr (${demoInstall(pkg)} to serve it offline)`;

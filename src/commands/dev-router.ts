@@ -91,7 +91,14 @@ export function devHandler(state: DevState): Handler {
       }
       case 'react': {
         const script = await (react ??= bundleReactVendor());
-        if (!script) return sendJson(res, method, 404, { error: 'react, react-dom, react-select, react-select-async-paginate or esbuild is not installed' }, NO_STORE);
+        if (!script)
+          return sendJson(
+            res,
+            method,
+            404,
+            { error: 'react, react-dom, react-select, react-select-async-paginate or esbuild is not installed' },
+            NO_STORE,
+          );
         res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', ...NO_STORE });
         return void res.end(method === 'HEAD' ? undefined : script);
       }

@@ -27,7 +27,9 @@ export interface DevOptions extends Pick<BuildOptions, 'sources' | 'config' | 'o
 
 /** A failed build's errors as `reflist build` prints them; another failure with its stack (not the sources' fault: where it happened matters). */
 const failureLines = (err: unknown): string[] =>
-  err instanceof ReflistError || err instanceof ReflistErrors ? errorLines(err) : [String((err as Error)?.stack ?? err)];
+  err instanceof ReflistError || err instanceof ReflistErrors
+    ? errorLines(err)
+    : [String((err as Error)?.stack ?? err)];
 
 function wrote(report: BuildReport): string {
   if (report.unchanged) return 'the tree is unchanged';
@@ -43,12 +45,19 @@ async function devBuild({ sources, config, out, pageSize }: DevOptions, io: Io, 
   const first = changed.length === 0;
   try {
     const report = await build({
-      sources, config, out, pageSize,
+      sources,
+      config,
+      out,
+      pageSize,
       warn: (line: string) => io.stderr(`warning: ${line}\n`),
       ...(first && { log: (line: string) => io.stdout(line + '\n'), progress: createProgress(io.progress) }),
     });
     const seconds = (report.ms / 1000).toFixed(2);
-    io.stdout(first ? `built ${out} in ${seconds} s: ${wrote(report)}\n` : `rebuilt in ${seconds} s: ${changed.join(', ')} changed; ${wrote(report)}\n`);
+    io.stdout(
+      first
+        ? `built ${out} in ${seconds} s: ${wrote(report)}\n`
+        : `rebuilt in ${seconds} s: ${changed.join(', ')} changed; ${wrote(report)}\n`,
+    );
     return [];
   } catch (err) {
     // An output folder that is not a tree, or one another build holds, is refused by every build: no save
@@ -56,7 +65,9 @@ async function devBuild({ sources, config, out, pageSize }: DevOptions, io: Io, 
     if (first && err instanceof ReflistError && (err.code === 'NOT_A_TREE' || err.code === 'LOCKED')) throw err;
     const errors = failureLines(err);
     for (const line of errors) io.stderr(line + '\n');
-    io.stderr(hasTree(out) ? 'keeping the last good tree\n' : `no tree at ${out} yet: answering 503 until a build succeeds\n`);
+    io.stderr(
+      hasTree(out) ? 'keeping the last good tree\n' : `no tree at ${out} yet: answering 503 until a build succeeds\n`,
+    );
     return errors;
   }
 }
@@ -67,9 +78,15 @@ async function devBuild({ sources, config, out, pageSize }: DevOptions, io: Io, 
  */
 export async function startDev(options: DevOptions, io: Io): Promise<{ url: string; close(): Promise<void> }> {
   const { sources, config, out } = options;
-  if (config === undefined && !existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
+  if (config === undefined && !existsSync(sources))
+    throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
   let errors: string[] = [];
-  const watch = watchInputs(sources, config, (file) => builds.change(file), (folder, err) => io.stderr(`no longer watching ${folder}: ${err.message}\n`));
+  const watch = watchInputs(
+    sources,
+    config,
+    (file) => builds.change(file),
+    (folder, err) => io.stderr(`no longer watching ${folder}: ${err.message}\n`),
+  );
   const builds = scheduleBuilds(async (changed) => {
     watch.refresh(); // before the build reads the inputs, so that a save during it is built after it
     errors = await devBuild(options, io, changed);
@@ -83,7 +100,9 @@ export async function startDev(options: DevOptions, io: Io): Promise<{ url: stri
 
   const vendor = vendorSources(createRequire(import.meta.url).resolve);
   for (const line of vendorWarnings(vendor)) io.stderr(`warning: ${line}\n`);
-  const server = readRawRequestLines(createServer(devHandler({ out, hasTree: () => hasTree(out), errors: () => errors, vendor })));
+  const server = readRawRequestLines(
+    createServer(devHandler({ out, hasTree: () => hasTree(out), errors: () => errors, vendor })),
+  );
   let port: number;
   try {
     port = await listen(server, options.port, options.host);

@@ -132,7 +132,12 @@ function header(csv: string): string {
 export const vendored = (version: string) => `vendor/reflist-${version}.tgz`;
 
 /** Every file of a new project, by its path inside the project's folder; `packed` is the reflist package it installs. */
-export function scaffold(name: string, version: string, packed: Uint8Array, preset: PresetName = 'example'): Map<string, string | Uint8Array> {
+export function scaffold(
+  name: string,
+  version: string,
+  packed: Uint8Array,
+  preset: PresetName = 'example',
+): Map<string, string | Uint8Array> {
   const pkg = {
     name,
     private: true,
@@ -169,7 +174,8 @@ export function packageName(folder: string): string {
     .replace(/[^a-z0-9._-]+/g, '-')
     .slice(0, 200)
     .replace(/^[._-]+|[._-]+$/g, '');
-  const refused = name === '' || name === 'reflist' || name === 'node_modules' || name === 'favicon.ico' || isBuiltin(name);
+  const refused =
+    name === '' || name === 'reflist' || name === 'node_modules' || name === 'favicon.ico' || isBuiltin(name);
   return refused ? `${name || 'my'}-lists` : name;
 }
 
@@ -186,7 +192,8 @@ function shellWord(word: string): string {
 /** reflist's own version, from the package.json one folder up from both src/ and lib/. */
 export function ownVersion(): string {
   const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version?: unknown };
-  if (typeof pkg.version !== 'string') throw new ReflistError('INVALID_OPTION', "reflist's package.json has no version");
+  if (typeof pkg.version !== 'string')
+    throw new ReflistError('INVALID_OPTION', "reflist's package.json has no version");
   return pkg.version;
 }
 
@@ -195,7 +202,10 @@ function ownTarball(): Buffer {
   const root = fileURLToPath(packageFile(''));
   const files = packageFiles(root);
   if (!files.some((f) => f.path === 'lib/cli.js')) {
-    throw new ReflistError('INVALID_OPTION', `init: ${root} has no lib/cli.js to put in the project's vendor/; run npm run compile there first`);
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `init: ${root} has no lib/cli.js to put in the project's vendor/; run npm run compile there first`,
+    );
   }
   return tarball(files);
 }
@@ -229,7 +239,10 @@ export function init(dir: string, io: Pick<Io, 'stdout'>, preset: string = 'exam
   if (!Object.hasOwn(PRESETS, preset)) {
     const names = Object.keys(PRESETS);
     const hint = suggest(preset, names);
-    throw new ReflistError('INVALID_OPTION', `--preset: no preset "${preset}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected ${names.join(', ')}`);
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `--preset: no preset "${preset}"${hint ? ` (did you mean "${hint}"?)` : ''}; expected ${names.join(', ')}`,
+    );
   }
   if (entry(root) === 'other') throw new ReflistError('INVALID_OPTION', `init: ${dir} is a file, not a folder`);
   const files = scaffold(packageName(basename(root)), ownVersion(), ownTarball(), preset as PresetName);

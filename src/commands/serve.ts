@@ -54,7 +54,8 @@ function treeClient(root: string): () => LookupClient {
     // A rebuild swaps the generation the root links to, or rewrites lookup.json in place.
     const file = safeFile(root, MANIFEST);
     const now = file ? `${file}@${statSync(file).mtimeMs}` : '';
-    if (!client || now !== stamp) [client, stamp] = [createLookupClient({ baseUrl: 'reflist:/', fetch, cacheSize: 256 }), now];
+    if (!client || now !== stamp)
+      [client, stamp] = [createLookupClient({ baseUrl: 'reflist:/', fetch, cacheSize: 256 }), now];
     return client;
   };
 }
@@ -62,9 +63,20 @@ function treeClient(root: string): () => LookupClient {
 export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** A JSON answer, with CORS; HEAD sends the headers alone. */
-export function sendJson(res: ServerResponse, method: string, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendJson(
+  res: ServerResponse,
+  method: string,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': TYPES['.json']!, 'access-control-allow-origin': '*', ...headers, 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': TYPES['.json']!,
+    'access-control-allow-origin': '*',
+    ...headers,
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(method === 'HEAD' ? undefined : text);
 }
 
@@ -76,7 +88,13 @@ export function fileHandler(root: string, headers: Record<string, string> = {}):
   return async (req, res) => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') {
-      return sendJson(res, method, 405, { error: `method ${method} not allowed: use GET or HEAD` }, { ...headers, allow: 'GET, HEAD' });
+      return sendJson(
+        res,
+        method,
+        405,
+        { error: `method ${method} not allowed: use GET or HEAD` },
+        { ...headers, allow: 'GET, HEAD' },
+      );
     }
     let path: string;
     try {
@@ -94,7 +112,9 @@ export function fileHandler(root: string, headers: Record<string, string> = {}):
     });
     if (method === 'HEAD') return void res.end();
     // A rebuild may remove the file between the stat and the read: end the answer, not the process.
-    createReadStream(file).on('error', () => res.destroy()).pipe(res);
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   };
 }
 
@@ -114,8 +134,13 @@ export function compatHandler({ dir, headers = {} }: ServeOptions): Handler {
     const url = req.url ?? '/';
     try {
       // Without a readable lookup.json, the client's answer says what is wrong (502).
-      const api = await client().manifest().then((m) => m.api, () => undefined);
-      if (method !== 'GET' && method !== 'HEAD' || !api || adapterRouteOf(url, api) === 'answer') {
+      const api = await client()
+        .manifest()
+        .then(
+          (m) => m.api,
+          () => undefined,
+        );
+      if ((method !== 'GET' && method !== 'HEAD') || !api || adapterRouteOf(url, api) === 'answer') {
         const http = await answerHttp(client(), method, url);
         res.writeHead(http.status, { ...http.headers, ...headers, 'content-length': Buffer.byteLength(http.body) });
         return void res.end(method === 'HEAD' ? undefined : http.body);
@@ -156,15 +181,27 @@ export function encodeRequestHead(packet: Buffer, at: number): Buffer | undefine
   // Only a whole head: the rest of it would go to the parser that failed.
   if (end < 0 || !/\r?\n\r?\n/.test(packet.subarray(start).toString('latin1'))) return undefined;
   // latin1: one character a byte, so a character's code is its byte.
-  const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (.+) (HTTP\/\d\.\d)\r?$/s.exec(packet.subarray(start, end).toString('latin1'));
+  const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (.+) (HTTP\/\d\.\d)\r?$/s.exec(
+    packet.subarray(start, end).toString('latin1'),
+  );
   if (!line) return undefined;
-  const target = line[2]!.replace(/[^\x21-\x7e]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  const target = line[2]!.replace(
+    /[^\x21-\x7e]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
   // The parser reads no more of the client's connection: the answer closes it.
-  return Buffer.concat([Buffer.from(`${line[1]} ${target} ${line[3]}\r\nconnection: close\r\n`, 'latin1'), packet.subarray(end + 1)]);
+  return Buffer.concat([
+    Buffer.from(`${line[1]} ${target} ${line[3]}\r\nconnection: close\r\n`, 'latin1'),
+    packet.subarray(end + 1),
+  ]);
 }
 
 /** Statuses for what Node's parser refuses, as Node's own answers give them; anything else is a 400. */
-const REFUSED: Record<string, number> = { HPE_HEADER_OVERFLOW: 431, HPE_CHUNK_EXTENSIONS_OVERFLOW: 413, ERR_HTTP_REQUEST_TIMEOUT: 408 };
+const REFUSED: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
 
 /**
  * Makes `server` answer a request whose line Node's parser refuses as it
@@ -186,12 +223,17 @@ export function readRawRequestLines(server: Server): Server {
     refused.add(socket);
     await answering.get(socket);
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    const head = err.code === 'HPE_INVALID_URL' && err.rawPacket ? encodeRequestHead(err.rawPacket, err.bytesParsed ?? 0) : undefined;
+    const head =
+      err.code === 'HPE_INVALID_URL' && err.rawPacket
+        ? encodeRequestHead(err.rawPacket, err.bytesParsed ?? 0)
+        : undefined;
     if (head) return void server.emit('connection', relay(socket, head));
     const status = REFUSED[err.code ?? ''] ?? 400;
     const body = JSON.stringify({ error: `the request could not be read: ${err.reason ?? err.message}` });
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${TYPES['.json']}\r\naccess-control-allow-origin: *\r\n`
-      + `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${TYPES['.json']}\r\naccess-control-allow-origin: *\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   return server;
 }
@@ -228,9 +270,18 @@ export async function listen(server: Server, port: number, host: string): Promis
     await new Promise<void>((listening, failed) => server.once('error', failed).listen(port, host, listening));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new ReflistError('INVALID_OPTION', `--port: ${host}:${port} is in use; choose another port, or --port 0 for any free one`);
-    if (code === 'EACCES') throw new ReflistError('INVALID_OPTION', `--port: ${host}:${port} may not be listened on by this user; choose a port above 1023`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new ReflistError('INVALID_OPTION', `--host: ${host} is no address of this machine`);
+    if (code === 'EADDRINUSE')
+      throw new ReflistError(
+        'INVALID_OPTION',
+        `--port: ${host}:${port} is in use; choose another port, or --port 0 for any free one`,
+      );
+    if (code === 'EACCES')
+      throw new ReflistError(
+        'INVALID_OPTION',
+        `--port: ${host}:${port} may not be listened on by this user; choose a port above 1023`,
+      );
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new ReflistError('INVALID_OPTION', `--host: ${host} is no address of this machine`);
     throw err;
   }
   const address = server.address();
@@ -240,6 +291,9 @@ export async function listen(server: Server, port: number, host: string): Promis
 /** The tree a server is started over: refused at once when it is none, rather than answering 502 to every URL. */
 export function checkTree(dir: string): void {
   if (!safeFile(dir, MANIFEST)) {
-    throw new ReflistError('INVALID_OPTION', `--dir: no reflist tree at ${dir} (${MANIFEST} is missing); build one with reflist build --out ${dir}`);
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `--dir: no reflist tree at ${dir} (${MANIFEST} is missing); build one with reflist build --out ${dir}`,
+    );
   }
 }

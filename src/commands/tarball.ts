@@ -26,9 +26,10 @@ export function packageFiles(root: string): TarEntry[] {
     const full = join(root, entry);
     const stat = statSync(full, { throwIfNoEntry: false });
     if (stat?.isFile()) paths.add(entry);
-    else if (stat) for (const file of readdirSync(full, { recursive: true, encoding: 'utf8' })) {
-      if (statSync(join(full, file)).isFile()) paths.add(relative(root, join(full, file)).split(sep).join('/'));
-    }
+    else if (stat)
+      for (const file of readdirSync(full, { recursive: true, encoding: 'utf8' })) {
+        if (statSync(join(full, file)).isFile()) paths.add(relative(root, join(full, file)).split(sep).join('/'));
+      }
   }
   return [...paths].sort().map((path) => {
     const file = join(root, path);

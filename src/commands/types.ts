@@ -20,7 +20,10 @@ export interface TypesOptions {
 
 /** A list's item type's name: its name in PascalCase, then `Item` (`countryInstitution` → `CountryInstitutionItem`). */
 function typeName(name: string): string {
-  return `${name.split(/[-_]/).map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join('')}Item`;
+  return `${name
+    .split(/[-_]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}Item`;
 }
 
 /** Each list's type name; names that differ only by case or by `-` and `_` get a number. */
@@ -48,13 +51,18 @@ function chainOf(d: Declaration, list: ListSpec): ListSpec[] {
 
 /** A path as the docs write it, `{id}` where an id goes: `/family/{id}/genus.json`. */
 function shownPath(d: Declaration, list: ListSpec, item: boolean): string {
-  const above = chainOf(d, list).slice(0, -1).map((l) => `/${l.path}/{id}`).join('');
+  const above = chainOf(d, list)
+    .slice(0, -1)
+    .map((l) => `/${l.path}/{id}`)
+    .join('');
   return `${above}/${list.path}${item ? '/{id}' : ''}.json`;
 }
 
 /** A path as segments for reflist/client's BodyAt: `['family', string, 'genus.json']`. */
 function segments(d: Declaration, list: ListSpec, item: boolean): string {
-  const above = chainOf(d, list).slice(0, -1).flatMap((l) => [`'${l.path}'`, 'string']);
+  const above = chainOf(d, list)
+    .slice(0, -1)
+    .flatMap((l) => [`'${l.path}'`, 'string']);
   const last = item ? [`'${list.path}'`, '`${string}.json`'] : [`'${list.path}.json'`];
   return `[${[...above, ...last].join(', ')}]`;
 }
@@ -125,13 +133,22 @@ ${served.map((list) => listEntry(d, list, names)).join('')}};
 export function types(options: TypesOptions, io: Pick<Io, 'stdout'>): void {
   const { out } = options;
   if (existsSync(out) && statSync(out).isDirectory()) {
-    throw new ReflistError('INVALID_OPTION', `--out: ${out} is a folder; expected a file such as ${join(out, TYPES_FILE)}`);
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `--out: ${out} is a folder; expected a file such as ${join(out, TYPES_FILE)}`,
+    );
   }
   if (!out.endsWith('.d.ts')) {
-    throw new ReflistError('INVALID_OPTION', `--out: expected a file whose name ends in .d.ts, got "${out}" (e.g. ${out.replace(/(\.d)?\.[cm]?[jt]s$/, '')}.d.ts)`);
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `--out: expected a file whose name ends in .d.ts, got "${out}" (e.g. ${out.replace(/(\.d)?\.[cm]?[jt]s$/, '')}.d.ts)`,
+    );
   }
   const loaded = loadDeclaration(options.sources, options.config);
-  const from = loaded.config === undefined ? `the lookup service's files in ${options.sources} (no ${CONFIG_FILE})` : configName(loaded.config);
+  const from =
+    loaded.config === undefined
+      ? `the lookup service's files in ${options.sources} (no ${CONFIG_FILE})`
+      : configName(loaded.config);
   const text = listTypes(loaded.declaration, from, `./${basename(out).slice(0, -'.d.ts'.length)}.js`);
   const n = loaded.declaration.lists.filter((l) => !l.embeddedIn).length;
   const lists = `${n} list${n === 1 ? '' : 's'}`;

@@ -15,7 +15,11 @@ export interface Inputs {
 }
 
 /** The folders on the way to a file: `a/b/x.csv` → `a`, `a/b`. */
-const foldersOf = (file: string): string[] => file.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+const foldersOf = (file: string): string[] =>
+  file
+    .split('/')
+    .slice(0, -1)
+    .map((_, i, parts) => parts.slice(0, i + 1).join('/'));
 
 /**
  * The paths whose change may change the build, as the config names them: the
@@ -33,7 +37,9 @@ export function buildInputs(sources: string, config: string | undefined): Inputs
     return { isInput: (file) => inputs.has(file), folders: ['', ...folders] };
   } catch {
     return {
-      isInput: (file) => file === configName || (file.endsWith('.csv') && !file.split('/').some((part) => part.startsWith('.') || part === 'node_modules')),
+      isInput: (file) =>
+        file === configName ||
+        (file.endsWith('.csv') && !file.split('/').some((part) => part.startsWith('.') || part === 'node_modules')),
     };
   }
 }
@@ -44,10 +50,16 @@ export function buildInputs(sources: string, config: string | undefined): Inputs
  * changes the folders watched; a folder that is not there (yet) is watched
  * through its nearest parent that is, whose change names it.
  */
-export function watchFolders(root: string, onChange: (file: string | null) => void, onError: (folder: string, err: Error) => void) {
+export function watchFolders(
+  root: string,
+  onChange: (file: string | null) => void,
+  onError: (folder: string, err: Error) => void,
+) {
   const watchers = new Map<string, FSWatcher>();
   const present = (folder: string): string =>
-    folder === '' || statSync(join(root, folder), { throwIfNoEntry: false })?.isDirectory() ? folder : present(posix.dirname(folder).replace(/^\.$/, ''));
+    folder === '' || statSync(join(root, folder), { throwIfNoEntry: false })?.isDirectory()
+      ? folder
+      : present(posix.dirname(folder).replace(/^\.$/, ''));
   return {
     watch(folders: readonly string[]): void {
       const wanted = new Set(folders.map(present));
@@ -55,7 +67,9 @@ export function watchFolders(root: string, onChange: (file: string | null) => vo
       for (const folder of wanted) {
         if (watchers.has(folder)) continue;
         try {
-          const watcher = watch(join(root, folder), (_event, name) => onChange(name === null ? null : folder === '' ? name : `${folder}/${name}`));
+          const watcher = watch(join(root, folder), (_event, name) =>
+            onChange(name === null ? null : folder === '' ? name : `${folder}/${name}`),
+          );
           watcher.on('error', (err) => (watchers.delete(folder), onError(folder, err)));
           watchers.set(folder, watcher);
         } catch {
@@ -76,15 +90,24 @@ export function watchFolders(root: string, onChange: (file: string | null) => vo
  * reads the config again and watches the folders it names now; dev calls it
  * before each build reads them, so that a save during the build is built after it.
  */
-export function watchInputs(sources: string, config: string | undefined, onInput: (file: string) => void, onError: (folder: string, err: Error) => void) {
+export function watchInputs(
+  sources: string,
+  config: string | undefined,
+  onInput: (file: string) => void,
+  onError: (folder: string, err: Error) => void,
+) {
   // The folder of the config and its sources (a missing --config is the first build's error).
   const root = config === undefined ? sources : dirname(config);
   let inputs = buildInputs(sources, config);
   let folders = [''];
-  const watcher = watchFolders(root, (file) => {
-    // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
-    if (file === null || inputs.isInput(file)) onInput(file ?? 'a source');
-  }, (folder, err) => onError(join(root, folder), err));
+  const watcher = watchFolders(
+    root,
+    (file) => {
+      // Linux and macOS always name the file; elsewhere a change without a name may be a source's.
+      if (file === null || inputs.isInput(file)) onInput(file ?? 'a source');
+    },
+    (folder, err) => onError(join(root, folder), err),
+  );
   return {
     refresh(): void {
       inputs = buildInputs(sources, config);

@@ -25,7 +25,6 @@ export function delimiterHint(file: string, header: readonly string[], wanted: r
   return undefined;
 }
 
-
 /** A header's columns named in a message at most; the rest are counted. */
 const SHOWN = 12;
 
@@ -37,14 +36,19 @@ export function headerHas(header: readonly string[]): string {
 }
 
 /** What to say of a column a header lacks: the closest of its columns, else the columns it has. */
-export const columnHint = (column: string, header: readonly string[]): string => didYouMean(column, header) || headerHas(header);
+export const columnHint = (column: string, header: readonly string[]): string =>
+  didYouMean(column, header) || headerHas(header);
 
 /**
  * Every column a declaration names that its source's header lacks. A missing
  * column is the source's error when the config names it as a relation, and
  * the config's when a template or field does.
  */
-export function checkColumns(d: Declaration, configFile: string, headers: ReadonlyMap<string, string[]>): ReflistError[] {
+export function checkColumns(
+  d: Declaration,
+  configFile: string,
+  headers: ReadonlyMap<string, string[]>,
+): ReflistError[] {
   const errors: ReflistError[] = [];
   const has = (header: string[], column: string) => header.some((h) => h.toLowerCase() === column.toLowerCase());
   // A file whose header lacks columns may be split by another delimiter than the declared one: each of its errors carries the fix.
@@ -53,9 +57,15 @@ export function checkColumns(d: Declaration, configFile: string, headers: Readon
   const hintOf = (file: string) => delimiterHint(file, headers.get(file) ?? [], wanted.get(file) ?? []);
   const configError = (path: string, file: string, message: string) =>
     errors.push(new ReflistError('INVALID_CONFIG', `${path}: ${message}`, { file: configFile }, hintOf(file)));
-  const sourceError = (file: string, message: string) => errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }, hintOf(file)));
+  const sourceError = (file: string, message: string) =>
+    errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }, hintOf(file)));
   for (const list of d.lists) {
-    want(list.source.file, [...(list.parent?.columns ?? []), list.id.column, ...list.label.columns, ...list.fields.map((f) => f.column)]);
+    want(list.source.file, [
+      ...(list.parent?.columns ?? []),
+      list.id.column,
+      ...list.label.columns,
+      ...list.fields.map((f) => f.column),
+    ]);
     if (list.counts) want(list.counts.source.file, [list.counts.group, list.counts.id, list.counts.count]);
   }
   if (d.groups) want(d.groups.source.file, [d.groups.id, d.groups.label]);
@@ -66,10 +76,15 @@ export function checkColumns(d: Declaration, configFile: string, headers: Readon
     const at = `lists.${list.name}`;
     const missing = (column: string) => !has(header, column);
     const hint = (column: string) => columnHint(column, header);
-    list.parent?.columns.filter(missing).forEach((c) => sourceError(file, `no column ${quote(c)} (declared by ${at}.parent)${hint(c)}`));
-    if (missing(list.id.column)) sourceError(file, `no column ${quote(list.id.column)} (declared by ${at}.id)${hint(list.id.column)}`);
-    for (const c of list.label.columns.filter(missing)) configError(`${at}.label`, file, `the template names column ${quote(c)}, which ${file} does not have${hint(c)}`);
-    for (const f of list.fields.filter((f) => missing(f.column))) configError(`${at}.fields.${f.key}`, file, `no column ${quote(f.column)} in ${file}${hint(f.column)}`);
+    list.parent?.columns
+      .filter(missing)
+      .forEach((c) => sourceError(file, `no column ${quote(c)} (declared by ${at}.parent)${hint(c)}`));
+    if (missing(list.id.column))
+      sourceError(file, `no column ${quote(list.id.column)} (declared by ${at}.id)${hint(list.id.column)}`);
+    for (const c of list.label.columns.filter(missing))
+      configError(`${at}.label`, file, `the template names column ${quote(c)}, which ${file} does not have${hint(c)}`);
+    for (const f of list.fields.filter((f) => missing(f.column)))
+      configError(`${at}.fields.${f.key}`, file, `no column ${quote(f.column)} in ${file}${hint(f.column)}`);
     if (list.counts) {
       const h = headers.get(list.counts.source.file);
       for (const c of h ? [list.counts.group, list.counts.id, list.counts.count].filter((c) => !has(h, c)) : []) {
@@ -79,6 +94,7 @@ export function checkColumns(d: Declaration, configFile: string, headers: Readon
   }
   const g = d.groups;
   const h = g && headers.get(g.source.file);
-  for (const c of h ? [g!.id, g!.label].filter((c) => !has(h, c)) : []) sourceError(g!.source.file, `no column ${quote(c)} (declared by groups)${columnHint(c, h!)}`);
+  for (const c of h ? [g!.id, g!.label].filter((c) => !has(h, c)) : [])
+    sourceError(g!.source.file, `no column ${quote(c)} (declared by groups)${columnHint(c, h!)}`);
   return errors;
 }

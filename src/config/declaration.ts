@@ -144,14 +144,16 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
   let pageSize: number | undefined;
   if (json['pageSize'] !== undefined) {
     const n = json['pageSize'];
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 10000) e.add('pageSize', `expected an integer from 1 to 10000, got ${JSON.stringify(n)}`);
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 10000)
+      e.add('pageSize', `expected an integer from 1 to 10000, got ${JSON.stringify(n)}`);
     else pageSize = n;
   }
   const host = readHost(e, json['host']);
   const groups = readGroups(e, json['groups']);
   const lists: ListSpec[] = [];
   const rawLists = json['lists'];
-  if (!isObject(rawLists) || Object.keys(rawLists).length === 0) e.add('lists', 'expected an object naming at least one list, e.g. {"institution": {"source": "institution.csv"}}');
+  if (!isObject(rawLists) || Object.keys(rawLists).length === 0)
+    e.add('lists', 'expected an object naming at least one list, e.g. {"institution": {"source": "institution.csv"}}');
   else {
     // The lists other lists embed, known before each is read: their items carry no fields, so no order either.
     const embedded = new Map<unknown, string>();
@@ -167,12 +169,25 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
     }
     if (e.all.length === 0) checkRelations(e, lists);
   }
-  return e.all.length > 0 ? { errors: e.all } : { declaration: { ...(pageSize ? { pageSize } : {}), ...(host ? { host } : {}), ...(groups ? { groups } : {}), lists }, errors: [] };
+  return e.all.length > 0
+    ? { errors: e.all }
+    : {
+        declaration: {
+          ...(pageSize ? { pageSize } : {}),
+          ...(host ? { host } : {}),
+          ...(groups ? { groups } : {}),
+          lists,
+        },
+        errors: [],
+      };
 }
 
 function readHost(e: Errors, v: Json): HostName | undefined {
   if (v === undefined || (typeof v === 'string' && isHostName(v))) return v;
-  e.add('host', `expected one of ${HOST_NAMES.join(', ')}, got ${JSON.stringify(v)}${typeof v === 'string' ? didYouMean(v, HOST_NAMES) : ''}`);
+  e.add(
+    'host',
+    `expected one of ${HOST_NAMES.join(', ')}, got ${JSON.stringify(v)}${typeof v === 'string' ? didYouMean(v, HOST_NAMES) : ''}`,
+  );
   return undefined;
 }
 
@@ -189,9 +204,32 @@ function readGroups(e: Errors, v: Json): GroupsSpec | undefined {
   return source && param && id && label ? { source, param, id, label, optional } : undefined;
 }
 
-const LIST_KEYS = ['path', 'source', 'optional', 'id', 'label', 'fields', 'keys', 'parent', 'children', 'shape', 'items', 'search', 'order', 'counts', 'params'] as const;
+const LIST_KEYS = [
+  'path',
+  'source',
+  'optional',
+  'id',
+  'label',
+  'fields',
+  'keys',
+  'parent',
+  'children',
+  'shape',
+  'items',
+  'search',
+  'order',
+  'counts',
+  'params',
+] as const;
 
-function readList(e: Errors, path: string, name: string, v: Json, groups: GroupsSpec | undefined, embeddedIn: string | undefined): ListSpec | undefined {
+function readList(
+  e: Errors,
+  path: string,
+  name: string,
+  v: Json,
+  groups: GroupsSpec | undefined,
+  embeddedIn: string | undefined,
+): ListSpec | undefined {
   if (!isObject(v)) return e.fail(path, 'expected an object, e.g. {"source": "institution.csv", "label": "name"}');
   const before = e.all.length;
   e.keys(path, v, LIST_KEYS);
@@ -202,7 +240,10 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
   const fields = readFields(e, `${path}.fields`, v['fields']);
   const shape = v['shape'] ?? 'paged';
   if (shape !== 'paged' && shape !== 'whole' && shape !== 'grid') {
-    e.add(`${path}.shape`, `expected "paged", "whole" or "grid", got ${JSON.stringify(shape)}${typeof shape === 'string' ? didYouMean(shape, ['paged', 'whole', 'grid']) : ''}`);
+    e.add(
+      `${path}.shape`,
+      `expected "paged", "whole" or "grid", got ${JSON.stringify(shape)}${typeof shape === 'string' ? didYouMean(shape, ['paged', 'whole', 'grid']) : ''}`,
+    );
   }
   let parent: ParentSpec | undefined;
   if (v['parent'] !== undefined) {
@@ -212,8 +253,17 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
       e.keys(`${path}.parent`, p, ['list', 'column']);
       const list = readName(e, `${path}.parent.list`, p['list'], 'a list name');
       const c = p['column'];
-      const columns = typeof c === 'string' ? [c] : Array.isArray(c) && c.length > 0 && c.every((x) => typeof x === 'string' && x.trim() !== '') ? (c as string[]) : undefined;
-      if (!columns) e.add(`${path}.parent.column`, 'expected the column holding the parent\'s id, or one column per ancestor, outermost first');
+      const columns =
+        typeof c === 'string'
+          ? [c]
+          : Array.isArray(c) && c.length > 0 && c.every((x) => typeof x === 'string' && x.trim() !== '')
+            ? (c as string[])
+            : undefined;
+      if (!columns)
+        e.add(
+          `${path}.parent.column`,
+          "expected the column holding the parent's id, or one column per ancestor, outermost first",
+        );
       if (list && columns) parent = { list, columns };
     }
   }
@@ -233,7 +283,11 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
   const optional = readBoolean(e, `${path}.optional`, v['optional']);
   const search = readSearch(e, `${path}.search`, v['search'], { fields, shape, children: children !== undefined });
   let order: OrderKey[] | undefined;
-  if (embeddedIn && v['order'] !== undefined) e.add(`${path}.order`, `the children of ${quote(embeddedIn)} are in their parent's items in list order: drop "order"`);
+  if (embeddedIn && v['order'] !== undefined)
+    e.add(
+      `${path}.order`,
+      `the children of ${quote(embeddedIn)} are in their parent's items in list order: drop "order"`,
+    );
   else order = readOrder(e, `${path}.order`, v['order'], fields);
   let counts: CountsSpec | undefined;
   if (v['counts'] !== undefined) {
@@ -244,8 +298,11 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
     else {
       e.keys(`${path}.counts`, o, ['source', 'group', 'id', 'count']);
       const src = readSource(e, `${path}.counts.source`, o['source'], `${name}_count.csv`);
-      const cols = (['group', 'id', 'count'] as const).map((k) => (o[k] === undefined ? k : readColumn(e, `${path}.counts.${k}`, o[k])));
-      if (src && cols.every((x) => x !== undefined)) counts = { source: src, group: cols[0]!, id: cols[1]!, count: cols[2]! };
+      const cols = (['group', 'id', 'count'] as const).map((k) =>
+        o[k] === undefined ? k : readColumn(e, `${path}.counts.${k}`, o[k]),
+      );
+      if (src && cols.every((x) => x !== undefined))
+        counts = { source: src, group: cols[0]!, id: cols[1]!, count: cols[2]! };
     }
   }
   if (e.all.length > before || !source || !segment || !id || !label) return undefined;
@@ -254,17 +311,38 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
   if (v['keys'] !== undefined) {
     const k = v['keys'];
     const same = Array.isArray(k) && k.length === ownKeys.length && ownKeys.every((x) => k.includes(x));
-    if (!same) e.add(`${path}.keys`, `expected the item's keys in the order they are written: ${ownKeys.map(quote).join(', ')} in any order`);
+    if (!same)
+      e.add(
+        `${path}.keys`,
+        `expected the item's keys in the order they are written: ${ownKeys.map(quote).join(', ')} in any order`,
+      );
     else keys = k as string[];
   }
   const reserved = ['count', ...(children ? [children.key] : [])];
   for (const key of new Set(ownKeys)) {
     if (ownKeys.indexOf(key) !== ownKeys.lastIndexOf(key)) e.add(path, `two of its keys are ${quote(key)}`);
-    if (reserved.includes(key)) e.add(path, `${quote(key)} is a key reflist writes itself (${key === 'count' ? 'the count of a group' : 'the children'})`);
+    if (reserved.includes(key))
+      e.add(
+        path,
+        `${quote(key)} is a key reflist writes itself (${key === 'count' ? 'the count of a group' : 'the children'})`,
+      );
   }
   const spec: Omit<ListSpec, 'params'> = {
-    name, path: segment, source, id, label, fields, keys, ...(parent ? { parent } : {}), ...(children ? { children } : {}),
-    shape: shape as Shape, items, search, ...(order ? { order } : {}), ...(counts ? { counts } : {}), optional,
+    name,
+    path: segment,
+    source,
+    id,
+    label,
+    fields,
+    keys,
+    ...(parent ? { parent } : {}),
+    ...(children ? { children } : {}),
+    shape: shape as Shape,
+    items,
+    search,
+    ...(order ? { order } : {}),
+    ...(counts ? { counts } : {}),
+    optional,
   };
   if (spec.counts && spec.shape !== 'paged') e.add(`${path}.counts`, 'only paged lists have counts');
   if (spec.children && spec.shape !== 'paged') e.add(`${path}.children`, 'only paged lists embed children');
@@ -273,6 +351,9 @@ function readList(e: Errors, path: string, name: string, v: Json, groups: Groups
 
 /** Every source file a declaration reads, each once, in declared order. */
 export function sourceFiles(d: Declaration): SourceSpec[] {
-  const all = [...(d.groups ? [d.groups.source] : []), ...d.lists.flatMap((l) => [l.source, ...(l.counts ? [l.counts.source] : [])])];
+  const all = [
+    ...(d.groups ? [d.groups.source] : []),
+    ...d.lists.flatMap((l) => [l.source, ...(l.counts ? [l.counts.source] : [])]),
+  ];
   return [...new Map(all.map((s) => [s.file, s])).values()];
 }

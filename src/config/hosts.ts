@@ -29,8 +29,20 @@ const PAGES_SETTINGS = ['_worker.js', '_redirects', '_headers', '_routes.json'];
 /** The hosts `--host` knows. Every one of them stores a tree's `.gz`/`.br` copies as files of their own. */
 const TABLE = {
   'github-pages': { name: 'github-pages', title: 'GitHub Pages', siteBytes: 1e9 },
-  'cloudflare-pages': { name: 'cloudflare-pages', title: 'Cloudflare Pages', files: 100_000, fileBytes: 25 * MiB, settings: PAGES_SETTINGS },
-  'cloudflare-pages-free': { name: 'cloudflare-pages-free', title: "Cloudflare Pages' free plan", files: 20_000, fileBytes: 25 * MiB, settings: PAGES_SETTINGS },
+  'cloudflare-pages': {
+    name: 'cloudflare-pages',
+    title: 'Cloudflare Pages',
+    files: 100_000,
+    fileBytes: 25 * MiB,
+    settings: PAGES_SETTINGS,
+  },
+  'cloudflare-pages-free': {
+    name: 'cloudflare-pages-free',
+    title: "Cloudflare Pages' free plan",
+    files: 20_000,
+    fileBytes: 25 * MiB,
+    settings: PAGES_SETTINGS,
+  },
   netlify: { name: 'netlify', title: 'Netlify', folderEntries: 54_000 },
   s3: { name: 's3', title: 'Amazon S3', fileBytes: 5 * 1024 * MiB },
 } as const satisfies Record<string, Host>;

@@ -9,7 +9,8 @@ import type { SourceSpec } from './declaration.js';
 export const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 export type Json = unknown;
-export const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: Json): v is Record<string, Json> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 export const quote = (s: string) => JSON.stringify(s);
 
 /** Collects a config's errors, each `file: path: message`. */
@@ -29,7 +30,10 @@ export class Errors {
     for (const key of Object.keys(o)) {
       if (known.includes(key)) continue;
       const hint = suggest(key, known);
-      this.add(`${path}.${key}`, `unknown key${hint ? ` (did you mean ${quote(hint)}?)` : `; expected one of ${known.join(', ')}`}`);
+      this.add(
+        `${path}.${key}`,
+        `unknown key${hint ? ` (did you mean ${quote(hint)}?)` : `; expected one of ${known.join(', ')}`}`,
+      );
     }
   }
 }

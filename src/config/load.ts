@@ -30,7 +30,8 @@ export interface Loaded {
 /** The config a build uses: `--config`, or the one in the sources folder, or undefined (then the preset may apply). */
 function findConfig(sources: string, config?: string): string | undefined {
   if (config !== undefined) {
-    if (!existsSync(config) || !statSync(config).isFile()) throw new ReflistError('INVALID_OPTION', `--config: no such file ${config}`);
+    if (!existsSync(config) || !statSync(config).isFile())
+      throw new ReflistError('INVALID_OPTION', `--config: no such file ${config}`);
     return config;
   }
   const conventional = join(sources, CONFIG_FILE);
@@ -54,7 +55,10 @@ function readJson(path: string, name: string): unknown {
   } catch (err) {
     const message = (err as Error).message;
     const at = /position (\d+)/.exec(message);
-    throw new ReflistError('INVALID_CONFIG', `not JSON: ${message.replace(/^JSON\.parse: /, '')}`, { file: name, ...(at ? { line: lineAt(text, Number(at[1])) } : {}) });
+    throw new ReflistError('INVALID_CONFIG', `not JSON: ${message.replace(/^JSON\.parse: /, '')}`, {
+      file: name,
+      ...(at ? { line: lineAt(text, Number(at[1])) } : {}),
+    });
   }
 }
 
@@ -64,7 +68,14 @@ function readHeader(path: string, source: SourceSpec): string[] {
   try {
     const buffer = Buffer.alloc(65536);
     const n = readSync(fd, buffer, 0, buffer.length, 0);
-    const records = parse(buffer.subarray(0, n), { delimiter: source.delimiter, bom: true, to: 1, relax_column_count: true, relax_quotes: true, skip_records_with_error: true }) as string[][];
+    const records = parse(buffer.subarray(0, n), {
+      delimiter: source.delimiter,
+      bom: true,
+      to: 1,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_records_with_error: true,
+    }) as string[][];
     return records[0] ?? [];
   } catch {
     return []; // read.ts reports what is wrong with the file, with its line
@@ -116,16 +127,24 @@ const names = (files: string[]) => files.slice(0, SHOWN).join(', ') + (files.len
  * A declared source that is not there: the CSV file the name most likely
  * meant, else the CSV files no list reads, and how to build without it.
  */
-function missingSource(source: Declared, dir: string, config: string, csvs: string[], declared: ReadonlySet<string>): ReflistError {
+function missingSource(
+  source: Declared,
+  dir: string,
+  config: string,
+  csvs: string[],
+  declared: ReadonlySet<string>,
+): ReflistError {
   const unread = csvs.filter((f) => !declared.has(f));
   // A file moved into a folder below keeps its name.
   const moved = csvs.find((f) => basename(f) === basename(source.file));
   const close = moved ? ` (did you mean ${JSON.stringify(moved)}?)` : didYouMean(source.file, csvs);
   const others = close || unread.length === 0 ? '' : `; CSV files no list reads: ${names(unread)}`;
   const readers = source.readers.join(' and ');
-  return new ReflistError('MISSING_SOURCE',
+  return new ReflistError(
+    'MISSING_SOURCE',
     `${source.key}: no file ${source.file} in ${dir}${close}${others}; if it may be absent, declare "optional": true in ${readers}: an absent source is then an empty list`,
-    { file: config });
+    { file: config },
+  );
 }
 
 /** JSON files larger than this are not read to see whether they are a config. */
@@ -151,20 +170,28 @@ function looksLikeConfig(dir: string, file: string): boolean {
  * of other lists: a JSON file that looks like a config, or another CSV file.
  */
 function checkPresetFolder(sources: string, csvs: string[], files: string[], present: string[]): void {
-  const configs = readdirSync(sources).filter((f) => looksLikeConfig(sources, f)).sort();
+  const configs = readdirSync(sources)
+    .filter((f) => looksLikeConfig(sources, f))
+    .sort();
   if (configs.length > 0) {
-    throw new ReflistError('INVALID_OPTION',
-      `--sources: ${sources} holds no ${CONFIG_FILE}, but ${configs[0]} looks like one: name it with --config ${join(sources, configs[0]!)}, or rename it ${CONFIG_FILE}`);
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `--sources: ${sources} holds no ${CONFIG_FILE}, but ${configs[0]} looks like one: name it with --config ${join(sources, configs[0]!)}, or rename it ${CONFIG_FILE}`,
+    );
   }
   if (present.length === 0) {
-    throw new ReflistError('INVALID_OPTION',
-      `--sources: ${sources} holds no ${CONFIG_FILE} and none of the lookup service's files (${files.join(', ')}); write a config (reflist init), or name one with --config`);
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `--sources: ${sources} holds no ${CONFIG_FILE} and none of the lookup service's files (${files.join(', ')}); write a config (reflist init), or name one with --config`,
+    );
   }
   const others = csvs.filter((f) => !files.includes(f));
   if (others.length > 0) {
-    throw new ReflistError('INVALID_OPTION',
-      `--sources: ${sources} holds no ${CONFIG_FILE}, and ${names(others)} ${others.length > 1 ? 'are' : 'is'} none of the lookup service's files, so it is not read as that preset: `
-      + `declare your lists in ${join(sources, CONFIG_FILE)} (reflist init writes an example), or move ${others.length > 1 ? 'them' : 'it'} out to build the folder as the lookup service`);
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `--sources: ${sources} holds no ${CONFIG_FILE}, and ${names(others)} ${others.length > 1 ? 'are' : 'is'} none of the lookup service's files, so it is not read as that preset: ` +
+        `declare your lists in ${join(sources, CONFIG_FILE)} (reflist init writes an example), or move ${others.length > 1 ? 'them' : 'it'} out to build the folder as the lookup service`,
+    );
   }
 }
 
@@ -173,10 +200,17 @@ function checkPresetFolder(sources: string, csvs: string[], files: string[], pre
  * the folder its sources are relative to, with every error in the config at
  * once; the sources are not read.
  */
-export function readDeclaration(sources: string, configOption?: string): { declaration: Declaration; dir: string; config?: string; name: string } {
+export function readDeclaration(
+  sources: string,
+  configOption?: string,
+): { declaration: Declaration; dir: string; config?: string; name: string } {
   if (configOption === undefined) {
     if (!existsSync(sources)) throw new ReflistError('INVALID_OPTION', `--sources: no such folder ${sources}`);
-    if (!statSync(sources).isDirectory()) throw new ReflistError('INVALID_OPTION', `--sources: ${sources} is a file; expected the folder of your source CSV files and ${CONFIG_FILE}`);
+    if (!statSync(sources).isDirectory())
+      throw new ReflistError(
+        'INVALID_OPTION',
+        `--sources: ${sources} is a file; expected the folder of your source CSV files and ${CONFIG_FILE}`,
+      );
   }
   const config = findConfig(sources, configOption);
   const dir = config === undefined ? sources : dirname(config);
@@ -198,19 +232,43 @@ export function loadDeclaration(sources: string, configOption?: string): Loaded 
   const present = files.filter((s) => existsSync(join(dir, s.file)));
   const csvs = csvFiles(dir);
   const declared = new Set(files.map((s) => s.file));
-  if (config === undefined) checkPresetFolder(sources, csvs, files.map((s) => s.file), present.map((s) => s.file));
-  else if (present.length === 0) throw new ReflistError('INVALID_OPTION', `${name}: none of its sources is in ${dir} (${files.map((s) => s.file).join(', ')})`);
+  if (config === undefined)
+    checkPresetFolder(
+      sources,
+      csvs,
+      files.map((s) => s.file),
+      present.map((s) => s.file),
+    );
+  else if (present.length === 0)
+    throw new ReflistError(
+      'INVALID_OPTION',
+      `${name}: none of its sources is in ${dir} (${files.map((s) => s.file).join(', ')})`,
+    );
   const absent = declaredSources(declaration).filter((s) => !present.some((p) => p.file === s.file));
   const missing = absent.filter((s) => !s.optional).map((s) => missingSource(s, dir, name, csvs, declared));
   // The lookup service's sources have their columns checked as they are read (validate.ts), each header whole.
-  const headers = new Map(isLookupService(declaration) ? [] : present.map((s) => [s.file, readHeader(join(dir, s.file), s)]));
+  const headers = new Map(
+    isLookupService(declaration) ? [] : present.map((s) => [s.file, readHeader(join(dir, s.file), s)]),
+  );
   const found = [...missing, ...checkColumns(declaration, name, headers)];
   if (found.length > 0) throw new ReflistErrors(found);
   // A folder read as the preset holds no other CSV file (checkPresetFolder).
-  const warnings = csvs.filter((file) => !declared.has(file)).map((file) => `${join(dir, file)}: no list declares it, so it is not built (declare it in ${name})`);
-  const notices = config === undefined
-    ? [`no ${CONFIG_FILE} in ${sources}: built as the lookup-service preset, from ${absent.length === 0 ? `all ${files.length} of its files` : names(present.map((s) => s.file))}`
-      + (absent.length === 0 ? '' : `; absent, so empty: ${names(absent.map((s) => s.file))}`)]
-    : absent.map((s) => `${s.file}: absent, built as an empty list`);
-  return { declaration, dir, ...(config === undefined ? {} : { config }), absent: absent.map((s) => s.file), notices, warnings };
+  const warnings = csvs
+    .filter((file) => !declared.has(file))
+    .map((file) => `${join(dir, file)}: no list declares it, so it is not built (declare it in ${name})`);
+  const notices =
+    config === undefined
+      ? [
+          `no ${CONFIG_FILE} in ${sources}: built as the lookup-service preset, from ${absent.length === 0 ? `all ${files.length} of its files` : names(present.map((s) => s.file))}` +
+            (absent.length === 0 ? '' : `; absent, so empty: ${names(absent.map((s) => s.file))}`),
+        ]
+      : absent.map((s) => `${s.file}: absent, built as an empty list`);
+  return {
+    declaration,
+    dir,
+    ...(config === undefined ? {} : { config }),
+    absent: absent.map((s) => s.file),
+    notices,
+    warnings,
+  };
 }

@@ -20,7 +20,13 @@ function defaultParams(list: Omit<ListSpec, 'params'>, groups: GroupsSpec | unde
   };
 }
 
-export function readParams(e: Errors, path: string, v: Json, list: Omit<ListSpec, 'params'>, groups: GroupsSpec | undefined): ParamSpec {
+export function readParams(
+  e: Errors,
+  path: string,
+  v: Json,
+  list: Omit<ListSpec, 'params'>,
+  groups: GroupsSpec | undefined,
+): ParamSpec {
   const defaults = defaultParams(list, groups);
   if (v === undefined) return defaults;
   if (!isObject(v)) {
@@ -31,9 +37,20 @@ export function readParams(e: Errors, path: string, v: Json, list: Omit<ListSpec
   const params: ParamSpec = {};
   const allowed: Record<(typeof PARAM_ROLES)[number], string | undefined> = {
     page: list.shape === 'paged' ? undefined : 'only paged lists take page',
-    term: list.search ? (list.shape === 'grid' ? 'a grid takes no parameters' : undefined) : 'this list has no search ("search": false)',
-    id: list.shape === 'paged' ? undefined : 'only paged lists take id (a whole list has its items at {list}/{id}.json with "items": true)',
-    group: list.counts ? (list.shape === 'paged' ? undefined : 'only paged lists take group') : 'this list has no counts',
+    term: list.search
+      ? list.shape === 'grid'
+        ? 'a grid takes no parameters'
+        : undefined
+      : 'this list has no search ("search": false)',
+    id:
+      list.shape === 'paged'
+        ? undefined
+        : 'only paged lists take id (a whole list has its items at {list}/{id}.json with "items": true)',
+    group: list.counts
+      ? list.shape === 'paged'
+        ? undefined
+        : 'only paged lists take group'
+      : 'this list has no counts',
     child: list.children ? undefined : 'this list has no children',
   };
   const seen = new Map<string, string>();
@@ -41,7 +58,10 @@ export function readParams(e: Errors, path: string, v: Json, list: Omit<ListSpec
     const name = v[role] ?? defaults[role];
     if (name === undefined || name === false) continue;
     if (typeof name !== 'string' || !NAME.test(name)) {
-      e.add(`${path}.${role}`, `expected a parameter name (a letter, then A-Z a-z 0-9 _ -) or false, got ${JSON.stringify(name)}`);
+      e.add(
+        `${path}.${role}`,
+        `expected a parameter name (a letter, then A-Z a-z 0-9 _ -) or false, got ${JSON.stringify(name)}`,
+      );
       continue;
     }
     if (allowed[role]) {
@@ -49,7 +69,8 @@ export function readParams(e: Errors, path: string, v: Json, list: Omit<ListSpec
       continue;
     }
     const other = seen.get(name.toLowerCase());
-    if (other) e.add(`${path}.${role}`, `${quote(name)} is already the name of ${other} (names match case-insensitively)`);
+    if (other)
+      e.add(`${path}.${role}`, `${quote(name)} is already the name of ${other} (names match case-insensitively)`);
     seen.set(name.toLowerCase(), role);
     params[role] = name;
   }

@@ -131,28 +131,51 @@ const EXAMPLE_CONFIG = {
       items: true,
     },
     countryInstitution: {
-      source: 'institution.csv', path: 'institution', parent: { list: 'country', column: 'country_code' },
-      id: { column: 'id', type: 'string' }, label: '{name} ({city})', shape: 'whole',
+      source: 'institution.csv',
+      path: 'institution',
+      parent: { list: 'country', column: 'country_code' },
+      id: { column: 'id', type: 'string' },
+      label: '{name} ({city})',
+      shape: 'whole',
     },
     family: { shape: 'whole', items: true },
     genus: { parent: { list: 'family', column: 'family_id' }, shape: 'whole', items: true },
-    genusSpecies: { source: 'species.csv', path: 'species', parent: { list: 'genus', column: 'genus_id' }, shape: 'whole' },
-    species: { fields: { vernacular: 'string' }, search: { columns: ['vernacular'] }, counts: { source: 'species_count.csv', group: 'collection' } },
+    genusSpecies: {
+      source: 'species.csv',
+      path: 'species',
+      parent: { list: 'genus', column: 'genus_id' },
+      shape: 'whole',
+    },
+    species: {
+      fields: { vernacular: 'string' },
+      search: { columns: ['vernacular'] },
+      counts: { source: 'species_count.csv', group: 'collection' },
+    },
   },
 };
 
 const EXAMPLE_SOURCES = [
   ['country.csv', 'code,name\nDE,Germany\nFR,France\nJP,Japan\nUS,United States\n', 'countries, by ISO code'],
-  ['institution.csv', `id,name,city,country_code
+  [
+    'institution.csv',
+    `id,name,city,country_code
 US-SI,Smithsonian Institution,Washington,US
 US-FMNH,Field Museum,Chicago,US
 DE-MFN,Museum für Naturkunde,Berlin,DE
 FR-MNHN,Muséum national d'Histoire naturelle,Paris,FR
 JP-NSM,National Museum of Nature and Science,Tokyo,JP
-`, 'institutions: searchable by name, city and country code (institution.json), and listed under their country (country/US/institution.json)'],
+`,
+    'institutions: searchable by name, city and country code (institution.json), and listed under their country (country/US/institution.json)',
+  ],
   ['family.csv', 'id,text\n1,Fagaceae\n2,Rosaceae\n3,Felidae\n', 'families, the first level of the taxonomy'],
-  ['genus.csv', 'id,family_id,text\n10,1,Quercus\n11,1,Fagus\n20,2,Rosa\n21,2,Prunus\n30,3,Panthera\n31,3,Felis\n', "each family's genera (family/1/genus.json)"],
-  ['species.csv', `id,genus_id,text,vernacular
+  [
+    'genus.csv',
+    'id,family_id,text\n10,1,Quercus\n11,1,Fagus\n20,2,Rosa\n21,2,Prunus\n30,3,Panthera\n31,3,Felis\n',
+    "each family's genera (family/1/genus.json)",
+  ],
+  [
+    'species.csv',
+    `id,genus_id,text,vernacular
 100,10,Quercus robur,English oak
 101,10,Quercus petraea,Sessile oak
 110,11,Fagus sylvatica,European beech
@@ -161,9 +184,19 @@ JP-NSM,National Museum of Nature and Science,Tokyo,JP
 300,30,Panthera leo,Lion
 301,30,Panthera tigris,Tiger
 310,31,Felis catus,Cat
-`, "species: searchable by name and common name with counts (species.json), and each genus's (family/1/genus/10/species.json)"],
-  ['collection.csv', 'id,text\nherbarium,Herbarium\nzoology,Zoological collection\n', 'the collections species are counted in (?Collection=herbarium)'],
-  ['species_count.csv', 'collection,id,count\nherbarium,100,120\nherbarium,101,45\nherbarium,110,80\nherbarium,200,33\nherbarium,210,18\nzoology,300,12\nzoology,301,7\nzoology,310,54\n', 'how many specimens a collection holds of a species (none: 0)'],
+`,
+    "species: searchable by name and common name with counts (species.json), and each genus's (family/1/genus/10/species.json)",
+  ],
+  [
+    'collection.csv',
+    'id,text\nherbarium,Herbarium\nzoology,Zoological collection\n',
+    'the collections species are counted in (?Collection=herbarium)',
+  ],
+  [
+    'species_count.csv',
+    'collection,id,count\nherbarium,100,120\nherbarium,101,45\nherbarium,110,80\nherbarium,200,33\nherbarium,210,18\nzoology,300,12\nzoology,301,7\nzoology,310,54\n',
+    'how many specimens a collection holds of a species (none: 0)',
+  ],
 ] as const;
 
 /** The presets `init --preset` knows, by name. */
@@ -175,7 +208,11 @@ export const PRESETS = {
   },
   'lookup-service': {
     config: LOOKUP_SERVICE_CONFIG,
-    sources: (Object.keys(EXAMPLE_ROWS) as (keyof typeof EXAMPLE_ROWS)[]).map((name) => ({ file: `${name}.csv`, text: EXAMPLE_ROWS[name], purpose: PURPOSE[name] })),
+    sources: (Object.keys(EXAMPLE_ROWS) as (keyof typeof EXAMPLE_ROWS)[]).map((name) => ({
+      file: `${name}.csv`,
+      text: EXAMPLE_ROWS[name],
+      purpose: PURPOSE[name],
+    })),
     example: '/author.json?Term=mü',
   },
 } satisfies Record<string, Preset>;

@@ -46,7 +46,10 @@ const fieldNames = (fields: readonly FieldSpec[]) => [...new Set(fields.flatMap(
 export function readOrder(e: Errors, path: string, v: unknown, fields: readonly FieldSpec[]): OrderKey[] | undefined {
   if (v === undefined) return undefined;
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
-    e.add(path, `expected a list of field names, each with "-" before it to sort descending, e.g. ["-population", "name"], got ${JSON.stringify(v)}`);
+    e.add(
+      path,
+      `expected a list of field names, each with "-" before it to sort descending, e.g. ["-population", "name"], got ${JSON.stringify(v)}`,
+    );
     return undefined;
   }
   const keys: OrderKey[] = [];
@@ -56,7 +59,11 @@ export function readOrder(e: Errors, path: string, v: unknown, fields: readonly 
     const name = raw.replace(/^[+-]/, '');
     const field = fieldNamed(fields, name);
     if (name === '') e.add(at, `expected a field name after the sign, got ${quote(raw)}`);
-    else if (field < 0) e.add(at, `${quote(name)} is not one of the list's fields${didYouMean(name, fieldNames(fields))}; declare it in "fields" to order by it`);
+    else if (field < 0)
+      e.add(
+        at,
+        `${quote(name)} is not one of the list's fields${didYouMean(name, fieldNames(fields))}; declare it in "fields" to order by it`,
+      );
     else if (seen.has(field)) e.add(at, `${quote(name)} is already an order key (${path}[${seen.get(field)}])`);
     else seen.set(field, k), keys.push({ field, descending: raw.startsWith('-') });
   }
@@ -81,7 +88,10 @@ function readText(e: Errors, path: string, v: unknown, fields: readonly FieldSpe
     last = m.index + m[0].length;
     const field = fieldNamed(fields, m[1]!);
     if (field < 0) {
-      e.add(path, `${quote(m[1]!)} is not one of the list's fields${didYouMean(m[1]!, fieldNames(fields))}; declare it in "fields" too, since the client makes the text from what items carry`);
+      e.add(
+        path,
+        `${quote(m[1]!)} is not one of the list's fields${didYouMean(m[1]!, fieldNames(fields))}; declare it in "fields" too, since the client makes the text from what items carry`,
+      );
       ok = false;
     } else parts.push(field);
   }
@@ -106,8 +116,16 @@ function readColumns(e: Errors, path: string, v: unknown, fields: readonly Field
   const out: number[] = [];
   for (const c of v as string[]) {
     const i = fieldNamed(fields, c);
-    if (i < 0) e.add(path, `${quote(c)} is not one of the list's fields: declare it in "fields" too, since the client searches what items carry${didYouMean(c, fields.map((f) => f.column))}`);
-    else if (fields[i]!.type !== 'string') e.add(path, `${quote(c)} is a field of type ${fields[i]!.type}; only string fields are searched`);
+    if (i < 0)
+      e.add(
+        path,
+        `${quote(c)} is not one of the list's fields: declare it in "fields" too, since the client searches what items carry${didYouMean(
+          c,
+          fields.map((f) => f.column),
+        )}`,
+      );
+    else if (fields[i]!.type !== 'string')
+      e.add(path, `${quote(c)} is a field of type ${fields[i]!.type}; only string fields are searched`);
     else if (!out.includes(i)) out.push(i);
   }
   return out;
@@ -115,7 +133,10 @@ function readColumns(e: Errors, path: string, v: unknown, fields: readonly Field
 
 /** What a list declares of `search` (docs/lists.md, Term search): off, on over its label, or an object of text, columns and exact. */
 export function readSearch(
-  e: Errors, path: string, v: unknown, list: { fields: readonly FieldSpec[]; shape: unknown; children: boolean },
+  e: Errors,
+  path: string,
+  v: unknown,
+  list: { fields: readonly FieldSpec[]; shape: unknown; children: boolean },
 ): false | SearchSpec {
   let search: false | SearchSpec = list.shape === 'grid' ? false : { fields: [] };
   if (v === undefined) return search;
@@ -129,9 +150,10 @@ export function readSearch(
       if (text) search.text = text;
     }
     if (v['exact'] === true) search.exact = true;
-    else if (v['exact'] !== undefined && v['exact'] !== false) e.add(`${path}.exact`, `expected true or false, got ${JSON.stringify(v['exact'])}`);
+    else if (v['exact'] !== undefined && v['exact'] !== false)
+      e.add(`${path}.exact`, `expected true or false, got ${JSON.stringify(v['exact'])}`);
     if (list.children) {
-      const searches = 'a list with children searches its labels and its children\'s';
+      const searches = "a list with children searches its labels and its children's";
       if (v['text'] !== undefined) e.add(`${path}.text`, `${searches}, no other text`);
       if (search.fields.length > 0) e.add(`${path}.columns`, `${searches}, no other column`);
     }

@@ -13,12 +13,28 @@ export function checkRelations(e: Errors, lists: ListSpec[]): void {
   const byName = new Map(lists.map((l) => [l.name, l]));
   const names = [...byName.keys()];
   for (const list of lists) {
-    if (list.parent && !byName.has(list.parent.list)) e.add(`lists.${list.name}.parent.list`, `no list ${quote(list.parent.list)}${didYouMean(list.parent.list, names)}`);
+    if (list.parent && !byName.has(list.parent.list))
+      e.add(
+        `lists.${list.name}.parent.list`,
+        `no list ${quote(list.parent.list)}${didYouMean(list.parent.list, names)}`,
+      );
     if (!list.children) continue;
     const child = byName.get(list.children.list);
-    if (!child) e.add(`lists.${list.name}.children.list`, `no list ${quote(list.children.list)}${didYouMean(list.children.list, names)}`);
-    else if (child.parent?.list !== list.name) e.add(`lists.${list.name}.children.list`, `list ${quote(child.name)} must declare "parent": {"list": ${quote(list.name)}, …} to be its children`);
-    else if (child.embeddedIn) e.add(`lists.${list.name}.children.list`, `list ${quote(child.name)} is already the children of ${quote(child.embeddedIn)}`);
+    if (!child)
+      e.add(
+        `lists.${list.name}.children.list`,
+        `no list ${quote(list.children.list)}${didYouMean(list.children.list, names)}`,
+      );
+    else if (child.parent?.list !== list.name)
+      e.add(
+        `lists.${list.name}.children.list`,
+        `list ${quote(child.name)} must declare "parent": {"list": ${quote(list.name)}, …} to be its children`,
+      );
+    else if (child.embeddedIn)
+      e.add(
+        `lists.${list.name}.children.list`,
+        `list ${quote(child.name)} is already the children of ${quote(child.embeddedIn)}`,
+      );
     else (child.embeddedIn = list.name), (child.params = {});
   }
   if (e.all.length > 0) return;
@@ -36,19 +52,38 @@ export function checkRelations(e: Errors, lists: ListSpec[]): void {
   for (const list of lists) {
     const depth = ancestors(list, byName).length;
     if (list.parent && list.parent.columns.length !== 1 && list.parent.columns.length !== depth) {
-      e.add(`lists.${list.name}.parent.column`, `expected one column (the parent's id) or ${depth}, one per ancestor (${ancestors(list, byName).map((a) => a.name).join(', ')})`);
+      e.add(
+        `lists.${list.name}.parent.column`,
+        `expected one column (the parent's id) or ${depth}, one per ancestor (${ancestors(list, byName)
+          .map((a) => a.name)
+          .join(', ')})`,
+      );
     }
     if (list.embeddedIn && (list.items || list.shape !== 'paged' || list.counts || list.fields.length > 0)) {
-      e.add(`lists.${list.name}`, `the children of ${quote(list.embeddedIn)} are an id and a label in their parent's items: drop "items", "shape", "counts" and "fields"`);
+      e.add(
+        `lists.${list.name}`,
+        `the children of ${quote(list.embeddedIn)} are an id and a label in their parent's items: drop "items", "shape", "counts" and "fields"`,
+      );
     }
-    if (!list.parent && RESERVED.includes(list.path.toLowerCase())) e.add(`lists.${list.name}`, `/${list.path}.json is the tree's own; choose another ${list.path === list.name ? 'name' : 'path'}`);
+    if (!list.parent && RESERVED.includes(list.path.toLowerCase()))
+      e.add(
+        `lists.${list.name}`,
+        `/${list.path}.json is the tree's own; choose another ${list.path === list.name ? 'name' : 'path'}`,
+      );
     const parent = list.parent && byName.get(list.parent.list)!;
     if (parent && !list.embeddedIn && parent.shape === 'paged') {
-      e.add(`lists.${list.name}.parent`, `a parent is a "whole" or "grid" list for now (${quote(parent.name)} is paged): declare "shape": "whole" in lists.${parent.name}, or give ${quote(list.name)} another parent`);
+      e.add(
+        `lists.${list.name}.parent`,
+        `a parent is a "whole" or "grid" list for now (${quote(parent.name)} is paged): declare "shape": "whole" in lists.${parent.name}, or give ${quote(list.name)} another parent`,
+      );
     }
     if (parent && !list.embeddedIn && list.shape === 'paged') {
       for (const key of ['counts', 'children'] as const) {
-        if (list[key]) e.add(`lists.${list.name}.${key}`, `a paged list under a parent has no ${key} for now: drop "${key}", or declare a list of its own without a parent for them`);
+        if (list[key])
+          e.add(
+            `lists.${list.name}.${key}`,
+            `a paged list under a parent has no ${key} for now: drop "${key}", or declare a list of its own without a parent for them`,
+          );
       }
     }
   }
@@ -57,7 +92,11 @@ export function checkRelations(e: Errors, lists: ListSpec[]): void {
     if (list.embeddedIn) continue;
     const path = listPath(list, byName);
     const other = paths.get(path.toLowerCase());
-    if (other) e.add(`lists.${list.name}`, `it has the path of list ${quote(other)}: /${path}.json (paths match case-insensitively on some hosts)`);
+    if (other)
+      e.add(
+        `lists.${list.name}`,
+        `it has the path of list ${quote(other)}: /${path}.json (paths match case-insensitively on some hosts)`,
+      );
     else paths.set(path.toLowerCase(), list.name);
   }
 }

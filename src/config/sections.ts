@@ -18,19 +18,23 @@ export interface SectionSpec {
 
 export function sectionsOf(d: Declaration): SectionSpec[] {
   const byName = new Map(d.lists.map((l) => [l.name, l]));
-  return d.lists.filter((l) => !l.parent).map((root) => {
-    const nested: ListSpec[] = [];
-    const walk = (list: ListSpec) => listsUnder(d, list).forEach((l) => (nested.push(l), walk(l)));
-    walk(root);
-    const children = root.children && byName.get(root.children.list);
-    const lists = [root, ...nested, ...(children ? [children] : [])];
-    const counted = lists.some((l) => l.counts);
-    const files = [...new Set([
-      ...lists.flatMap((l) => [l.source.file, ...(l.counts ? [l.counts.source.file] : [])]),
-      ...(counted && d.groups ? [d.groups.source.file] : []),
-    ])];
-    return { name: root.path, root, nested, ...(children ? { children } : {}), files };
-  });
+  return d.lists
+    .filter((l) => !l.parent)
+    .map((root) => {
+      const nested: ListSpec[] = [];
+      const walk = (list: ListSpec) => listsUnder(d, list).forEach((l) => (nested.push(l), walk(l)));
+      walk(root);
+      const children = root.children && byName.get(root.children.list);
+      const lists = [root, ...nested, ...(children ? [children] : [])];
+      const counted = lists.some((l) => l.counts);
+      const files = [
+        ...new Set([
+          ...lists.flatMap((l) => [l.source.file, ...(l.counts ? [l.counts.source.file] : [])]),
+          ...(counted && d.groups ? [d.groups.source.file] : []),
+        ]),
+      ];
+      return { name: root.path, root, nested, ...(children ? { children } : {}), files };
+    });
 }
 
 /** The lists directly under a list, in declared order (embedded children aside). */

@@ -38,18 +38,32 @@ export interface Changes {
   edited: Record<string, { served: ServedList; changed: Changed[]; source: Uint8Array }>;
 }
 
-export function findChanges(dir: string, declaration: Declaration, sections: readonly SectionSpec[], served: ServedBuild | undefined): Changes {
-  const digests = Object.fromEntries(sourceFiles(declaration).map(({ file }) => {
-    const path = join(dir, file);
-    return [file, existsSync(path) ? digestFile(path) : null];
-  }));
+export function findChanges(
+  dir: string,
+  declaration: Declaration,
+  sections: readonly SectionSpec[],
+  served: ServedBuild | undefined,
+): Changes {
+  const digests = Object.fromEntries(
+    sourceFiles(declaration).map(({ file }) => {
+      const path = join(dir, file);
+      return [file, existsSync(path) ? digestFile(path) : null];
+    }),
+  );
   const differs = (file: string) => !served || served.meta.digests[file] !== digests[file];
   const changed = new Set(sections.filter((s) => s.files.some(differs)).map((s) => s.root.name));
   // A list whose own file alone changed may be updated from the records that changed (delta.ts).
   const edited: Changes['edited'] = {};
   for (const { root, files } of sections) {
     const list = root.name;
-    if (!served || !changed.has(list) || root.shape !== 'paged' || !updatable(root) || files.some((f) => f !== root.source.file && differs(f))) continue;
+    if (
+      !served ||
+      !changed.has(list) ||
+      root.shape !== 'paged' ||
+      !updatable(root) ||
+      files.some((f) => f !== root.source.file && differs(f))
+    )
+      continue;
     const [was, now] = [served.source(list), readBytes(dir, root.source.file)];
     const window = was && now && changedWindow(was, now);
     const edits = window && windowEdits(root, window);
@@ -72,7 +86,12 @@ export const staleSections = (sections: readonly SectionSpec[], { changed, edite
  * the served list, or all its items, read and checked (`items`); and the
  * sources the build cache keeps a copy of (see delta.ts).
  */
-export function listChanges(dir: string, sections: readonly SectionSpec[], { changed, edited }: Changes, items: Record<string, Entry[]>) {
+export function listChanges(
+  dir: string,
+  sections: readonly SectionSpec[],
+  { changed, edited }: Changes,
+  items: Record<string, Entry[]>,
+) {
   const lists: Record<string, ListChange> = {};
   const sources: Record<string, Uint8Array> = {};
   for (const { root } of sections) {
@@ -90,7 +109,11 @@ export function listChanges(dir: string, sections: readonly SectionSpec[], { cha
 }
 
 /** What the plan needs of the served build: every list's state, and the entries of those that may change in place. */
-export function servedForPlan(all: readonly ListSpec[], served: ServedBuild | undefined, lists: Record<string, ListChange>): Served | undefined {
+export function servedForPlan(
+  all: readonly ListSpec[],
+  served: ServedBuild | undefined,
+  lists: Record<string, ListChange>,
+): Served | undefined {
   if (!served) return undefined;
   const lines: Served['lines'] = {};
   for (const list of all) {

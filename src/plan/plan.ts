@@ -24,7 +24,9 @@ export type ListPlan =
  * total and what lookup.json says of the paged lists under it), or render it
  * whole from its root's items.
  */
-export type TreePlan = { how: 'kept'; total: number; nested: Record<string, NestedInfo> } | { how: 'rendered'; nodes: Node[] };
+export type TreePlan =
+  | { how: 'kept'; total: number; nested: Record<string, NestedInfo> }
+  | { how: 'rendered'; nodes: Node[] };
 
 /** By root list name: a paged list's plan, or a tree section's. */
 export interface Plan {
@@ -59,7 +61,10 @@ export interface Served {
  * (none on a first build).
  */
 export function planBuild(
-  roots: readonly ListSpec[], trees: Record<string, Node[]>, lists: Record<string, ListChange>, served: Served | undefined,
+  roots: readonly ListSpec[],
+  trees: Record<string, Node[]>,
+  lists: Record<string, ListChange>,
+  served: Served | undefined,
 ): Plan {
   const plan: Plan = { lists: {}, trees: {} };
   for (const root of roots) {
@@ -67,7 +72,8 @@ export function planBuild(
     if (root.shape !== 'paged') {
       const nodes = trees[name];
       if (nodes) plan.trees[name] = { how: 'rendered', nodes };
-      else if (served?.totals[name] !== undefined) plan.trees[name] = { how: 'kept', total: served.totals[name], nested: served.nested?.[name] ?? {} };
+      else if (served?.totals[name] !== undefined)
+        plan.trees[name] = { how: 'kept', total: served.totals[name], nested: served.nested?.[name] ?? {} };
       else throw new Error(`planBuild: ${name} is unchanged but the served tree has no total for it`);
       continue;
     }
@@ -81,7 +87,8 @@ export function planBuild(
       const lines = served?.lines[name];
       const was = state && lines && { state, lines };
       const changed = was && changedByItems(root, change.items, was);
-      plan.lists[name] = was && changed ? { how: 'updated', served: was, changed } : { how: 'rendered', items: change.items };
+      plan.lists[name] =
+        was && changed ? { how: 'updated', served: was, changed } : { how: 'rendered', items: change.items };
     }
   }
   return plan;

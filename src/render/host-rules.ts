@@ -9,7 +9,8 @@ import type { ApiList, Manifest } from '../client/types.js';
  * Parameter spellings the legacy rules match on hosts that compare names
  * case-sensitively: lower case (what select2 sends) and as declared.
  */
-export const casings = (name: string | undefined): string[] => (name === undefined ? [] : [...new Set([name.toLowerCase(), name])]);
+export const casings = (name: string | undefined): string[] =>
+  name === undefined ? [] : [...new Set([name.toLowerCase(), name])];
 
 export const paged = (manifest: Manifest) => manifest.api.lists.filter((l) => l.shape === 'paged');
 /** Paged lists without a parent: at `/{path}.json`. */
@@ -18,10 +19,12 @@ export const rootPaged = (manifest: Manifest) => paged(manifest).filter((l) => !
 export const nestedPaged = (manifest: Manifest) => paged(manifest).filter((l) => l.parent);
 
 /** The folder of a paged list's internal files (Id buckets, Term index, result page files). */
-export const internalFolder = (manifest: Manifest, list: ApiList) => (list.parent ? nestedFolder(chainOf(manifest.api, list).map((l) => l.path)) : list.path);
+export const internalFolder = (manifest: Manifest, list: ApiList) =>
+  list.parent ? nestedFolder(chainOf(manifest.api, list).map((l) => l.path)) : list.path;
 
 /** `a, b and c`. */
-export const spoken = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+export const spoken = (names: string[]) =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 
 /** A list's path with each ancestor's id as a placeholder: `country/:c/state` (`:`) or a regex (`re`). */
 export function pathPattern(manifest: Manifest, list: ApiList, style: ':' | 're'): string {

@@ -40,7 +40,9 @@ export const config = ${JSON.stringify({ path: servicePaths(manifest.api) })};
  * Pages would otherwise serve, which the worker answers with a 404.
  */
 function routes(manifest: Manifest): string {
-  return JSON.stringify({ version: 1, include: [...servicePaths(manifest.api), ...HOST_FILES], exclude: [] }, null, 2) + '\n';
+  return (
+    JSON.stringify({ version: 1, include: [...servicePaths(manifest.api), ...HOST_FILES], exclude: [] }, null, 2) + '\n'
+  );
 }
 
 /** Files Cloudflare Workers' static assets must not upload (`_headers` it reads as its own). */
@@ -80,7 +82,9 @@ function headers(): string {
  */
 function redirects(manifest: Manifest): string {
   const lists = paged(manifest);
-  const names = (role: 'page' | 'group' | 'term' | 'id') => [...new Set(lists.map((l) => l.params[role]).filter((n) => n !== undefined))];
+  const names = (role: 'page' | 'group' | 'term' | 'id') => [
+    ...new Set(lists.map((l) => l.params[role]).filter((n) => n !== undefined)),
+  ];
   const lines = [
     '# reflist: legacy query URLs -> static files, for Netlify (generated with the tree).',
     '# Netlify matches query parameter names case-sensitively: these rules cover',
@@ -97,9 +101,11 @@ function redirects(manifest: Manifest): string {
     const from = `/${list.path}.json`;
     const { page, group } = list.params;
     const segment = manifest.api.group && groupSegment(manifest.api.group);
-    for (const name of [...casings(list.params.term), ...casings(list.params.id)]) rule(from, [`${name}=:x`], '/404.html', '404!');
+    for (const name of [...casings(list.params.term), ...casings(list.params.id)])
+      rule(from, [`${name}=:x`], '/404.html', '404!');
     for (const p of casings(page)) {
-      for (const g of casings(group)) rule(from, [`${p}=:p`, `${g}=:s`], `/${list.path}/${segment}/:s/page/:p.json`, '200!');
+      for (const g of casings(group))
+        rule(from, [`${p}=:p`, `${g}=:s`], `/${list.path}/${segment}/:s/page/:p.json`, '200!');
     }
     for (const p of casings(page)) rule(from, [`${p}=:p`], `/${list.path}/page/:p.json`, '200!');
     for (const g of casings(group)) rule(from, [`${g}=:s`], `/${list.path}/${segment}/:s.json`, '200!');
@@ -107,12 +113,13 @@ function redirects(manifest: Manifest): string {
   // Under a parent, a page is a file under the parent's item: past the end, or under an unknown parent, none (404).
   for (const list of nestedPaged(manifest)) {
     const path = pathPattern(manifest, list, ':');
-    for (const name of [...casings(list.params.term), ...casings(list.params.id)]) rule(`/${path}.json`, [`${name}=:x`], '/404.html', '404!');
+    for (const name of [...casings(list.params.term), ...casings(list.params.id)])
+      rule(`/${path}.json`, [`${name}=:x`], '/404.html', '404!');
     for (const p of casings(list.params.page)) rule(`/${path}.json`, [`${p}=:p`], `/${path}/page/:p.json`, '200!');
   }
   for (const list of manifest.api.lists.filter((l) => l.shape === 'whole')) {
-    for (const name of casings(list.params.term)) rule(`/${pathPattern(manifest, list, ':')}.json`, [`${name}=:x`], '/404.html', '404!');
+    for (const name of casings(list.params.term))
+      rule(`/${pathPattern(manifest, list, ':')}.json`, [`${name}=:x`], '/404.html', '404!');
   }
   return lines.join('\n') + '\n';
 }
-

@@ -14,7 +14,17 @@ import type { Entry, Node } from '../sources/model.js';
 import { encodeRecord, recordShape } from '../sources/record.js';
 import type { TreeFile } from '../tree-files.js';
 import {
-  bucketsFor, indexFiles, itemHead, rankingOf, renderBuckets, renderItems, renderPages, searchedOf, searchInfo, type GroupVariants, type RenderOptions,
+  bucketsFor,
+  indexFiles,
+  itemHead,
+  rankingOf,
+  renderBuckets,
+  renderItems,
+  renderPages,
+  searchedOf,
+  searchInfo,
+  type GroupVariants,
+  type RenderOptions,
 } from './render.js';
 
 /** Paged lists under a parent have no counts: their pages have no group variants. */
@@ -27,11 +37,22 @@ class NestedList {
   /** Each entry's parent chain (`US`, `840/6`). */
   readonly chains: string[] = [];
 
-  constructor(readonly list: ListSpec, readonly folder: string) {}
+  constructor(
+    readonly list: ListSpec,
+    readonly folder: string,
+  ) {}
 
   /** Its pages (and item files) under one parent item, whose files are under `prefix`; the items join the shared files. */
   *under(prefix: string, chain: string, nodes: Node[], pageSize: number): Generator<TreeFile> {
-    const entries = nodes.map((n): Entry => ({ id: n.id, text: n.text, key: n.key, counts: NO_COUNTS, ...(n.fields ? { fields: n.fields } : {}) }));
+    const entries = nodes.map(
+      (n): Entry => ({
+        id: n.id,
+        text: n.text,
+        key: n.key,
+        counts: NO_COUNTS,
+        ...(n.fields ? { fields: n.fields } : {}),
+      }),
+    );
     for (const e of entries) this.entries.push(e), this.chains.push(chain);
     // The list's own paths, at this parent's prefix: `country/US/city.json`, `country/US/city/page/2.json`.
     const here = { ...this.list, path: `${prefix}${this.list.path}` };
@@ -47,8 +68,13 @@ class NestedList {
     const records = entries.map((e, i) => `[${JSON.stringify(chains[i])},${encodeRecord(e, shape)}]`);
     const layout = layoutOf(pageSize, undefined, rankingOf(list));
     const buckets = bucketsFor(entries.length);
-    yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => scoped(chains[i]!, String(entries[i]!.id)), (i) => records[i]!,
-      (b) => bucketPath(folder, layout, buckets, b));
+    yield* renderBuckets(
+      entries.map((_, i) => i),
+      buckets,
+      (i) => scoped(chains[i]!, String(entries[i]!.id)),
+      (i) => records[i]!,
+      (b) => bucketPath(folder, layout, buckets, b),
+    );
     const info: NestedInfo = { layout, total: entries.length, buckets, search: [] };
     if (!list.search) return info;
     const searched = { ...searchedOf(list, entries), scopes: chains.map((chain) => scoped(chain, '')) };
@@ -56,12 +82,17 @@ class NestedList {
     const encode = (): string => {
       throw new Error('a paged list under a parent has no children');
     };
-    const { layout: index, metas, fresh } = buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searched);
+    const {
+      layout: index,
+      metas,
+      fresh,
+    } = buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searched);
     const dir = directoryOf(metas, index, options.search?.directoryStarts);
     Object.assign(info, searchInfo(dir));
     const names = new Set<string>();
     for (const file of indexFiles(folder, layout, dir, fresh)) {
-      if (names.has(file[0])) throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
+      if (names.has(file[0]))
+        throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
       names.add(file[0]);
       yield file;
     }
@@ -76,27 +107,43 @@ class NestedList {
  * Returns what lookup.json says of those paged lists, by name.
  */
 export function* renderTreeSection(
-  d: Declaration, section: SectionSpec, nodes: Node[], options: RenderOptions,
+  d: Declaration,
+  section: SectionSpec,
+  nodes: Node[],
+  options: RenderOptions,
 ): Generator<TreeFile, Record<string, NestedInfo>> {
   const byName = new Map(d.lists.map((l) => [l.name, l]));
-  const paged = new Map(section.nested.filter((l) => l.shape === 'paged').map((l) => {
-    const paths = [...ancestors(l, byName), l].map((a) => a.path);
-    return [l.name, new NestedList(l, nestedFolder(paths))];
-  }));
+  const paged = new Map(
+    section.nested
+      .filter((l) => l.shape === 'paged')
+      .map((l) => {
+        const paths = [...ancestors(l, byName), l].map((a) => a.path);
+        return [l.name, new NestedList(l, nestedFolder(paths))];
+      }),
+  );
   function* scope(list: ListSpec, prefix: string, chain: string, items: Node[]): Generator<TreeFile> {
     const nested = paged.get(list.name);
     if (nested) return yield* nested.under(prefix, chain, items, options.pageSize);
     const head = itemHead(list);
     const texts = items.map((n) => head(n) + '}');
     const body = texts.join(',');
-    yield [`${prefix}${list.path}.json`, list.shape === 'grid'
-      ? `{"total":${texts.length ? 1 : 0},"page":1,"records":${texts.length},"rows":[${body}]}`
-      : `{"total":${texts.length},"items":[${body}]}`];
+    yield [
+      `${prefix}${list.path}.json`,
+      list.shape === 'grid'
+        ? `{"total":${texts.length ? 1 : 0},"page":1,"records":${texts.length},"rows":[${body}]}`
+        : `{"total":${texts.length},"items":[${body}]}`,
+    ];
     const under = listsUnder(d, list);
     for (const [i, node] of items.entries()) {
       if (list.items) yield [`${prefix}${list.path}/${node.id}.json`, texts[i]!];
       const id = String(node.id);
-      for (const l of under) yield* scope(l, itemFolder(prefix + list.path, id), chain === '' ? id : scoped(chain, id), node.nested[l.name] ?? []);
+      for (const l of under)
+        yield* scope(
+          l,
+          itemFolder(prefix + list.path, id),
+          chain === '' ? id : scoped(chain, id),
+          node.nested[l.name] ?? [],
+        );
     }
   }
   yield* scope(section.root, '', '', nodes);
@@ -106,5 +153,8 @@ export function* renderTreeSection(
 }
 
 export function estimateTreeFiles(nodes: Node[]): number {
-  return nodes.reduce((n, node) => n + 2 + Object.values(node.nested).reduce((m, items) => m + 1 + estimateTreeFiles(items), 0), 1);
+  return nodes.reduce(
+    (n, node) => n + 2 + Object.values(node.nested).reduce((m, items) => m + 1 + estimateTreeFiles(items), 0),
+    1,
+  );
 }

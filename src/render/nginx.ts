@@ -7,7 +7,16 @@ import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONT
 import { groupSegment } from '../client/paths.js';
 import { chainOf } from '../client/request.js';
 import type { ApiList, ListInfo, Manifest } from '../client/types.js';
-import { idClass, idPattern, internalFolder, nestedPaged, paged, pathPattern, rootPaged, spoken } from './host-rules.js';
+import {
+  idClass,
+  idPattern,
+  internalFolder,
+  nestedPaged,
+  paged,
+  pathPattern,
+  rootPaged,
+  spoken,
+} from './host-rules.js';
 import type { HostOptions } from './hosts.js';
 
 /**
@@ -56,24 +65,39 @@ function pagedChecks(list: ApiList, manifest: Manifest, upstream: boolean): { ch
   const groups = manifest.systems.map((s) => s.id).join('|');
   const arg = (param: string) => `$arg_${param.toLowerCase()}`;
   // nginx alone reads values as sent (docs/hosts.md); it names an unknown group only where JSON can hold it.
-  const unread = (param: string | undefined) => (param && upstream ? [`if (${arg(param)} ~ ${UNREAD}) { ${TO_CLIENT} }`] : []);
-  const unknownGroup = (value: string) => `return 404 ${error(`unknown ${groupSegment(manifest.api.group!)}${value}`)};`;
+  const unread = (param: string | undefined) =>
+    param && upstream ? [`if (${arg(param)} ~ ${UNREAD}) { ${TO_CLIENT} }`] : [];
+  const unknownGroup = (value: string) =>
+    `return 404 ${error(`unknown ${groupSegment(manifest.api.group!)}${value}`)};`;
   // With child, Id names a child: where the children's ids look otherwise, the client tells which form applies.
   const idChecked = !list.children || idClass(list.children) === idClass(list);
-  const idCheck = id ? [`if (${arg(id)} !~ "^${idClass(list)}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`] : [];
+  const idCheck = id
+    ? [
+        `if (${arg(id)} !~ "^${idClass(list)}*$") { return 400 ${error(`${id}: expected ${list.id === 'integer' ? 'digits' : `1 to 64 of ${list.chars}`}`)}; }`,
+      ]
+    : [];
   const idToClient = id ? [`if (${arg(id)} != "") { ${TO_CLIENT} }`] : [];
   const checks = [
     ...unread(page),
-    ...(page ? [`if (${arg(page)} !~ "^(0*[1-9][0-9]*)?$") { return 400 ${error(`${page}: expected an integer >= 1`)}; }`] : []),
+    ...(page
+      ? [`if (${arg(page)} !~ "^(0*[1-9][0-9]*)?$") { return 400 ${error(`${page}: expected an integer >= 1`)}; }`]
+      : []),
     ...unread(id),
     ...(idChecked ? idCheck : idToClient),
     ...unread(child),
-    ...(child ? [`if (${arg(child)} !~* "^(true|false|1|0)?$") { return 400 ${error(`${child}: expected true, false, 1 or 0`)}; }`] : []),
+    ...(child
+      ? [
+          `if (${arg(child)} !~* "^(true|false|1|0)?$") { return 400 ${error(`${child}: expected true, false, 1 or 0`)}; }`,
+        ]
+      : []),
     ...unread(group),
     ...(group && !upstream ? [`if (${arg(group)} ~ ${UNQUOTABLE}) { ${unknownGroup('')} }`] : []),
     ...(group ? [`if (${arg(group)} !~ "^(${groups})?$") { ${unknownGroup(` "${arg(group)}"`)} }`] : []),
   ];
-  return { checks, toClient: [...(idChecked ? idToClient : []), ...(term ? [`if (${arg(term)} != "") { ${TO_CLIENT} }`] : [])] };
+  return {
+    checks,
+    toClient: [...(idChecked ? idToClient : []), ...(term ? [`if (${arg(term)} != "") { ${TO_CLIENT} }`] : [])],
+  };
 }
 
 /** No tree has a billion pages; such a number would only make a needlessly long file name. */
@@ -135,11 +159,15 @@ function nginxNested(list: ApiList, k: number, manifest: Manifest, upstream: boo
     ${all.join('\n    ')}
     try_files ${base}/page/${pageVar(page)}.json ${pastEnd};
 }
-${upstream ? '' : `# A page past the end has no file, and its total is its parent's page 1's: the client says it.
+${
+  upstream
+    ? ''
+    : `# A page past the end has no file, and its total is its parent's page 1's: the client says it.
 location ${pastEnd} {
     return 501 ${error('a page past the end of a list under a parent needs lookup-client.js or reflist serve, which read its total: this nginx serves the static pages only (build with --nginx-upstream)')};
 }
-`}`;
+`
+}`;
 }
 
 /**
@@ -216,10 +244,15 @@ function pageSets(manifest: Manifest): string {
   const lists = paged(manifest);
   const pages = [...new Set(lists.map((l) => l.params.page?.toLowerCase()).filter((n) => n !== undefined))];
   const groups = [...new Set(lists.map((l) => l.params.group?.toLowerCase()).filter((n) => n !== undefined))];
-  return [
-    ...pages.map((p) => `set ${pageVar(p)} 1;\nif ($arg_${p} ~ "^0*([1-9][0-9]*)$") {\n    set ${pageVar(p)} $1;\n}`),
-    ...groups.map((g) => `set ${groupVar(g)} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set ${groupVar(g)} /${groupSegment(manifest.api.group!)}/$arg_${g};\n}`),
-  ].join('\n') + '\n';
+  return (
+    [
+      ...pages.map((p) => `set ${pageVar(p)} 1;\nif ($arg_${p} ~ "^0*([1-9][0-9]*)$") {\n    set ${pageVar(p)} $1;\n}`),
+      ...groups.map(
+        (g) =>
+          `set ${groupVar(g)} "";\nif ($arg_${g} ~ "^[A-Za-z0-9_-]+$") {\n    set ${groupVar(g)} /${groupSegment(manifest.api.group!)}/$arg_${g};\n}`,
+      ),
+    ].join('\n') + '\n'
+  );
 }
 
 export function nginxConf(manifest: Manifest, options: HostOptions): string {
@@ -288,15 +321,24 @@ ${leadingZeros(manifest)}
 # in the server, because an if that does not return inside a location would
 # drop that location's try_files.
 ${pageSets(manifest)}
-${rootPaged(manifest).map((list) => nginxList(list, manifest, options.nginxUpstream !== undefined)).join('')}${nestedPaged(manifest).map((list, k) => nginxNested(list, k, manifest, options.nginxUpstream !== undefined)).join('')}
-${manifest.api.lists.filter((l) => l.shape === 'whole').map((l) => nginxWhole(manifest, l)).join('')}# lookup.json is asked again on every visit; result page files are named after their content.
+${rootPaged(manifest)
+  .map((list) => nginxList(list, manifest, options.nginxUpstream !== undefined))
+  .join('')}${nestedPaged(manifest)
+  .map((list, k) => nginxNested(list, k, manifest, options.nginxUpstream !== undefined))
+  .join('')}
+${manifest.api.lists
+  .filter((l) => l.shape === 'whole')
+  .map((l) => nginxWhole(manifest, l))
+  .join('')}# lookup.json is asked again on every visit; result page files are named after their content.
 # (A location's own add_header drops the server's, hence CORS again.)
 location = /lookup.json {
     add_header Access-Control-Allow-Origin * always;
     add_header Cache-Control "${MANIFEST_CACHE_CONTROL}";
     try_files $uri @reflist_not_found;
 }
-location ~ "^/(${paged(manifest).map((l) => internalFolder(manifest, l)).join('|')})/pages/" {
+location ~ "^/(${paged(manifest)
+    .map((l) => internalFolder(manifest, l))
+    .join('|')})/pages/" {
     add_header Access-Control-Allow-Origin * always;
     add_header Cache-Control "${IMMUTABLE_CACHE_CONTROL}";
     try_files $uri @reflist_not_found;

@@ -2,14 +2,34 @@
 // section by section. Pure: the writer alone touches the disk.
 import { compareIds, fold } from '../client/fold.js';
 import { textOf } from '../client/search.js';
-import { bucketPath, childBucketPath, firstPagePaths, headPath, layoutOf, resultPagesPath, MANIFEST, pagePath, searchPath, bucketOf } from '../client/paths.js';
+import {
+  bucketPath,
+  childBucketPath,
+  firstPagePaths,
+  headPath,
+  layoutOf,
+  resultPagesPath,
+  MANIFEST,
+  pagePath,
+  searchPath,
+  bucketOf,
+} from '../client/paths.js';
 import type { ListInfo, Manifest } from '../client/types.js';
 import type { ListSpec } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
 import type { Entry, Id, Value } from '../sources/model.js';
 import { encodeRecord, recordShape } from '../sources/record.js';
 import type { ListState } from '../plan/cache.js';
-import { buildSearchIndex, directoryOf, LABELS, type Directory, type IndexPart, type PartMeta, type Searched, type SearchIndexOptions } from '../search/index.js';
+import {
+  buildSearchIndex,
+  directoryOf,
+  LABELS,
+  type Directory,
+  type IndexPart,
+  type PartMeta,
+  type Searched,
+  type SearchIndexOptions,
+} from '../search/index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
 import type { TreeFile } from '../tree-files.js';
 
@@ -41,22 +61,32 @@ export function itemHead(list: ListSpec): (e: { id: Id; text: string; fields?: V
   });
   return (e) => {
     let head = '';
-    for (const [prefix, value] of parts) head += prefix + json(value === 'id' ? e.id : value === 'label' ? e.text : e.fields![value]);
+    for (const [prefix, value] of parts)
+      head += prefix + json(value === 'id' ? e.id : value === 'label' ? e.text : e.fields![value]);
     return head;
   };
 }
 
 /** A paged list's item as JSON in two parts, its own keys and the rest (children, the closing brace): a count goes between. */
-export function itemParts(list: ListSpec, children: ListSpec | undefined): { head: (e: Entry) => string; tail: (e: Entry) => string } {
+export function itemParts(
+  list: ListSpec,
+  children: ListSpec | undefined,
+): { head: (e: Entry) => string; tail: (e: Entry) => string } {
   const head = itemHead(list);
   const child = children && itemHead(children);
   const childrenKey = list.children && json(list.children.key);
-  const tail = child ? (e: Entry) => `,${childrenKey}:[${(e.children ?? []).map((c) => child(c) + '}').join(',')}]}` : () => '}';
+  const tail = child
+    ? (e: Entry) => `,${childrenKey}:[${(e.children ?? []).map((c) => child(c) + '}').join(',')}]}`
+    : () => '}';
   return { head, tail };
 }
 
 /** The item files of a paged list declared with `items`: each item without a count, with its children. */
-export function* renderItems(list: ListSpec, children: ListSpec | undefined, entries: Iterable<Entry>): Generator<TreeFile> {
+export function* renderItems(
+  list: ListSpec,
+  children: ListSpec | undefined,
+  entries: Iterable<Entry>,
+): Generator<TreeFile> {
   if (!list.items) return;
   const { head, tail } = itemParts(list, children);
   for (const e of entries) yield [`${list.path}/${e.id}.json`, head(e) + tail(e)];
@@ -69,10 +99,18 @@ export function* renderItems(list: ListSpec, children: ListSpec | undefined, ent
  * goes, so the variants share it.
  */
 export function* renderPages(
-  list: ListSpec, children: ListSpec | undefined, entries: Entry[], pageSize: number, groups: GroupVariants, only?: ReadonlySet<number>,
+  list: ListSpec,
+  children: ListSpec | undefined,
+  entries: Entry[],
+  pageSize: number,
+  groups: GroupVariants,
+  only?: ReadonlySet<number>,
 ): Generator<TreeFile> {
   const pages = Math.max(1, Math.ceil(entries.length / pageSize));
-  const variants: (string | undefined)[] = [undefined, ...(list.counts ? groups.ids.map((g) => `${groups.segment}/${g}`) : [])];
+  const variants: (string | undefined)[] = [
+    undefined,
+    ...(list.counts ? groups.ids.map((g) => `${groups.segment}/${g}`) : []),
+  ];
   const { head, tail } = itemParts(list, children);
   for (let p = 1; p <= pages; p++) {
     if (only && !only.has(p)) continue;
@@ -90,7 +128,11 @@ export function* renderPages(
 
 /** Id bucket files (or only those numbered in `only`): rows hashed by id, each file sorted by id. */
 export function* renderBuckets<T>(
-  rows: T[], buckets: number, idOf: (row: T) => Id, encode: (row: T) => string, path: (b: number) => string,
+  rows: T[],
+  buckets: number,
+  idOf: (row: T) => Id,
+  encode: (row: T) => string,
+  path: (b: number) => string,
   only?: ReadonlySet<number>,
 ): Generator<TreeFile> {
   const files = new Map<number, T[]>();
@@ -103,7 +145,13 @@ export function* renderBuckets<T>(
   }
   for (let b = 0; b < buckets; b++) {
     if (only && !only.has(b)) continue;
-    yield [path(b), `[${(files.get(b) ?? []).sort((x, y) => compareIds(idOf(x), idOf(y))).map(encode).join(',')}]`];
+    yield [
+      path(b),
+      `[${(files.get(b) ?? [])
+        .sort((x, y) => compareIds(idOf(x), idOf(y)))
+        .map(encode)
+        .join(',')}]`,
+    ];
   }
 }
 
@@ -117,7 +165,14 @@ export const bucketsFor = (n: number) => 2 ** Math.ceil(Math.log2(Math.max(1, Ma
  */
 function searchPaths(list: string, layout: string, dir: Directory): Map<string, string> {
   const { starts, heads } = dir;
-  return new Map(starts.map((start, i) => [start, heads && Object.hasOwn(heads, start) ? headPath(list, layout, start, heads[start]!) : searchPath(list, layout, starts, i)]));
+  return new Map(
+    starts.map((start, i) => [
+      start,
+      heads && Object.hasOwn(heads, start)
+        ? headPath(list, layout, start, heads[start]!)
+        : searchPath(list, layout, starts, i),
+    ]),
+  );
 }
 
 /** The files of some parts of a list's Term index, listed as `dir` says. */
@@ -138,13 +193,22 @@ export function* indexFiles(list: string, layout: string, dir: Directory, parts:
 /** Every path of some parts of a list's Term index, listed as `dir` says, without rendering them. */
 export function indexPaths(list: string, layout: string, dir: Directory, metas: PartMeta[]): string[] {
   const paths = searchPaths(list, layout, dir);
-  return metas.flatMap((m) => [...m.starts.map((start) => paths.get(start)!), ...m.pages.map((name) => resultPagesPath(list, name))]);
+  return metas.flatMap((m) => [
+    ...m.starts.map((start) => paths.get(start)!),
+    ...m.pages.map((name) => resultPagesPath(list, name)),
+  ]);
 }
 
 /** What lookup.json says of a list's search files (see Directory). */
-export const searchInfo = (dir: Directory): Pick<ListInfo, 'search' | 'heads'> => (dir.heads ? { search: dir.search, heads: dir.heads } : { search: dir.search });
+export const searchInfo = (dir: Directory): Pick<ListInfo, 'search' | 'heads'> =>
+  dir.heads ? { search: dir.search, heads: dir.heads } : { search: dir.search };
 
-export function listInfo(list: ListSpec, entries: Entry[], options: { pageSize: number; groups: readonly string[] }, search: string[]): ListInfo {
+export function listInfo(
+  list: ListSpec,
+  entries: Entry[],
+  options: { pageSize: number; groups: readonly string[] },
+  search: string[],
+): ListInfo {
   const { pageSize, groups } = options;
   const childCount = list.children ? entries.reduce((n, e) => n + (e.children?.length ?? 0), 0) : 0;
   return {
@@ -160,7 +224,9 @@ export function listInfo(list: ListSpec, entries: Entry[], options: { pageSize: 
 /** How a list ranks, where it declares more than its labels and columns (see layoutOf): its search text and exact matches. */
 export function rankingOf(list: ListSpec): object | undefined {
   const { search } = list;
-  return search && (search.text || search.exact) ? { text: search.text?.parts ?? null, exact: search.exact === true } : undefined;
+  return search && (search.text || search.exact)
+    ? { text: search.text?.parts ?? null, exact: search.exact === true }
+    : undefined;
 }
 
 /**
@@ -181,7 +247,12 @@ export function searchedOf(list: ListSpec, entries: readonly { text: string; fie
 
 /** A list's every file: pages, id buckets, the Term index. */
 export function* renderList(
-  list: ListSpec, children: ListSpec | undefined, entries: Entry[], records: string[], groups: GroupVariants, options: RenderOptions,
+  list: ListSpec,
+  children: ListSpec | undefined,
+  entries: Entry[],
+  records: string[],
+  groups: GroupVariants,
+  options: RenderOptions,
 ): Generator<TreeFile, ListState> {
   const { pageSize } = options;
   const shape = recordShape(list);
@@ -191,13 +262,24 @@ export function* renderList(
   yield* renderPages(list, children, entries, pageSize, groups);
   yield* renderItems(list, children, entries);
   const positions = entries.map((_, i) => i);
-  yield* renderBuckets(positions, info.buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(folder, info.layout, info.buckets, b));
+  yield* renderBuckets(
+    positions,
+    info.buckets,
+    (i) => entries[i]!.id,
+    (i) => records[i]!,
+    (b) => bucketPath(folder, info.layout, info.buckets, b),
+  );
   if (list.children) {
     // A child's row carries its parent's record without the other children.
     const parentShape = { children: false, fields: shape.fields };
     const all = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
-    yield* renderBuckets(all, info.childBuckets!, (x) => x.c.id,
-      (x) => `[${json(x.c.id)},${json(x.c.text)},${encodeRecord(x.parent, parentShape)}]`, (b) => childBucketPath(folder, info.layout, info.childBuckets!, b));
+    yield* renderBuckets(
+      all,
+      info.childBuckets!,
+      (x) => x.c.id,
+      (x) => `[${json(x.c.id)},${json(x.c.text)},${encodeRecord(x.parent, parentShape)}]`,
+      (b) => childBucketPath(folder, info.layout, info.childBuckets!, b),
+    );
   }
   // A list without search has no index: no request reads one.
   const { layout, metas, fresh } = list.search
@@ -207,7 +289,8 @@ export function* renderList(
   Object.assign(info, searchInfo(dir));
   const names = new Set<string>();
   for (const file of indexFiles(folder, info.layout, dir, fresh)) {
-    if (names.has(file[0])) throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
+    if (names.has(file[0]))
+      throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
     names.add(file[0]);
     yield file;
   }

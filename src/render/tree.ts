@@ -65,13 +65,24 @@ export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions
   for (const [name, state] of Object.entries(states)) lists[name] = state.info;
   for (const [name, total] of Object.entries(totals)) lists[name] = { total };
   for (const infos of Object.values(nested)) Object.assign(lists, infos);
-  const manifest: Manifest = { format: FORMAT, pageSize: options.pageSize, systems: input.groups.list, lists, api: apiOf(d) };
+  const manifest: Manifest = {
+    format: FORMAT,
+    pageSize: options.pageSize,
+    systems: input.groups.list,
+    lists,
+    api: apiOf(d),
+  };
   yield* renderRoot(manifest, input.scripts, input.hosts);
   yield metaOutput({ ...input.cache, totals, lists: states, nested });
 }
 
 /** A paged list's outputs as its plan says, and its state for the next build. */
-function* renderListPlan(section: SectionSpec, plan: ListPlan, groups: GroupVariants, options: RenderOptions): Generator<Output, ListState> {
+function* renderListPlan(
+  section: SectionSpec,
+  plan: ListPlan,
+  groups: GroupVariants,
+  options: RenderOptions,
+): Generator<Output, ListState> {
   const { root } = section;
   switch (plan.how) {
     case 'kept':

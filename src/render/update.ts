@@ -10,13 +10,26 @@ import { LineEntry, linesOutput, type ListState } from '../plan/cache.js';
 import type { Changed, ServedList } from '../plan/changed.js';
 import type { Entry } from '../sources/model.js';
 import { encodeRecord, recordShape } from '../sources/record.js';
-import { indexFiles, indexPaths, renderBuckets, renderItems, renderPages, searchInfo, type GroupVariants, type RenderOptions } from './render.js';
+import {
+  indexFiles,
+  indexPaths,
+  renderBuckets,
+  renderItems,
+  renderPages,
+  searchInfo,
+  type GroupVariants,
+  type RenderOptions,
+} from './render.js';
 import type { Output } from '../tree-files.js';
 import { buildSearchIndex, directoryOf, updateSearchIndex, type SearchIndex } from '../search/index.js';
 
 /** The outputs that turn the served list into one with these entries changed, and the list's new state. */
 export function* renderChanges(
-  list: ListSpec, served: ServedList, changed: Changed[], groups: GroupVariants, options: RenderOptions,
+  list: ListSpec,
+  served: ServedList,
+  changed: Changed[],
+  groups: GroupVariants,
+  options: RenderOptions,
 ): Generator<Output, ListState> {
   const folder = list.path;
   const { pageSize } = options;
@@ -50,11 +63,22 @@ export function* renderChanges(
   for (let i = 0; i < entries.length; i++) if (next[i] !== lines[i]) pages.add(Math.floor(i / pageSize) + 1);
 
   yield* renderPages(list, undefined, entries, pageSize, groups, pages);
-  yield* renderItems(list, undefined, changed.map((c) => c.entry));
+  yield* renderItems(
+    list,
+    undefined,
+    changed.map((c) => c.entry),
+  );
   const { buckets } = state.info;
   const dirtyBuckets = new Set(changed.map((c) => bucketOf(String(c.entry.id), buckets)));
   const { layout } = state.info;
-  yield* renderBuckets(entries.map((_, i) => i), buckets, (i) => entries[i]!.id, (i) => records[i]!, (b) => bucketPath(folder, layout, buckets, b), dirtyBuckets);
+  yield* renderBuckets(
+    entries.map((_, i) => i),
+    buckets,
+    (i) => entries[i]!.id,
+    (i) => records[i]!,
+    (b) => bucketPath(folder, layout, buckets, b),
+    dirtyBuckets,
+  );
 
   // The index: the parts the changed labels, old and new, fall in; all of it when the edit changes its layout.
   const shape = recordShape(list);
@@ -62,8 +86,9 @@ export function* renderChanges(
   const search = { ...options.search, pageSize };
   const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
   const before = directoryOf(state.metas, state.layout, search.directoryStarts);
-  let index: SearchIndex = updateSearchIndex(entries, records, encode, search, state, touched)
-    ?? buildSearchIndex(entries, records, encode, search);
+  let index: SearchIndex =
+    updateSearchIndex(entries, records, encode, search, state, touched) ??
+    buildSearchIndex(entries, records, encode, search);
   let dir = directoryOf(index.metas, index.layout, search.directoryStarts);
   // From one level to two or back, every head's file is named anew: the whole index is rendered.
   if (index.fresh.length < index.metas.length && (dir.heads === undefined) !== (before.heads === undefined)) {
@@ -73,7 +98,15 @@ export function* renderChanges(
   const info = { ...state.info, heads: undefined, ...searchInfo(dir) };
   yield* indexFiles(folder, layout, dir, index.fresh);
   const same = new Set(index.metas);
-  yield { keep: folder, drop: indexPaths(folder, layout, before, state.metas.filter((m) => !same.has(m))) };
+  yield {
+    keep: folder,
+    drop: indexPaths(
+      folder,
+      layout,
+      before,
+      state.metas.filter((m) => !same.has(m)),
+    ),
+  };
   yield* linesOutput(list.name, next.length, (i) => next[i]!);
   return { info, layout: index.layout, metas: index.metas };
 }

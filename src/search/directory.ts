@@ -28,7 +28,8 @@ export interface Directory {
 export function directoryOf(metas: readonly PartMeta[], layout: IndexLayout, threshold = DIRECTORY_STARTS): Directory {
   const starts = metas.flatMap((m) => m.starts);
   const dirs = new Map<string, string[]>();
-  if (!layout.rootLarge || starts.length <= threshold || layout.heads.length === 0) return { search: starts, starts, dirs };
+  if (!layout.rootLarge || starts.length <= threshold || layout.heads.length === 0)
+    return { search: starts, starts, dirs };
   const heads = new Set(layout.heads);
   const search: string[] = [];
   for (const meta of metas) {

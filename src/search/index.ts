@@ -26,7 +26,15 @@ export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
 import type { IndexLayout, IndexPart, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
 
-export type { IndexLayout, IndexPart, PartMeta, Searched, SearchFile, SearchIndex, SearchIndexOptions } from './types.js';
+export type {
+  IndexLayout,
+  IndexPart,
+  PartMeta,
+  Searched,
+  SearchFile,
+  SearchIndex,
+  SearchIndexOptions,
+} from './types.js';
 export { LABELS };
 
 /** The part a key belongs to. */
@@ -55,12 +63,29 @@ function slashesIn(s: string): number {
 }
 
 /** A list's Matcher, the sizes' defaults filled in. */
-function matcherFor(entries: Entry[], records: string[], encode: (e: Entry) => string, options: SearchIndexOptions, searched: Searched): Matcher {
+function matcherFor(
+  entries: Entry[],
+  records: string[],
+  encode: (e: Entry) => string,
+  options: SearchIndexOptions,
+  searched: Searched,
+): Matcher {
   const { pageSize, leafBytes = 18000, fileBytes = 16000, pagesBytes = 64000 } = options;
   // Every scope of one list is a chain of as many ids, and a `/`.
   const scope = searched.scopes?.[0];
   const reachable = scope === undefined ? undefined : reachableUnder(slashesIn(scope));
-  return new Matcher({ entries, records, encode, pageSize, leafBytes, fileBytes, pagesBytes, filtered: entries.some((e) => e.children), searched, reachable });
+  return new Matcher({
+    entries,
+    records,
+    encode,
+    pageSize,
+    leafBytes,
+    fileBytes,
+    pagesBytes,
+    filtered: entries.some((e) => e.children),
+    searched,
+    reachable,
+  });
 }
 
 /**
@@ -82,7 +107,13 @@ export function buildSearchIndex(
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
   if (!rootLarge) {
-    if (n === 0) fresh.push({ meta: { name: '', starts: [''], pages: [] }, *files() { yield { kind: 'search', start: '', text: '{"records":[]}' }; } });
+    if (n === 0)
+      fresh.push({
+        meta: { name: '', starts: [''], pages: [] },
+        *files() {
+          yield { kind: 'search', start: '', text: '{"records":[]}' };
+        },
+      });
     else fresh.push(indexPart(m, pairs, '', 0, n));
   }
   for (let lo = 0; rootLarge && lo < n; ) {
@@ -138,7 +169,9 @@ export function updateSearchIndex(
     if (!small) fresh.push(headPart(m, c, results));
   }
   // Only the suffixes of the touched parts: the part is read off the suffix's first two units, without slicing it.
-  const wanted = new Set([...names].map((name) => name.charCodeAt(0) * 65536 + (name.length > 1 ? name.charCodeAt(1) + 1 : 0)));
+  const wanted = new Set(
+    [...names].map((name) => name.charCodeAt(0) * 65536 + (name.length > 1 ? name.charCodeAt(1) + 1 : 0)),
+  );
   const firsts = new Set([...names].map((name) => name.charCodeAt(0)));
   const headUnits = new Set(layout.heads.map((c) => c.charCodeAt(0)));
   const pairs = collectPairs(entries, (label, start) => {
@@ -155,11 +188,14 @@ export function updateSearchIndex(
     if (!heads.has(name)) fresh.push(indexPart(m, pairs, name, lo, hi));
     lo = hi;
   }
-  const kept = previous.metas.filter((meta) => !names.has(meta.name) && !(units.has(meta.name) && heads.has(meta.name)));
+  const kept = previous.metas.filter(
+    (meta) => !names.has(meta.name) && !(units.has(meta.name) && heads.has(meta.name)),
+  );
   const metas = [...kept, ...fresh.map((p) => p.meta)].sort((a, b) => (a.name < b.name ? -1 : 1));
   // A search file's name holds its neighbours' first keys (searchPath), and a
   // part's first key is its name: a part that comes or goes renames the files
   // beside it in parts that were kept, so the whole index is built.
-  if (metas.length !== previous.metas.length || metas.some((meta, i) => meta.name !== previous.metas[i]!.name)) return undefined;
+  if (metas.length !== previous.metas.length || metas.some((meta, i) => meta.name !== previous.metas[i]!.name))
+    return undefined;
   return { layout, metas, fresh };
 }

@@ -29,7 +29,11 @@ const dominates = (a: KeyAt, b: KeyAt, exact: boolean) =>
  * sorted; only the distinct keys go through the engine's own string sort.
  * `searched` says what else than the folded labels an entry's keys come from.
  */
-export function collectPairs(entries: Entry[], keep?: (text: string, start: number) => boolean, searched: Searched = LABELS): Pairs {
+export function collectPairs(
+  entries: Entry[],
+  keep?: (text: string, start: number) => boolean,
+  searched: Searched = LABELS,
+): Pairs {
   const { texts, columns, scopes, exact } = searched;
   // Each distinct key has a slot; its pairs are chained in the order they
   // come (list order), each as entry * 4 + where the key starts (KeyAt): no array for every key.

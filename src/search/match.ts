@@ -127,9 +127,11 @@ export class Matcher {
         if (j !== undefined && seen[j] !== e) second[j]!.push(e), (seen[j] = e);
       }
     }
-    return new Map(units.map((c, k) => {
-      const results = Int32Array.from(first[k]!.concat(second[k]!));
-      return [c, { small: this.isSmall(results), results }];
-    }));
+    return new Map(
+      units.map((c, k) => {
+        const results = Int32Array.from(first[k]!.concat(second[k]!));
+        return [c, { small: this.isSmall(results), results }];
+      }),
+    );
   }
 }

@@ -15,7 +15,8 @@ const NO_RESULTS = new Int32Array(0);
 const setText = (set: ResultSet): string => `${set.head}${JSON.stringify(set.names)}]`;
 
 /** The bytes of setText, before the names are known: each is 16 hex digits. */
-export const setBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + (set.files === 0 ? 2 : 19 * set.files + 1) + 1;
+export const setBytes = (set: ResultSet): number =>
+  Buffer.byteLength(set.head) + (set.files === 0 ? 2 : 19 * set.files + 1) + 1;
 
 /** The search file text of some records and the large prefixes located there. */
 export function chunkText(records: string[], members: Int32Array, located: LargePrefix[]): string {
@@ -69,7 +70,9 @@ export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
     // Without children a result's text depends only on its entries, so they
     // name it, and its pages are rendered once, when the files are written.
     const pages = filtered ? pagesOf(list, l) : undefined;
-    const digest = createHash('sha1').update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer, l.results.byteOffset, l.results.byteLength)).digest('hex');
+    const digest = createHash('sha1')
+      .update(pages ? pages.join('\n') : new Uint8Array(l.results.buffer, l.results.byteOffset, l.results.byteLength))
+      .digest('hex');
     let set = setOf.get(digest);
     if (!set) {
       const name = nameOf(l.prefix);
@@ -118,7 +121,13 @@ function* pageFiles(list: IndexedList, sets: ResultSet[]): Generator<Extract<Sea
  * rendered when the writer asks, the page files first, so that the search
  * files can name them, and the part's meta records their names.
  */
-export function makePart(list: IndexedList, name: string, starts: string[], sets: ResultSet[], searchFiles: () => Generator<SearchFile>): IndexPart {
+export function makePart(
+  list: IndexedList,
+  name: string,
+  starts: string[],
+  sets: ResultSet[],
+  searchFiles: () => Generator<SearchFile>,
+): IndexPart {
   const meta = { name, starts, pages: [] as string[] };
   return {
     meta,

@@ -33,7 +33,11 @@ export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi
   const { list } = m;
   return makePart(list, name, starts, sets, function* () {
     for (const [f, start] of starts.entries()) {
-      yield { kind: 'search', start, text: chunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, -1, skip, lo), placed[f]!) };
+      yield {
+        kind: 'search',
+        start,
+        text: chunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, -1, skip, lo), placed[f]!),
+      };
     }
   });
 }
@@ -43,7 +47,13 @@ export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi
  * ranked results, and largeDepth[i - lo]: the length of key i's longest
  * large prefix (0 when none is).
  */
-function largePrefixes(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number): { large: LargePrefix[]; largeDepth: Int32Array } {
+function largePrefixes(
+  m: Matcher,
+  pairs: Pairs,
+  name: string,
+  lo: number,
+  hi: number,
+): { large: LargePrefix[]; largeDepth: Int32Array } {
   const { keys } = pairs;
   // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
   const large: LargePrefix[] = [];
@@ -116,7 +126,11 @@ function cut(
       const lcp = commonPrefixLength(keys[previous]!, keys[i]!);
       const end = Math.min(lcp + 1, keys[i]!.length);
       // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one).
-      if (lcp > 0 && lcp <= largeDepth[i - lo]! && (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)) {
+      if (
+        lcp > 0 &&
+        lcp <= largeDepth[i - lo]! &&
+        (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)
+      ) {
         starts.push(keys[i]!.slice(0, end));
         bounds.push(i);
         bytes = 0;

@@ -3,7 +3,8 @@
 // joined. Pure.
 
 /** The length a UTF-8 lead byte announces (1 for bytes that cannot lead a longer character). */
-export const sequenceLength = (byte: number) => (byte >= 0xf0 && byte < 0xf8 ? 4 : byte >= 0xe0 && byte < 0xf0 ? 3 : byte >= 0xc0 && byte < 0xe0 ? 2 : 1);
+export const sequenceLength = (byte: number) =>
+  byte >= 0xf0 && byte < 0xf8 ? 4 : byte >= 0xe0 && byte < 0xf0 ? 3 : byte >= 0xc0 && byte < 0xe0 ? 2 : 1;
 
 /** Where a character that the end of `bytes` cuts short begins (bytes.length if none does). */
 export function unfinished(bytes: Uint8Array, from: number): number {

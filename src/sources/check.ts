@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { compareStrings } from '../client/fold.js';
 import { sourceFiles, type Declaration, type SourceSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
-import { ReflistError, ReflistErrors } from '../errors.js';
+import { type ReflistError, ReflistErrors } from '../errors.js';
 import type { Entry, Node } from './model.js';
 import { readTableFile } from './read.js';
 import { Checker, validateGroups, validateList, validateTree, type Groups, type Tables } from './validate.js';
@@ -42,7 +42,10 @@ export interface Checked {
 export function checkSources(dir: string, declaration: Declaration, sections: readonly SectionSpec[]): Checked {
   const needed = new Set(sections.flatMap((s) => s.files));
   if (declaration.groups) needed.add(declaration.groups.source.file);
-  const { tables, errors } = readSources(dir, sourceFiles(declaration).filter((s) => needed.has(s.file)));
+  const { tables, errors } = readSources(
+    dir,
+    sourceFiles(declaration).filter((s) => needed.has(s.file)),
+  );
   const check = new Checker(declaration, tables, errors);
   const groups = validateGroups(check);
   const trees: Record<string, Node[]> = {};

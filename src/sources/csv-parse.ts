@@ -32,14 +32,23 @@ export interface ChunkParser {
 
 /** The parser's `api`, as csv-parse 7.0.3 has it: its stream's _transform calls exactly this. */
 interface CsvParseApi {
-  parse(bytes: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): CsvParseError | undefined;
+  parse(
+    bytes: Buffer | undefined,
+    end: boolean,
+    push: (record: string[]) => void,
+    close: () => void,
+  ): CsvParseError | undefined;
 }
 
 const noop = () => {};
 
 /** A parser of records of one `delimiter`, ragged rows allowed; `recordDelimiters` as a parser before this one found them. */
 export function chunkParser(delimiter: Delimiter, recordDelimiters: readonly string[] = []): ChunkParser {
-  const options = { relax_column_count: true, delimiter, ...(recordDelimiters.length > 0 && { record_delimiter: [...recordDelimiters] }) };
+  const options = {
+    relax_column_count: true,
+    delimiter,
+    ...(recordDelimiters.length > 0 && { record_delimiter: [...recordDelimiters] }),
+  };
   const parser = new Parser(options);
   const api = (parser as unknown as { api: CsvParseApi }).api;
   return {

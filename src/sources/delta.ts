@@ -6,7 +6,8 @@ import type { ListSpec } from '../config/declaration.js';
 import type { ReflistError } from '../errors.js';
 import type { Id } from './model.js';
 import { readTable } from './read.js';
-import { listColumns, typeRows } from './validate.js';
+import { typeRows } from './rows.js';
+import { listColumns } from './validate.js';
 
 const NL = 0x0a;
 const QUOTE = 0x22;
@@ -26,7 +27,7 @@ function commonPrefix(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   // Halve the range with native comparisons, then finish byte by byte.
   let lo = 0;
-  let step = 1 << 16;
+  const step = 1 << 16;
   while (lo + step <= n && Buffer.compare(a.subarray(lo, lo + step), b.subarray(lo, lo + step)) === 0) lo += step;
   while (lo < n && a[lo] === b[lo]) lo++;
   return lo;
@@ -103,7 +104,9 @@ export function windowEdits(list: ListSpec, window: Window): TextEdit[] | undefi
     const table = readTable(list.source.file, joined, undefined, list.source.delimiter);
     const errors: ReflistError[] = [...table.errors];
     const typed = typeRows(table.table, read.columns, errors);
-    return errors.length > 0 || typed.length !== table.table.rows.length ? undefined : typed.map((r) => ({ id: r.values[read.id] as Id, text: read.label(r) }));
+    return errors.length > 0 || typed.length !== table.table.rows.length
+      ? undefined
+      : typed.map((r) => ({ id: r.values[read.id] as Id, text: read.label(r) }));
   };
   const was = rows(window.was);
   const now = rows(window.now);

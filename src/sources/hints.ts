@@ -18,7 +18,10 @@ const isCode = (cell: string) => !/^\d+$/.test(cell) && isId({ id: 'string', cha
  * carries the hint to declare it so.
  */
 export class CodesInIntegerIds {
-  private readonly found = new Map<number, { name: string; list: ListSpec; first: number; samples: string[]; n: number }>();
+  private readonly found = new Map<
+    number,
+    { name: string; list: ListSpec; first: number; samples: string[]; n: number }
+  >();
 
   constructor(
     private readonly file: string,
@@ -38,8 +41,9 @@ export class CodesInIntegerIds {
   hint(rows: number): void {
     for (const { name, list, first, samples, n } of this.found.values()) {
       if (n * 2 <= rows) continue;
-      const hint = `lists.${list.name} has integer ids, but most of ${this.file}'s ${quote(name)} cells are codes (${samples.map(quote).join(', ')}, …): `
-        + `declare "id": {"column": ${quote(list.id.column)}, "type": "string"} in lists.${list.name}`;
+      const hint =
+        `lists.${list.name} has integer ids, but most of ${this.file}'s ${quote(name)} cells are codes (${samples.map(quote).join(', ')}, …): ` +
+        `declare "id": {"column": ${quote(list.id.column)}, "type": "string"} in lists.${list.name}`;
       this.errors[first] = this.errors[first]!.withHint(hint);
     }
   }

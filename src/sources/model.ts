@@ -50,7 +50,10 @@ export function sortLabels<T extends Labelled>(items: T[]): T[] {
  * order key, numbers by value and strings by code unit (so an empty string
  * first ascending), then in list order; in list order alone without keys.
  */
-export function sortInOrder<T extends Labelled & { fields?: Value[] }>(items: T[], order: readonly OrderKey[] | undefined): T[] {
+export function sortInOrder<T extends Labelled & { fields?: Value[] }>(
+  items: T[],
+  order: readonly OrderKey[] | undefined,
+): T[] {
   if (!order) return sortLabels(items);
   const compare = (a: T, b: T): number => {
     for (const { field, descending } of order) {

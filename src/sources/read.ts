@@ -38,7 +38,12 @@ export function readTable(file: string, bytes: Uint8Array, chunk = CHUNK, delimi
 }
 
 /** readTable of a file on disk, read a chunk at a time so that it is never held whole; `digest` is the SHA-1 (hex) of its bytes. */
-export function readTableFile(file: string, path: string, chunk = CHUNK, delimiter: Delimiter = ','): TableRead & { digest: string } {
+export function readTableFile(
+  file: string,
+  path: string,
+  chunk = CHUNK,
+  delimiter: Delimiter = ',',
+): TableRead & { digest: string } {
   const reader = new CsvReader(file, delimiter);
   const hash = createHash('sha1');
   eachChunk(path, chunk, (bytes) => (hash.update(bytes), reader.push(bytes), true));
@@ -57,7 +62,7 @@ function eachChunk(path: string, size: number, take: (bytes: Uint8Array) => bool
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.allocUnsafe(size);
-    for (let n; (n = readSync(fd, buffer, 0, size, null)) > 0 && take(buffer.subarray(0, n)); );
+    for (let n: number; (n = readSync(fd, buffer, 0, size, null)) > 0 && take(buffer.subarray(0, n)); );
   } finally {
     closeSync(fd);
   }
@@ -76,7 +81,14 @@ function utf8Error(file: string, { lines, sample }: InvalidUtf8Lines): ReflistEr
   const more = lines.slice(1);
   const shown = more.slice(0, SHOWN_LINES).join(', ') + (more.length > SHOWN_LINES ? ', …' : '');
   const message = `invalid UTF-8${more.length === 0 ? '' : ` (and on ${more.length} more line${more.length > 1 ? 's' : ''}: ${shown})`}`;
-  return [new ReflistError('INVALID_UTF8', message, { file, line: lines[0] }, encodingHint(file, sample?.line ?? lines[0]!, sample?.bytes ?? new Uint8Array(0)))];
+  return [
+    new ReflistError(
+      'INVALID_UTF8',
+      message,
+      { file, line: lines[0] },
+      encodingHint(file, sample?.line ?? lines[0]!, sample?.bytes ?? new Uint8Array(0)),
+    ),
+  ];
 }
 
 /**
@@ -202,7 +214,10 @@ class CsvReader {
   private lfsPushed = 0;
   private readonly take = (record: string[]) => this.record(record);
 
-  constructor(private readonly file: string, private readonly delimiter: Delimiter) {
+  constructor(
+    private readonly file: string,
+    private readonly delimiter: Delimiter,
+  ) {
     this.table = { file, header: [], rows: [], lines: [] };
   }
 
@@ -212,7 +227,10 @@ class CsvReader {
     // Invalid UTF-8 is reported on lines counted at LF bytes, as a text editor counts them.
     this.utf8.push(bytes, () => 1 + this.lfsPushed);
     this.lfsPushed += lfs(bytes);
-    if (!this.head) return this.feed(bytes);
+    if (!this.head) {
+      this.feed(bytes);
+      return;
+    }
     this.head = Buffer.concat([this.head, bytes]);
     if (this.head.length >= 2 * UTF8_BOM.length) this.start();
   }
@@ -310,7 +328,7 @@ class CsvReader {
     this.pending = [bytes];
     this.pendingFrom = from;
     for (let at = 0, last = 0; ; ) {
-      let failed;
+      let failed: CsvParseError | undefined;
       if (at < bytes.length) {
         const lf = bytes.indexOf(LF, at);
         const to = lf < 0 ? bytes.length : lf + 1;
@@ -330,12 +348,16 @@ class CsvReader {
       if (error.code !== QUOTE_NOT_CLOSED) {
         // csv-parse holds back the last bytes it was given until it sees what follows them: the error may be on the line before.
         const early = this.probe(bytes.subarray(start, last));
-        if (early && early.code !== QUOTE_NOT_CLOSED) [error, lineStart] = [early, Math.max(start, last < 2 ? 0 : bytes.lastIndexOf(LF, last - 2) + 1)];
+        if (early && early.code !== QUOTE_NOT_CLOSED)
+          [error, lineStart] = [early, Math.max(start, last < 2 ? 0 : bytes.lastIndexOf(LF, last - 2) + 1)];
       }
       // A quote never closed: at the end of the file, or where a quote on a later line seems to close it and is followed by text.
       // Its field is taken to end on the line it opened, where the mistake most likely is.
       const open = error.code === QUOTE_NOT_CLOSED ? record : bytes.subarray(start, lineStart);
-      if (error.code === QUOTE_NOT_CLOSED || (error.code === 'CSV_INVALID_CLOSING_QUOTE' && this.probe(open)?.code === QUOTE_NOT_CLOSED)) {
+      if (
+        error.code === QUOTE_NOT_CLOSED ||
+        (error.code === 'CSV_INVALID_CLOSING_QUOTE' && this.probe(open)?.code === QUOTE_NOT_CLOSED)
+      ) {
         const quote = Math.max(0, unclosedQuote(open));
         const opened = this.line + lfs(record, 0, quote);
         this.fail('quote opened here is never closed', opened);
@@ -362,7 +384,7 @@ class CsvReader {
   private readOnAfter(bytes: Buffer, from: number, at: number, line: number, final: boolean): Buffer | undefined {
     const lf = bytes.indexOf(LF, at);
     this.line = line + 1;
-    if (lf < 0 && !final) return this.restart(from + bytes.length), (this.skipping = true), undefined;
+    if (lf < 0 && !final) return (this.restart(from + bytes.length), (this.skipping = true), undefined);
     const next = lf < 0 ? bytes.length : lf + 1;
     this.restart(from + next);
     return next < bytes.length ? bytes.subarray(next) : undefined;

@@ -10,7 +10,10 @@ export interface RecordShape {
   fields: boolean;
 }
 
-export const recordShape = (list: ListSpec): RecordShape => ({ children: list.children !== undefined, fields: list.fields.length > 0 });
+export const recordShape = (list: ListSpec): RecordShape => ({
+  children: list.children !== undefined,
+  fields: list.fields.length > 0,
+});
 
 /** `[id, text, counts, children, fields]` with trailing zero counts dropped, and what the list has not left off (see EntryRecord). */
 export function encodeRecord(e: Omit<Entry, 'key'>, shape: RecordShape): string {

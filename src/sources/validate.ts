@@ -1,145 +1,26 @@
-// Stage 2, validate: raw tables → typed rows → the model, for the lists a
-// declaration names (docs/lists.md), collecting every error with its file and line.
-import { headerHas } from '../config/columns.js';
-import { ancestors as ancestorsOf, DEFAULT_ID_CHARS, type Declaration, type FieldSpec, type GroupsSpec, type ListSpec } from '../config/declaration.js';
+// Stage 2, validate: typed rows → the model, for the lists a declaration
+// names (docs/lists.md), collecting every error with its file and line.
+import { ancestors as ancestorsOf, type Declaration, type GroupsSpec, type ListSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
-import { ReflistError, suggest } from '../errors.js';
-import { CodesInIntegerIds } from './hints.js';
-import { delimiterHint } from '../config/columns.js';
+import { ReflistError } from '../errors.js';
 import { fold } from '../client/fold.js';
 import { labelled, sortInOrder, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
 import type { RawTable } from './read.js';
-import { isId } from '../client/request.js';
 import { groupSegment } from '../client/paths.js';
 import { PLACEHOLDER } from '../config/fields.js';
-
-type Kind =
-  | { is: 'id'; list: ListSpec }
-  | { is: 'text' }
-  | { is: 'field'; field: FieldSpec }
-  | { is: 'group' }
-  | { is: 'count' };
-
-export interface Column {
-  name: string;
-  kind: Kind;
-}
-
-/** A row's values, in the order of the columns it was typed by. */
-export interface Row {
-  line: number;
-  values: Value[];
-}
-
-const MAX_ID = Number.MAX_SAFE_INTEGER;
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+import { typeRows, type Column, type Row } from './rows.js';
 
 /** Shared by every entry without counts: most have none, and an array each costs more than its entry. */
 const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
 
-/** How a set of id characters reads in a message. */
-const shownChars = (chars: string) => (chars === DEFAULT_ID_CHARS ? 'A-Z a-z 0-9 _ -' : chars);
-
-function nonNegative(value: string): number | { error: string } {
-  if (!/^\d+$/.test(value)) return { error: 'expected a non-negative integer' };
-  const n = Number(value);
-  return n <= MAX_ID ? n : { error: `too large (at most ${MAX_ID})` };
-}
-
-function bounded(n: number, field: FieldSpec): number | { error: string } {
-  const { min, max } = field;
-  if ((min === undefined || n >= min) && (max === undefined || n <= max)) return n;
-  if (min !== undefined && max !== undefined) return { error: min === -max ? `outside ±${max}` : `outside ${min} to ${max}` };
-  return { error: min !== undefined ? `below ${min}` : `above ${max}` };
-}
-
-/**
- * A cell's value by its column's kind. Texts (labels, string fields) are kept
- * as written; every other cell is read without the white space around it,
- * which no id, reference, count or number can hold (docs/lists.md, "Cells").
- */
-function parseValue(kind: Kind, cell: string): Value | { error: string } {
-  if (kind.is === 'text') return cell.trim() === '' ? { error: 'empty text' } : cell;
-  if (kind.is === 'field' && kind.field.type === 'string') return cell;
-  const value = cell.trim();
-  switch (kind.is) {
-    case 'group':
-      return isId({ id: 'string', chars: DEFAULT_ID_CHARS }, value) ? value : { error: `expected 1 to 64 of ${shownChars(DEFAULT_ID_CHARS)}` };
-    case 'count':
-      return nonNegative(value);
-    case 'id': {
-      const { type, chars } = kind.list.id;
-      if (type === 'integer') return nonNegative(value);
-      return isId({ id: 'string', chars }, value) ? value : { error: `expected 1 to 64 of ${shownChars(chars)}` };
-    }
-    case 'field': {
-      const { type } = kind.field;
-      const n = (type === 'integer' ? /^[+-]?\d+$/ : DECIMAL).test(value) ? Number(value) : NaN;
-      if (Number.isNaN(n)) return { error: type === 'integer' ? 'expected an integer' : 'expected a decimal number' };
-      if (type === 'integer' && !Number.isSafeInteger(n)) return { error: `too large (at most ±${MAX_ID})` };
-      return bounded(n, kind.field);
-    }
-  }
-}
-
-/** Typed rows of one source by the columns a list reads from it; every bad value is reported. */
-export function typeRows(table: RawTable | undefined, columns: readonly Column[], errors: ReflistError[]): Row[] {
-  if (!table) return [];
-  const file = table.file;
-  const names = columns.map((c) => c.name);
-  const positions = new Map<string, number>();
-  const unknown: string[] = [];
-  table.header.forEach((h, i) => {
-    const column = names.find((c) => c.toLowerCase() === h.toLowerCase());
-    if (column === undefined) unknown.push(h);
-    else if (positions.has(column)) errors.push(new ReflistError('UNKNOWN_COLUMN', `column "${column}" appears twice`, { file, line: 1 }));
-    else positions.set(column, i);
-  });
-  const missing = names.filter((c) => !positions.has(c));
-  if (missing.length > 0) {
-    // A column the source does not declare is read past, unless it looks like a missing one misspelt.
-    let misspelt = false;
-    for (const h of unknown) {
-      const hint = suggest(h, missing);
-      if (hint) errors.push(new ReflistError('UNKNOWN_COLUMN', `unknown column "${h}" (did you mean "${hint}"?)`, { file, line: 1 }));
-      misspelt ||= hint !== undefined;
-    }
-    const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}${misspelt ? '' : headerHas(table.header)}`;
-    errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }, delimiterHint(file, table.header, names)));
-    return [];
-  }
-  const codes = new CodesInIntegerIds(file, errors);
-  const at = names.map((c) => positions.get(c)!);
-  const rows: Row[] = [];
-  for (const [i, cells] of table.rows.entries()) {
-    const line = table.lines[i]!;
-    if (cells.length !== table.header.length) {
-      errors.push(new ReflistError('CSV_MALFORMED', `expected ${table.header.length} fields, got ${cells.length}`, { file, line }));
-      continue;
-    }
-    const values: Value[] = [];
-    let good = true;
-    for (const [c, column] of columns.entries()) {
-      const raw = cells[at[c]!]!;
-      const value = parseValue(column.kind, raw);
-      if (typeof value === 'object') {
-        const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-        if (column.kind.is === 'id') codes.failed(c, column.name, column.kind.list, raw);
-        errors.push(new ReflistError('INVALID_VALUE', `${column.name}: ${value.error}, got "${shown}"`, { file, line }));
-        // A row with a bad key is dropped; one with a bad label or field keeps
-        // its key, so rows that refer to it do not report it as unknown too.
-        if (column.kind.is === 'id' || column.kind.is === 'group') good = false;
-        values.push(raw);
-      } else values.push(value);
-    }
-    if (good) rows.push({ line, values });
-  }
-  codes.hint(table.rows.length);
-  return rows;
-}
-
 /** Keeps the first row of each key; each later one is an error, which `clash` words. */
-function unique<K>(rows: Row[], file: string, key: (row: Row) => K, clash: (row: Row, first: Row) => string, errors: ReflistError[]): Map<K, Row> {
+function unique<K>(
+  rows: Row[],
+  file: string,
+  key: (row: Row) => K,
+  clash: (row: Row, first: Row) => string,
+  errors: ReflistError[],
+): Map<K, Row> {
   const seen = new Map<K, Row>();
   for (const row of rows) {
     const k = key(row);
@@ -150,7 +31,8 @@ function unique<K>(rows: Row[], file: string, key: (row: Row) => K, clash: (row:
   return seen;
 }
 
-const duplicate = (what: (row: Row) => string) => (row: Row, first: Row) => `duplicate ${what(row)} (first on line ${first.line})`;
+const duplicate = (what: (row: Row) => string) => (row: Row, first: Row) =>
+  `duplicate ${what(row)} (first on line ${first.line})`;
 
 /**
  * The rows whose ids (values[at]) are unique within their parent (the
@@ -159,13 +41,20 @@ const duplicate = (what: (row: Row) => string) => (row: Row, first: Row) => `dup
  * one's file for the other's.
  */
 function uniqueIds(
-  rows: Row[], file: string, at: number, caseless: boolean, what: (row: Row) => string, errors: ReflistError[], scope?: (row: Row) => string,
+  rows: Row[],
+  file: string,
+  at: number,
+  caseless: boolean,
+  what: (row: Row) => string,
+  errors: ReflistError[],
+  scope?: (row: Row) => string,
 ): Map<unknown, Row> {
   const id = caseless ? (r: Row) => (r.values[at] as string).toLowerCase() : (r: Row) => r.values[at];
   const key = scope ? (r: Row) => `${scope(r)}/${id(r)}` : id;
-  const clash = (r: Row, first: Row) => r.values[at] === first.values[at]
-    ? duplicate(what)(r, first)
-    : `${what(r)} differs only by case from ${what(first)} on line ${first.line}: a case-insensitive host (macOS, Windows, some S3 front ends) serves one's file for the other's; rename one`;
+  const clash = (r: Row, first: Row) =>
+    r.values[at] === first.values[at]
+      ? duplicate(what)(r, first)
+      : `${what(r)} differs only by case from ${what(first)} on line ${first.line}: a case-insensitive host (macOS, Windows, some S3 front ends) serves one's file for the other's; rename one`;
   return unique(rows, file, key, clash, errors);
 }
 
@@ -195,7 +84,8 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
   const id = add({ name: list.id.column, kind: { is: 'id', list } });
   const labelAt = new Map(list.label.columns.map((c) => [c, add({ name: c, kind: { is: 'text' } })]));
   const fieldAt = list.fields.map((field) => add({ name: field.column, kind: { is: 'field', field } }));
-  const single = list.label.template === `{${list.label.columns[0]}}` ? labelAt.get(list.label.columns[0]!)! : undefined;
+  const single =
+    list.label.template === `{${list.label.columns[0]}}` ? labelAt.get(list.label.columns[0]!)! : undefined;
   // A field's values often repeat (a city, a country code): the items share one string of each, not one a row.
   const shared = new Map<string, string>();
   const intern = (value: Value): Value => {
@@ -209,9 +99,10 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
     columns,
     parents: parents.length,
     id,
-    label: single !== undefined
-      ? (row) => row.values[single] as string
-      : (row) => list.label.template.replace(PLACEHOLDER, (_, c: string) => String(row.values[labelAt.get(c)!])),
+    label:
+      single !== undefined
+        ? (row) => row.values[single] as string
+        : (row) => list.label.template.replace(PLACEHOLDER, (_, c: string) => String(row.values[labelAt.get(c)!])),
     fields: list.fields.length === 0 ? () => undefined : (row) => fieldAt.map((i) => intern(row.values[i]!)),
   };
 }
@@ -264,7 +155,10 @@ export function validateGroups(check: Checker): Groups {
   if (!groups) return NO_GROUPS;
   const file = groups.source.file;
   const word = groupWord(groups);
-  const rows = check.rows(file, [{ name: groups.id, kind: { is: 'group' } }, { name: groups.label, kind: { is: 'text' } }]);
+  const rows = check.rows(file, [
+    { name: groups.id, kind: { is: 'group' } },
+    { name: groups.label, kind: { is: 'text' } },
+  ]);
   const byId = uniqueIds(rows, file, 0, true, (r) => `${word} id "${r.values[0]}"`, check.errors);
   const ids = [...byId.values()].map((r) => r.values[0] as string).sort();
   return { ids, list: ids.map((id) => ({ id, text: byId.get(id.toLowerCase())!.values[1] as string })) };
@@ -276,7 +170,14 @@ const idKey = (id: Value) => String(id);
 export function validateList(check: Checker, list: ListSpec, groups: Groups): Entry[] {
   const file = list.source.file;
   const read = listColumns(list, []);
-  const rows = uniqueIds(check.rows(file, read.columns), file, read.id, caseless(list), (r) => `${list.id.column} ${r.values[read.id]}`, check.errors);
+  const rows = uniqueIds(
+    check.rows(file, read.columns),
+    file,
+    read.id,
+    caseless(list),
+    (r) => `${list.id.column} ${r.values[read.id]}`,
+    check.errors,
+  );
   const items = new Map<Id, Entry>();
   for (const r of rows.values()) {
     const id = r.values[read.id] as Id;
@@ -289,7 +190,14 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
     const child = check.list(list.children.list);
     const c = listColumns(child, [list]);
     const childFile = child.source.file;
-    const children = uniqueIds(check.rows(childFile, c.columns), childFile, c.id, caseless(child), (r) => `${child.id.column} ${r.values[c.id]}`, check.errors);
+    const children = uniqueIds(
+      check.rows(childFile, c.columns),
+      childFile,
+      c.id,
+      caseless(child),
+      (r) => `${child.id.column} ${r.values[c.id]}`,
+      check.errors,
+    );
     for (const r of children.values()) {
       const parent = items.get(r.values[0] as Id);
       if (!parent) check.missing(childFile, r.line, `${child.parent!.columns[0]} ${r.values[0]}`);
@@ -304,10 +212,17 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
     const word = groupWord(spec);
     const groupIndex = new Map(groups.ids.map((id, i) => [id, i]));
     const columns: Column[] = [
-      { name: counts.group, kind: { is: 'group' } }, { name: counts.id, kind: { is: 'id', list } }, { name: counts.count, kind: { is: 'count' } },
+      { name: counts.group, kind: { is: 'group' } },
+      { name: counts.id, kind: { is: 'id', list } },
+      { name: counts.count, kind: { is: 'count' } },
     ];
-    const counted = unique(check.rows(countsFile, columns), countsFile, (r) => `${r.values[0]}/${r.values[1]}`,
-      duplicate((r) => `count of ${word} "${r.values[0]}" for ${counts.id} ${r.values[1]}`), check.errors);
+    const counted = unique(
+      check.rows(countsFile, columns),
+      countsFile,
+      (r) => `${r.values[0]}/${r.values[1]}`,
+      duplicate((r) => `count of ${word} "${r.values[0]}" for ${counts.id} ${r.values[1]}`),
+      check.errors,
+    );
     for (const r of counted.values()) {
       const [group, id, count] = r.values as [string, Id, number];
       const g = groupIndex.get(group);
@@ -349,7 +264,14 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
   const rootRead = listColumns(root, []);
   const rootFile = root.source.file;
   const roots: Node[] = [];
-  const rootRows = uniqueIds(check.rows(rootFile, rootRead.columns), rootFile, rootRead.id, caseless(root), (r) => `${root.id.column} ${r.values[rootRead.id]}`, check.errors);
+  const rootRows = uniqueIds(
+    check.rows(rootFile, rootRead.columns),
+    rootFile,
+    rootRead.id,
+    caseless(root),
+    (r) => `${root.id.column} ${r.values[rootRead.id]}`,
+    check.errors,
+  );
   for (const r of rootRows.values()) {
     const node = nodeOf(r, rootRead);
     roots.push(node);
@@ -362,7 +284,12 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
     const c = listColumns(list, named.length === 1 ? [parent] : ancestors);
     const file = list.source.file;
     const describe = (chain: string, id: Value) =>
-      `${list.name} ${id}` + chain.split('/').reverse().map((pid, i) => ` of ${ancestors[ancestors.length - 1 - i]!.name} ${pid}`).join('');
+      `${list.name} ${id}` +
+      chain
+        .split('/')
+        .reverse()
+        .map((pid, i) => ` of ${ancestors[ancestors.length - 1 - i]!.name} ${pid}`)
+        .join('');
     const rows: { r: Row; chain: string }[] = [];
     for (const r of check.rows(file, c.columns)) {
       const ids = r.values.slice(0, c.parents).map(idKey);
@@ -370,21 +297,40 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
       if (named.length === 1) {
         const chains = chainsById.get(parent.name)?.get(ids[0]!) ?? [];
         if (chains.length > 1) {
-          check.errors.push(new ReflistError('UNKNOWN_REFERENCE',
-            `ambiguous ${named[0]} ${ids[0]}: ${parent.name} ${ids[0]} is under more than one ${ancestors[ancestors.length - 2]!.name}; name each ancestor's column in lists.${list.name}.parent.column`,
-            { file, line: r.line }));
+          check.errors.push(
+            new ReflistError(
+              'UNKNOWN_REFERENCE',
+              `ambiguous ${named[0]} ${ids[0]}: ${parent.name} ${ids[0]} is under more than one ${ancestors[ancestors.length - 2]!.name}; name each ancestor's column in lists.${list.name}.parent.column`,
+              { file, line: r.line },
+            ),
+          );
           continue;
         }
         chain = chains[0];
       } else chain = nodes.get(parent.name)?.has(ids.join('/')) ? ids.join('/') : undefined;
       if (chain === undefined) {
-        check.missing(file, r.line, named.map((col, i) => `${col} ${ids[i]}`).reverse().join(' in '));
+        check.missing(
+          file,
+          r.line,
+          named
+            .map((col, i) => `${col} ${ids[i]}`)
+            .reverse()
+            .join(' in '),
+        );
         continue;
       }
       rows.push({ r, chain });
     }
     const chainOf = new Map(rows.map((x) => [x.r, x.chain]));
-    const kept = uniqueIds(rows.map((x) => x.r), file, c.id, caseless(list), (r) => describe(chainOf.get(r)!, r.values[c.id]!), check.errors, (r) => chainOf.get(r)!);
+    const kept = uniqueIds(
+      rows.map((x) => x.r),
+      file,
+      c.id,
+      caseless(list),
+      (r) => describe(chainOf.get(r)!, r.values[c.id]!),
+      check.errors,
+      (r) => chainOf.get(r)!,
+    );
     for (const r of kept.values()) {
       const chain = chainOf.get(r)!;
       const node = nodeOf(r, c);
@@ -393,7 +339,8 @@ export function validateTree(check: Checker, section: SectionSpec): Node[] {
     }
   }
   const sortAll = (items: Node[], list: ListSpec): Node[] => {
-    for (const node of items) for (const [name, nested] of Object.entries(node.nested)) sortAll(nested, check.list(name));
+    for (const node of items)
+      for (const [name, nested] of Object.entries(node.nested)) sortAll(nested, check.list(name));
     return sortInOrder(items, list.order);
   };
   return sortAll(roots, root);

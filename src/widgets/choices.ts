@@ -6,8 +6,12 @@
 // (the page's own).
 import { createCascade } from '../client/cascade.js';
 import {
-  groupOf, optionsPage, preselectValues,
-  type Client, type GroupOption, type LookupOption,
+  groupOf,
+  optionsPage,
+  preselectValues,
+  type Client,
+  type GroupOption,
+  type LookupOption,
 } from '../client/source.js';
 
 /** The members of a Choices instance the wiring uses; a real one has them all. */
@@ -43,8 +47,12 @@ export interface ChoicesSourceOptions {
  * every new page, is not offered a second time when a page holds it too.
  */
 const REQUIRED = {
-  searchChoices: false, shouldSort: false, searchFloor: 1, renderChoiceLimit: -1,
-  resetScrollPosition: false, duplicateItemsAllowed: false,
+  searchChoices: false,
+  shouldSort: false,
+  searchFloor: 1,
+  renderChoiceLimit: -1,
+  resetScrollPosition: false,
+  duplicateItemsAllowed: false,
 };
 
 /** A choice as Choices.js takes it: the count as its description, parent and child classed to be styled, the rest kept. */
@@ -68,7 +76,9 @@ const atEnd = (list: HTMLElement) => list.scrollTop + list.clientHeight >= list.
  * to anything but the latest request is dropped.
  */
 function wire(
-  choices: ChoicesInstance, load: (term: string, page: number) => Promise<{ options: LookupOption[]; more: boolean }>, delay = 250,
+  choices: ChoicesInstance,
+  load: (term: string, page: number) => Promise<{ options: LookupOption[]; more: boolean }>,
+  delay = 250,
 ): { reset(): void } {
   let latest = 0;
   /** The term of the latest request. */
@@ -101,16 +111,18 @@ function wire(
   });
   // Choosing, Escape and closing empty what was typed with no input event (and with Choices.js's own
   // filter off, no search event): the list is the whole list's again, not the last term's.
-  const emptied = () => setTimeout(() => {
-    if (asked !== undefined && asked !== '' && choices.input.element.value === '') void show('', 1).catch(() => {});
-  });
+  const emptied = () =>
+    setTimeout(() => {
+      if (asked !== undefined && asked !== '' && choices.input.element.value === '') void show('', 1).catch(() => {});
+    });
   choices.passedElement.element.addEventListener('addItem', emptied);
   choices.passedElement.element.addEventListener('hideDropdown', emptied);
   choices.passedElement.element.addEventListener('showDropdown', () => {
     if (!state && !loading) void show('', 1).catch(() => {});
   });
   choices.choiceList.element.addEventListener('scroll', () => {
-    if (state?.more && !loading && atEnd(choices.choiceList.element)) void show(state.term, state.page + 1).catch(() => {});
+    if (state?.more && !loading && atEnd(choices.choiceList.element))
+      void show(state.term, state.page + 1).catch(() => {});
   });
   return {
     /** Forgets what was loaded, so that the next opening asks again (a cascade's parent changed). */
@@ -128,7 +140,11 @@ function wire(
  * instance over a paged list of the tree, searched and paged by the tree.
  */
 export function createChoices<T extends ChoicesInstance>(
-  Choices: ChoicesClass<T>, element: string | Element, client: Client, list: string, options: ChoicesSourceOptions = {},
+  Choices: ChoicesClass<T>,
+  element: string | Element,
+  client: Client,
+  list: string,
+  options: ChoicesSourceOptions = {},
 ): T {
   const choices = new Choices(element, { ...options.config, ...REQUIRED });
   wire(choices, (term, page) => optionsPage(client, list, term, page, groupOf(options.group)), options.delay);
@@ -142,7 +158,11 @@ export function createChoices<T extends ChoicesInstance>(
  * no item (left unselected).
  */
 export async function preselect(
-  choices: ChoicesInstance, client: Client, list: string, values: readonly (string | number)[], options: { group?: GroupOption } = {},
+  choices: ChoicesInstance,
+  client: Client,
+  list: string,
+  values: readonly (string | number)[],
+  options: { group?: GroupOption } = {},
 ): Promise<{ options: LookupOption[]; unknown: string[] }> {
   return preselectValues(client, list, values, options.group, (found) => {
     // Added as choices, then selected in the order given: a value a page already
@@ -159,27 +179,36 @@ export async function preselect(
  * clears every level below it and loads the choices under the new one.
  */
 export function cascade<T extends ChoicesInstance>(
-  Choices: ChoicesClass<T>, client: Client, elements: readonly (string | Element)[], lists: readonly string[],
+  Choices: ChoicesClass<T>,
+  client: Client,
+  elements: readonly (string | Element)[],
+  lists: readonly string[],
   options: Omit<ChoicesSourceOptions, 'group'> = {},
 ): T[] {
   const levels = createCascade(client, lists);
   const choices = lists.map((_, level) => new Choices(elements[level]!, { ...options.config, ...REQUIRED }));
-  levels.connect(choices.map((level, i) => {
-    const wiring = wire(level, async (term) => ({ options: await levels.options(i, term), more: false }), options.delay);
-    const select = level.passedElement.element;
-    return {
-      value: () => String(level.getValue(true) ?? ''),
-      onChange: (handler) => select.addEventListener('change', handler),
-      clear: () => {
-        level.removeActiveItems();
-        level.clearChoices();
-        wiring.reset();
-        // Its own change reaches the level below in turn.
-        select.dispatchEvent(new Event('change'));
-      },
-      disable: () => void level.disable(),
-      enable: () => void level.enable(),
-    };
-  }));
+  levels.connect(
+    choices.map((level, i) => {
+      const wiring = wire(
+        level,
+        async (term) => ({ options: await levels.options(i, term), more: false }),
+        options.delay,
+      );
+      const select = level.passedElement.element;
+      return {
+        value: () => String(level.getValue(true) ?? ''),
+        onChange: (handler) => select.addEventListener('change', handler),
+        clear: () => {
+          level.removeActiveItems();
+          level.clearChoices();
+          wiring.reset();
+          // Its own change reaches the level below in turn.
+          select.dispatchEvent(new Event('change'));
+        },
+        disable: () => void level.disable(),
+        enable: () => void level.enable(),
+      };
+    }),
+  );
   return choices;
 }

@@ -6,8 +6,14 @@
 // source of reflist/client.
 import { chooseAt, createCascade, isReady } from '../client/cascade.js';
 import {
-  groupOf, optionsForValues, optionsPage, without,
-  type CascadeOption, type Client, type GroupOption, type LookupOption,
+  groupOf,
+  optionsForValues,
+  optionsPage,
+  without,
+  type CascadeOption,
+  type Client,
+  type GroupOption,
+  type LookupOption,
 } from '../client/source.js';
 
 /** An option as react-select reads it by default (`value`, `label`), with what the tree says of it. */
@@ -31,8 +37,11 @@ export interface ReactSelectSourceOptions {
  */
 export const REACT_SELECT_KEYS: readonly string[] = ['options', 'isDisabled'];
 
-const toOption = <T extends LookupOption>(option: T): ReactSelectOption<T> =>
-  ({ ...without(option, REACT_SELECT_KEYS), value: option.id, label: option.text });
+const toOption = <T extends LookupOption>(option: T): ReactSelectOption<T> => ({
+  ...without(option, REACT_SELECT_KEYS),
+  value: option.id,
+  label: option.text,
+});
 
 /**
  * A page's options as react-select shows them. A list with children gives a
@@ -86,7 +95,10 @@ export function loadPage(client: Client, list: string, options: ReactSelectSourc
  * bucket, never one per id. `unknown` holds the values that name no item.
  */
 export async function optionsForIds(
-  client: Client, list: string, values: readonly (string | number)[], options: ReactSelectSourceOptions = {},
+  client: Client,
+  list: string,
+  values: readonly (string | number)[],
+  options: ReactSelectSourceOptions = {},
 ): Promise<{ options: ReactSelectOption[]; unknown: string[] }> {
   const found = await optionsForValues(client, list, values.map(String), groupOf(options.group));
   return { options: found.options.map(toOption), unknown: found.unknown };

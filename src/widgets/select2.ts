@@ -6,8 +6,19 @@
 // bundle stays dependency-free and loads in Node.
 import { createCascade, type Cascade } from '../client/cascade.js';
 import {
-  fetchBody, flattenChildren, groupOf, listOf, optionsPage, parseChildValue, plainOption, without,
-  type CascadeOption, type Client, type GroupOption, type LookupOption, type PageItem,
+  fetchBody,
+  flattenChildren,
+  groupOf,
+  listOf,
+  optionsPage,
+  parseChildValue,
+  plainOption,
+  without,
+  type CascadeOption,
+  type Client,
+  type GroupOption,
+  type LookupOption,
+  type PageItem,
 } from '../client/source.js';
 import type { ApiList, Envelope, Id } from '../client/types.js';
 
@@ -28,7 +39,11 @@ export interface Select2Page<T = LookupOption> {
 export interface Select2Ajax<T = LookupOption> {
   delay: number;
   data(params: { term?: string; page?: number }): Select2Query;
-  transport(settings: { data: Select2Query }, success: (page: Select2Page<T>) => void, failure: () => void): { abort(): void };
+  transport(
+    settings: { data: Select2Query },
+    success: (page: Select2Page<T>) => void,
+    failure: () => void,
+  ): { abort(): void };
 }
 
 export interface Select2AjaxOptions {
@@ -62,7 +77,9 @@ export const toSelect2 = <T extends LookupOption>(option: T): T => without(optio
 
 /** An envelope page as select2 results; `more` counts list items (parents), not flattened options. */
 export function toSelect2Page(list: ApiList, body: Envelope<PageItem>, page: number, pageSize: number): Select2Page {
-  const results = (list.children ? flattenChildren(list, body.items) : body.items.map((item) => plainOption(list, item))).map(toSelect2);
+  const results = (
+    list.children ? flattenChildren(list, body.items) : body.items.map((item) => plainOption(list, item))
+  ).map(toSelect2);
   return { results, pagination: { more: page * pageSize < body.total } };
 }
 
@@ -158,13 +175,23 @@ function chosenId($select: JQuerySelect): string {
  * 'county']`), one per select; each level asks under the ids chosen above it
  * when select2 asks, and offers nothing while one of them is empty.
  */
-export function cascadeAjax(client: Client, selects: readonly JQuerySelect[], lists: readonly string[], delay?: number): Select2Ajax<CascadeOption>[] {
+export function cascadeAjax(
+  client: Client,
+  selects: readonly JQuerySelect[],
+  lists: readonly string[],
+  delay?: number,
+): Select2Ajax<CascadeOption>[] {
   return ajaxOf(createCascade(client, lists), selects, delay);
 }
 
 function ajaxOf(levels: Cascade, selects: readonly JQuerySelect[], delay?: number): Select2Ajax<CascadeOption>[] {
-  return levels.lists.map((_, level) => ajaxFrom(async ({ term }) =>
-    whole((await levels.optionsUnder(level, selects.slice(0, level).map(chosenId), term)).map(toSelect2)), delay));
+  return levels.lists.map((_, level) =>
+    ajaxFrom(
+      async ({ term }) =>
+        whole((await levels.optionsUnder(level, selects.slice(0, level).map(chosenId), term)).map(toSelect2)),
+      delay,
+    ),
+  );
 }
 
 /**
@@ -184,12 +211,14 @@ export function cascade(
   const levels = createCascade(client, lists);
   const ajax = ajaxOf(levels, selects, options.delay);
   selects.forEach((select, i) => select.select2({ minimumInputLength: 0, ...options.select2, ajax: ajax[i] }));
-  levels.connect(selects.map((select) => ({
-    value: () => chosenId(select),
-    onChange: (handler) => void select.on('change', handler),
-    // The removed options' change reaches the next select down in turn.
-    clear: () => void select.empty().trigger('change'),
-    disable: () => void select.prop('disabled', true),
-    enable: () => void select.prop('disabled', false),
-  })));
+  levels.connect(
+    selects.map((select) => ({
+      value: () => chosenId(select),
+      onChange: (handler) => void select.on('change', handler),
+      // The removed options' change reaches the next select down in turn.
+      clear: () => void select.empty().trigger('change'),
+      disable: () => void select.prop('disabled', true),
+      enable: () => void select.prop('disabled', false),
+    })),
+  );
 }

@@ -5,8 +5,12 @@
 // members used are named below.
 import { createCascade } from '../client/cascade.js';
 import {
-  groupOf, optionsPage, preselectValues,
-  type Client, type GroupOption, type LookupOption,
+  groupOf,
+  optionsPage,
+  preselectValues,
+  type Client,
+  type GroupOption,
+  type LookupOption,
 } from '../client/source.js';
 
 /** The members of a TomSelect instance the wiring uses; a real one has them all. */
@@ -46,9 +50,9 @@ export interface TomSelectSourceOptions {
 
 /** Tom Select's `render.option` and `render.item`: the count after the text; parents and their children are classed to be styled. */
 export const render = {
-  option: (data: LookupOption, escape: (text: string) => string): string =>
-    `<div class="reflist-${data.kind ?? 'item'}">${escape(data.text)}${data.count === undefined ? '' : ` <span class="reflist-count">(${data.count})</span>`}</div>`,
-  item: (data: LookupOption, escape: (text: string) => string): string => `<div>${escape(data.text)}</div>`,
+  option: (data: LookupOption, escapeHtml: (text: string) => string): string =>
+    `<div class="reflist-${data.kind ?? 'item'}">${escapeHtml(data.text)}${data.count === undefined ? '' : ` <span class="reflist-count">(${data.count})</span>`}</div>`,
+  item: (data: LookupOption, escapeHtml: (text: string) => string): string => `<div>${escapeHtml(data.text)}</div>`,
 };
 
 /**
@@ -163,7 +167,7 @@ function showHome(tom: Paged, paging: Paging): void {
 
 /** Paging state for each TomSelect made with one settings object, set up the first time Tom Select asks. */
 function pagingOf(pagings: WeakMap<TomSelectInstance, Paging>, tom: Paged): Paging {
-  let paging = pagings.get(tom);
+  const paging = pagings.get(tom);
   if (paging) return paging;
   const created: Paging = { shown: new Shown(), next: false, typed: false };
   pagings.set(tom, created);
@@ -195,13 +199,16 @@ export function tomSelectSettings(client: Client, list: string, options: TomSele
     const paging = pagingOf(pagings, this);
     const page = pageToLoad(paging, query);
     paging.typed = false;
-    optionsPage(client, list, query, page, groupOf(options.group)).then(({ options: found, more }) => {
-      if (query === '' && page === 1) paging.home = { options: found, more };
-      if (!isCurrent(this, paging, query, page)) return callback(paging.shown.held(this));
-      const shown = paging.shown.show(this, query, page === 1, found);
-      setNext(this, paging, query, more && page + 1);
-      callback(shown);
-    }, () => callback());
+    optionsPage(client, list, query, page, groupOf(options.group)).then(
+      ({ options: found, more }) => {
+        if (query === '' && page === 1) paging.home = { options: found, more };
+        if (!isCurrent(this, paging, query, page)) return callback(paging.shown.held(this));
+        const shown = paging.shown.show(this, query, page === 1, found);
+        setNext(this, paging, query, more && page + 1);
+        callback(shown);
+      },
+      () => callback(),
+    );
   };
   const score: Score<Paged> = function (typed) {
     return pagingOf(pagings, this).shown.score(typed);
@@ -220,7 +227,11 @@ export function tomSelectSettings(client: Client, list: string, options: TomSele
  * that name no item (left unselected).
  */
 export async function preselect(
-  tom: TomSelectInstance, client: Client, list: string, values: readonly (string | number)[], options: TomSelectSourceOptions = {},
+  tom: TomSelectInstance,
+  client: Client,
+  list: string,
+  values: readonly (string | number)[],
+  options: TomSelectSourceOptions = {},
 ): Promise<{ options: LookupOption[]; unknown: string[] }> {
   return preselectValues(client, list, values, options.group, (found) => {
     tom.addOptions(found);
@@ -249,23 +260,27 @@ export function cascade<T extends TomSelectInstance>(
     const load: Load<TomSelectInstance> = function (query, callback) {
       const ticket = ++asked;
       levels.options(level, query).then(
-        (found) => callback(ticket === asked ? shown.show(this, query, true, found) : shown.held(this)), () => callback());
+        (found) => callback(ticket === asked ? shown.show(this, query, true, found) : shown.held(this)),
+        () => callback(),
+      );
     };
     return new TomSelect(elements[level]!, { ...settings, ...settingsWith(load, (typed) => shown.score(typed)) });
   });
-  levels.connect(toms.map((tom) => ({
-    value: () => String(tom.getValue() ?? ''),
-    onChange: (handler) => tom.on('change', handler),
-    // Clearing it is a change of its own, which reaches the level below in turn.
-    clear: () => {
-      tom.clear();
-      tom.clearOptions();
-    },
-    disable: () => tom.disable(),
-    enable: () => {
-      tom.enable();
-      tom.load('');
-    },
-  })));
+  levels.connect(
+    toms.map((tom) => ({
+      value: () => String(tom.getValue() ?? ''),
+      onChange: (handler) => tom.on('change', handler),
+      // Clearing it is a change of its own, which reaches the level below in turn.
+      clear: () => {
+        tom.clear();
+        tom.clearOptions();
+      },
+      disable: () => tom.disable(),
+      enable: () => {
+        tom.enable();
+        tom.load('');
+      },
+    })),
+  );
   return toms;
 }

@@ -26,7 +26,14 @@ export const takesCopies = (path: string, bytes: number): boolean => /\.(json|js
  */
 export const COPIES = [
   { suffix: '.gz', tag: 'gz6', compress: (data: Uint8Array) => gzipSync(data, { level: 6 }) },
-  { suffix: '.br', tag: 'br6', compress: (data: Uint8Array) => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }) },
+  {
+    suffix: '.br',
+    tag: 'br6',
+    compress: (data: Uint8Array) =>
+      brotliCompressSync(data, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+      }),
+  },
 ] as const;
 
 export type CopyTag = (typeof COPIES)[number]['tag'];
@@ -101,7 +108,10 @@ function inAThread(): CopyMaker {
   let made: number[] = [];
   const flush = () => {
     if (batch.length === 0) return;
-    port1.postMessage(batch, batch.map((job) => job.data.buffer as ArrayBuffer));
+    port1.postMessage(
+      batch,
+      batch.map((job) => job.data.buffer as ArrayBuffer),
+    );
     posted.push(batchBytes);
     lagging += batchBytes;
     batch = [];

@@ -59,7 +59,8 @@ export function diffTree({ served, spare, added, keeps, moving = false }: TreeDi
   }
   const unchanged = served !== undefined && written === 0 && removed === 0 && !moving;
   const link: string[] = [];
-  for (const [path, entry] of served && !unchanged ? served : []) if (next.get(path) === entry && spare.get(path) !== entry) link.push(path);
+  for (const [path, entry] of served && !unchanged ? served : [])
+    if (next.get(path) === entry && spare.get(path) !== entry) link.push(path);
   const remove = unchanged ? [] : [...spare.keys()].filter((path) => !next.has(path));
   return { next, link, remove, kept, copied: link.length, removed, unchanged };
 }

@@ -66,7 +66,17 @@ function floors(host?: Host): { entries: number; bytes: number } {
 /** The measure of a tree from its index: every figure a host caps, and where the files lie. */
 export function measureTree(index: Index, host?: Host): TreeSize {
   const floor = floors(host);
-  const size: TreeSize = { files: 0, bytes: 0, copies: { files: 0, bytes: 0 }, largest: { path: '', bytes: 0 }, fullest: { path: '', entries: 0 }, crowded: [], large: [], root: {}, parts: {} };
+  const size: TreeSize = {
+    files: 0,
+    bytes: 0,
+    copies: { files: 0, bytes: 0 },
+    largest: { path: '', bytes: 0 },
+    fullest: { path: '', entries: 0 },
+    crowded: [],
+    large: [],
+    root: {},
+    parts: {},
+  };
   const entries = new Map<string, number>();
   const copies = new Map<string, number>();
   const folders = new Set<string>(['']);
@@ -77,7 +87,7 @@ export function measureTree(index: Index, host?: Host): TreeSize {
     if (bytes > size.largest.bytes) size.largest = { path, bytes };
     if (bytes > floor.bytes) size.large.push({ path, bytes });
     const copy = /\.(gz|br)$/.test(path) && index.has(path.slice(0, -3));
-    if (copy) (size.copies.files++, (size.copies.bytes += bytes));
+    if (copy) size.copies.files++, (size.copies.bytes += bytes);
     const tally = ((size.parts[sectionOf(path)] ??= {})[copy ? 'copies' : partOf(path)] ??= { files: 0, bytes: 0 });
     tally.files++;
     tally.bytes += bytes;
@@ -110,7 +120,10 @@ export type Misfit =
 /** The files and bytes a host stores of a tree: all but the root files it reads as settings. */
 export function hostTally(size: TreeSize, host: Host): Tally {
   const settings = (host.settings ?? []).filter((name) => name in size.root);
-  return { files: size.files - settings.length, bytes: size.bytes - settings.reduce((n, name) => n + size.root[name]!, 0) };
+  return {
+    files: size.files - settings.length,
+    bytes: size.bytes - settings.reduce((n, name) => n + size.root[name]!, 0),
+  };
 }
 
 /** Each cap of `host` the tree is over, with its figure; none when it fits. */
@@ -118,12 +131,24 @@ export function overCaps(size: TreeSize, host: Host): Misfit[] {
   const misfits: Misfit[] = [];
   const { files, bytes } = hostTally(size, host);
   if (host.files !== undefined && files > host.files) misfits.push({ figure: 'files', value: files, cap: host.files });
-  if (host.siteBytes !== undefined && bytes > host.siteBytes) misfits.push({ figure: 'site', value: bytes, cap: host.siteBytes });
-  const large = host.fileBytes === undefined ? [] : size.large.filter((f) => f.bytes > host.fileBytes! && !host.settings?.includes(f.path));
-  if (large.length > 0) misfits.push({ figure: 'file', path: large[0]!.path, value: large[0]!.bytes, cap: host.fileBytes!, more: large.length - 1 });
+  if (host.siteBytes !== undefined && bytes > host.siteBytes)
+    misfits.push({ figure: 'site', value: bytes, cap: host.siteBytes });
+  const large =
+    host.fileBytes === undefined
+      ? []
+      : size.large.filter((f) => f.bytes > host.fileBytes! && !host.settings?.includes(f.path));
+  if (large.length > 0)
+    misfits.push({
+      figure: 'file',
+      path: large[0]!.path,
+      value: large[0]!.bytes,
+      cap: host.fileBytes!,
+      more: large.length - 1,
+    });
   // Each folder apart: what fills one (a list's items, its pages) is not what fills another.
   for (const { path, entries } of size.crowded) {
-    if (host.folderEntries !== undefined && entries > host.folderEntries) misfits.push({ figure: 'folder', path, value: entries, cap: host.folderEntries });
+    if (host.folderEntries !== undefined && entries > host.folderEntries)
+      misfits.push({ figure: 'folder', path, value: entries, cap: host.folderEntries });
   }
   return misfits;
 }

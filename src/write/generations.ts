@@ -9,8 +9,20 @@
 // `--out public/lookup`) ships the tree alone (docs/incremental.md). File
 // system only: what to write is decided elsewhere.
 import {
-  closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmdirSync, rmSync,
-  symlinkSync, unlinkSync, writeFileSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ReflistError } from '../errors.js';
@@ -109,12 +121,16 @@ export function findGenerations(outDir: string): Generations {
     const target = resolve(dirname(out), readlinkSync(out));
     const state = dirname(target);
     const [a, b] = pair(state, name);
-    if ((target === a || target === b) && state.split(sep).includes(STATE)) return { out, state, active: target, spare: target === a ? b : a, twin: target };
+    if ((target === a || target === b) && state.split(sep).includes(STATE))
+      return { out, state, active: target, spare: target === a ? b : a, twin: target };
     if (olderPair(out).includes(target)) {
       const [spare, twin] = pair(stateFolder(out, process.cwd()), name);
       return { out, state: dirname(spare), active: target, spare, twin, moving: true };
     }
-    throw new ReflistError('NOT_A_TREE', `${out} is a link to ${target}, not to a reflist generation: refusing to replace it`);
+    throw new ReflistError(
+      'NOT_A_TREE',
+      `${out} is a link to ${target}, not to a reflist generation: refusing to replace it`,
+    );
   }
   const state = stateFolder(out, process.cwd());
   const [a, b] = pair(state, name);
@@ -137,7 +153,8 @@ export function adoptPlainFolder(g: Generations): Generations {
 
 /** Removes the generations, indexes and caches builds before the state folder kept beside the output. */
 export function removeOlderLayout(out: string): void {
-  for (const generation of olderPair(out)) remove(generation), remove(indexFile(generation)), remove(cacheDir(generation));
+  for (const generation of olderPair(out))
+    remove(generation), remove(indexFile(generation)), remove(cacheDir(generation));
 }
 
 /** Removes a file or a folder with everything in it, if it is there. */

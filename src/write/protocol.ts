@@ -43,9 +43,22 @@ export interface ErrorData {
 export function errorData(err: unknown): ErrorData {
   if (!(err instanceof Error)) return { name: 'Error', message: String(err) };
   const { name, message, stack, cause } = err;
-  const { code, errno, syscall, path } = err as Error & { code?: unknown; errno?: unknown; syscall?: unknown; path?: unknown };
+  const { code, errno, syscall, path } = err as Error & {
+    code?: unknown;
+    errno?: unknown;
+    syscall?: unknown;
+    path?: unknown;
+  };
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  const data: ErrorData = { name, message, stack, code: text(code), errno: text(errno), syscall: text(syscall), path: text(path) };
+  const data: ErrorData = {
+    name,
+    message,
+    stack,
+    code: text(code),
+    errno: text(errno),
+    syscall: text(syscall),
+    path: text(path),
+  };
   if (err instanceof ReflistError) Object.assign(data, { file: err.file, line: err.line, hint: err.hint });
   if (cause !== undefined) data.cause = errorData(cause);
   return data;
@@ -56,7 +69,8 @@ function revive(data: ErrorData): Error {
   const err = new Error(data.message, data.cause && { cause: revive(data.cause) });
   err.name = data.name;
   err.stack = data.stack;
-  for (const key of ['code', 'errno', 'syscall', 'path'] as const) if (data[key] !== undefined) Object.assign(err, { [key]: data[key] });
+  for (const key of ['code', 'errno', 'syscall', 'path'] as const)
+    if (data[key] !== undefined) Object.assign(err, { [key]: data[key] });
   return err;
 }
 
@@ -69,5 +83,8 @@ export function writerError(data: ErrorData): ReflistError {
   const ours = data.name === 'ReflistError';
   const code = (ours ? data.code : 'INTERNAL') as ErrorCode;
   const message = ours ? data.message : `the writer thread failed: ${data.message}`;
-  return new ReflistError(code, message, { file: data.file, line: data.line }, data.hint, { cause: revive(data), errno: data.errno });
+  return new ReflistError(code, message, { file: data.file, line: data.line }, data.hint, {
+    cause: revive(data),
+    errno: data.errno,
+  });
 }

@@ -43,7 +43,8 @@ export interface OpenTree {
  * when REFLIST_WRITER=main (`npm run bench -- writer` measures the two).
  */
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
-  if (process.env['REFLIST_WRITER'] === 'main' || availableParallelism() < 2 || !existsSync(WORKER)) return openInThisThread(outDir, options);
+  if (process.env['REFLIST_WRITER'] === 'main' || availableParallelism() < 2 || !existsSync(WORKER))
+    return openInThisThread(outDir, options);
   const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
   const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options } });
   const replies: WorkerReply[] = [];

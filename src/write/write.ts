@@ -8,12 +8,32 @@
 // for (fit.ts) is measured from its index and never swapped in.
 import { hash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ReflistError } from '../errors.js';
 import {
-  adoptPlainFolder, cacheDir, clearGeneration, findGenerations, lock, markChanging, readIndex, remove, removeFile, removeOlderLayout,
-  swapLink, writeIndex, type Generations,
+  adoptPlainFolder,
+  cacheDir,
+  clearGeneration,
+  findGenerations,
+  lock,
+  markChanging,
+  readIndex,
+  remove,
+  removeFile,
+  removeOlderLayout,
+  swapLink,
+  writeIndex,
+  type Generations,
 } from './generations.js';
 import { diffTree, indexEntry, type Index } from './diff.js';
 import { COPIES, copyMaker, takesCopies, type CopyMaker, type CopyTag } from './copies.js';
@@ -139,7 +159,11 @@ export class TreeWriter {
     try {
       // Found again under the lock: a build that held it may have swapped the link meanwhile.
       const locked = findGenerations(outDir);
-      if (locked.state !== found.state) throw new ReflistError('LOCKED', `another build is writing ${found.out} (it moved its state to ${locked.state})`);
+      if (locked.state !== found.state)
+        throw new ReflistError(
+          'LOCKED',
+          `another build is writing ${found.out} (it moved its state to ${locked.state})`,
+        );
       this.generations = adoptPlainFolder(locked);
     } catch (err) {
       this.unlock();
@@ -183,7 +207,12 @@ export class TreeWriter {
       tags.push(tag);
     }
     // A buffer of its own: the copies' thread takes it whole.
-    if (tags.length > 0) this.copies!.take({ file: join(this.spare.root, path), tags, data: typeof text === 'string' ? new TextEncoder().encode(text) : text.slice() });
+    if (tags.length > 0)
+      this.copies!.take({
+        file: join(this.spare.root, path),
+        tags,
+        data: typeof text === 'string' ? new TextEncoder().encode(text) : text.slice(),
+      });
   }
 
   /** Keeps the served tree's files of a section, but those in `drop` (and those added anew). */
@@ -194,7 +223,8 @@ export class TreeWriter {
   /** Writes (or appends to) a file of the new tree's build cache. */
   cache(name: string, text: string | Uint8Array, append = false): void {
     // A list's name (config/declaration.ts NAME) and a suffix, or meta.json: never a path.
-    if (!/^[A-Za-z][A-Za-z0-9_-]*\.(json|tsv|csv)$/.test(name)) throw new ReflistError('INTERNAL', `refusing to write cache file "${name}"`);
+    if (!/^[A-Za-z][A-Za-z0-9_-]*\.(json|tsv|csv)$/.test(name))
+      throw new ReflistError('INTERNAL', `refusing to write cache file "${name}"`);
     mkdirSync(this.cacheNext, { recursive: true });
     (append ? appendFileSync : writeFileSync)(join(this.cacheNext, name), text);
   }
@@ -237,7 +267,17 @@ export class TreeWriter {
       const { kept, removed, copied, unchanged } = diff;
       const size = measureTree(diff.next, this.host);
       const refused = this.host ? overCaps(size, this.host) : [];
-      const report: WriteReport = { files: size.files, bytes: size.bytes, size, refused, written: this.written, copied, kept, removed, unchanged };
+      const report: WriteReport = {
+        files: size.files,
+        bytes: size.bytes,
+        size,
+        refused,
+        written: this.written,
+        copied,
+        kept,
+        removed,
+        unchanged,
+      };
       if (diff.unchanged || refused.length > 0) {
         this.keepSpare();
         return report;
@@ -263,7 +303,8 @@ export class TreeWriter {
     const served = active && cacheDir(active);
     for (const section of this.keeps.keys()) {
       for (const file of served && existsSync(served) ? readdirSync(served) : []) {
-        if (file.startsWith(`${section}.`) && !existsSync(join(this.cacheNext, file))) linkSync(join(served!, file), join(this.cacheNext, file));
+        if (file.startsWith(`${section}.`) && !existsSync(join(this.cacheNext, file)))
+          linkSync(join(served!, file), join(this.cacheNext, file));
       }
     }
     renameSync(this.cacheNext, target);
@@ -297,7 +338,11 @@ export function writeTree(
 }
 
 /** Takes every output and finishes, or lets go of the folder when the outputs fail. */
-export function writeOutputs(writer: TreeWriter, outputs: Iterable<Output>, onFile?: (count: number) => void): WriteReport {
+export function writeOutputs(
+  writer: TreeWriter,
+  outputs: Iterable<Output>,
+  onFile?: (count: number) => void,
+): WriteReport {
   let count = 0;
   try {
     for (const output of outputs) writer.take(output), onFile?.(++count);

@@ -23,12 +23,27 @@ const OFFLINE = ['--no-remote', '--no-npm', '--no-config', '--no-lock', '--no-pr
 export async function startNetlifyDeno(tree: string): Promise<Running> {
   const denoDir = tempDir('reflist-deno-');
   const real = realpathSync(tree); // Deno checks reads against the paths as given: allow both spellings
-  const env: NodeJS.ProcessEnv = { ...process.env, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: '1', DENO_NO_PROMPT: '1', NO_COLOR: '1' };
-  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy']) delete env[name];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DENO_DIR: denoDir,
+    DENO_NO_UPDATE_CHECK: '1',
+    DENO_NO_PROMPT: '1',
+    NO_COLOR: '1',
+  };
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'])
+    delete env[name];
   env['NO_PROXY'] = env['no_proxy'] = '127.0.0.1,localhost';
   const child = spawn(
     DENO,
-    ['run', ...OFFLINE, '--allow-net=127.0.0.1', `--allow-read=${[...new Set([tree, real])].join(',')}`, NETLIFY_HARNESS, tree, '0'],
+    [
+      'run',
+      ...OFFLINE,
+      '--allow-net=127.0.0.1',
+      `--allow-read=${[...new Set([tree, real])].join(',')}`,
+      NETLIFY_HARNESS,
+      tree,
+      '0',
+    ],
     { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -46,7 +61,10 @@ export async function startNetlifyDeno(tree: string): Promise<Running> {
   };
   try {
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the Netlify harness did not listen within 20 s: ${stderr}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`the Netlify harness did not listen within 20 s: ${stderr}`)),
+        20_000,
+      );
       child.stdout!.on('data', (chunk) => {
         stdout += chunk;
         const line = /^\{"port":(\d+)\}$/m.exec(stdout);

@@ -4,6 +4,7 @@
 // them a reader and makes the answer again when a file says the manifest is
 // older than the tree (Stale).
 import {
+  groupSegment,
   bucketOf,
   bucketPath,
   childBucketPath,
@@ -94,7 +95,7 @@ async function answerList(read: Read, r: Extract<Route, { kind: 'paged' }>, m: M
   let group: number | undefined;
   if (r.group !== undefined) {
     group = m.systems.findIndex((s) => s.id === r.group);
-    if (group < 0) return fail(404, `unknown ${m.api.group!.toLowerCase()} "${r.group}"`);
+    if (group < 0) return fail(404, `unknown ${groupSegment(m.api.group!)} "${r.group}"`);
   }
   if (r.id !== undefined) {
     if (list.children && r.child) {
@@ -119,7 +120,7 @@ async function answerList(read: Read, r: Extract<Route, { kind: 'paged' }>, m: M
   const path = pagePath(
     list.path,
     r.page,
-    r.group === undefined ? undefined : `${m.api.group!.toLowerCase()}/${r.group}`,
+    r.group === undefined ? undefined : `${groupSegment(m.api.group!)}/${r.group}`,
   );
   const body = await routed<Envelope>(read, path);
   // One key for every page: a host that holds old pages costs one more read of lookup.json, not one a page.
@@ -305,7 +306,7 @@ export async function lookupItems(
   if (group === -1)
     throw new LookupError(
       'UNKNOWN_GROUP',
-      `lookup: unknown ${m.api.group?.toLowerCase() ?? 'group'} "${options.group}"`,
+      `lookup: unknown ${m.api.group ? groupSegment(m.api.group) : 'group'} "${options.group}"`,
     );
   const info = m.lists[name] as ListInfo;
   const child = options.child === true && list.children !== undefined;

@@ -2,7 +2,7 @@
 // declared list, with the 400s and 404s that need no file to decide. Pure: no
 // fetch; the lists come from lookup.json.
 import { fold } from './fold.js';
-import { canonicalDigits } from './paths.js';
+import { canonicalDigits, itemFolder } from './paths.js';
 import type { ApiList, Manifest } from './types.js';
 
 export type Route =
@@ -131,7 +131,7 @@ export function parseRequest(url: string, api: Manifest['api']): Route | Failure
     if (!isId(list, id)) return notFound;
     if (i + 1 === segments.length - 1)
       return list.items ? { kind: 'file', list, file: `${prefix}${list.path}/${canonical(list, id)}.json` } : notFound;
-    prefix += `${list.path}/${canonical(list, id)}/`;
+    prefix += itemFolder(list.path, canonical(list, id));
     chain += `${chain === '' ? '' : '/'}${canonical(list, id)}`;
     parent = list.name;
   }

@@ -9,22 +9,27 @@
 // Every large prefix gets its full result pages: page 1 inline in the search
 // file the client looks in, pages 2… in page files.
 //
-// The keys are split into partitions that are indexed independently: by their
-// first two code units when their first one is a large prefix (whose own
-// results then sit alone in a "head" part), by their first unit otherwise.
-// An edit touches the few partitions its keys fall in, so a rebuild indexes
-// those again and keeps every other part's files (updateSearchIndex).
+// The keys are split into parts that are indexed independently. A large
+// one-unit prefix (a "head") has its own results alone in a head part; the
+// keys below it are in runs by their first two units, and the keys of other
+// first units in runs by that unit. Runs go in groups, each one part: a run
+// starts a group when its keys are heavy or its prefix's hash says so
+// (startsGroup), so the many tiny runs of a real list share files, and whether
+// a run starts a group depends on that run alone. An edit touches the few
+// parts its keys fall in, so a rebuild indexes those again and keeps every
+// other part's files (updateSearchIndex).
 //
 // This module is the index's API and the partitioning; the rest is in
 // keys.ts (the sorted pairs), match.ts (matching and ranking over them),
 // parts.ts (a part's large prefixes and cuts), output.ts (the files' text)
 // and types.ts.
 import type { Entry } from '../sources/model.js';
+import { FNV_BASIS, fnv1a } from '../client/paths.js';
 import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
 export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
-import type { IndexLayout, IndexPart, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
+import type { IndexLayout, IndexPart, Pairs, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
 
 export type {
   IndexLayout,
@@ -37,10 +42,32 @@ export type {
 } from './types.js';
 export { LABELS };
 
-/** The part a key belongs to. */
-export function partOf(key: string, layout: IndexLayout, heads: ReadonlySet<string>): string {
-  if (!layout.rootLarge) return '';
-  return heads.has(key[0]!) ? key.slice(0, 2) : key[0]!;
+/** One run in this many starts a group on its prefix's hash alone (see startsGroup). */
+const GROUP_EVERY = 8;
+
+/**
+ * Whether the run of pairs [lo, hi) starts a group of its own: when its keys
+ * take more bytes than a small prefix may (so that an edit in a tiny run
+ * never indexes a heavy one again), or on its prefix's hash. Both depend on
+ * the run alone, so an edit can tell whether it moves a group's bounds.
+ */
+function startsGroup(m: Matcher, { keys, owners }: Pairs, lo: number, hi: number, depth: number): boolean {
+  if (fnv1a(keys[lo]!, FNV_BASIS, depth) % GROUP_EVERY === 0) return true;
+  let bytes = 0;
+  for (let i = lo; i < hi && bytes <= m.list.leafBytes; i++) bytes += m.recordBytes(owners[i]!);
+  return bytes > m.list.leafBytes;
+}
+
+/** The parts of pairs [lo, hi), runs `depth` units long under a large prefix: each group's bounds. */
+function groups(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number): [number, number][] {
+  const found: [number, number][] = [];
+  for (let i = lo; i < hi; ) {
+    const j = runEnd(pairs, i, hi, depth);
+    if (found.length === 0 || startsGroup(m, pairs, i, j, depth)) found.push([i, j]);
+    else found[found.length - 1]![1] = j;
+    i = j;
+  }
+  return found;
 }
 
 /**
@@ -116,23 +143,27 @@ export function buildSearchIndex(
       });
     else fresh.push(indexPart(m, pairs, '', 0, n));
   }
-  for (let lo = 0; rootLarge && lo < n; ) {
-    const hi = runEnd(pairs, lo, n, 1);
-    const c = keys[lo]![0]!;
-    const matches = m.largeMatches(pairs, lo, hi, 1);
-    if (!matches) fresh.push(indexPart(m, pairs, c, lo, hi));
-    else {
+  const part = ([lo, hi]: [number, number], depth: number) =>
+    fresh.push(indexPart(m, pairs, keys[lo]!.slice(0, depth), lo, hi));
+  // The first units between two heads, in groups.
+  let from = 0;
+  for (let lo = 0; rootLarge && lo <= n; ) {
+    const hi = lo < n ? runEnd(pairs, lo, n, 1) : n;
+    const matches = lo < n ? m.largeMatches(pairs, lo, hi, 1) : undefined;
+    // Ranked now: rankLast reads the tiers of the last pass, and indexing the groups before the head makes more.
+    const results = matches && m.rankLast(matches);
+    if (lo === n || results) for (const group of groups(m, pairs, from, lo, 1)) part(group, 1);
+    if (results) {
+      const c = keys[lo]![0]!;
       layout.heads.push(c);
-      fresh.push(headPart(m, c, m.rankLast(matches)));
+      fresh.push(headPart(m, c, results));
       // Keys that are c itself belong to the head, and are large: no search file holds them.
       let i = lo;
       while (i < hi && keys[i]!.length === 1) i++;
-      while (i < hi) {
-        const j = runEnd(pairs, i, hi, 2);
-        fresh.push(indexPart(m, pairs, keys[i]!.slice(0, 2), i, j));
-        i = j;
-      }
+      for (const group of groups(m, pairs, i, hi, 2)) part(group, 2);
+      from = hi;
     }
+    if (lo === n) break;
     lo = hi;
   }
   return { layout, metas: fresh.map((p) => p.meta), fresh };
@@ -142,8 +173,8 @@ export function buildSearchIndex(
  * The index after an edit, indexing again only the parts that `touched`
  * (the folded labels of every changed entry, before and after) fall in, or
  * undefined when the edit changes the layout (a one-unit prefix turns large
- * or small) and the whole index must be built. Lists that search their
- * labels alone, without children or exact matches, only.
+ * or small, a group's bounds move) and the whole index must be built. Lists
+ * that search their labels alone, without children or exact matches, only.
  */
 export function updateSearchIndex(
   entries: Entry[],
@@ -158,39 +189,65 @@ export function updateSearchIndex(
   const m = matcherFor(entries, records, encode, options, LABELS);
   if (!m.rootIsLarge()) return undefined;
   const heads = new Set(layout.heads);
-  const names = new Set<string>();
+  const names = previous.metas.map((meta) => meta.name);
+  // The part of a key is the last one named at most the key: its first two units decide.
+  const partAt = (key: string): number => {
+    let [lo, hi] = [0, names.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (names[mid]! <= key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo - 1;
+  };
+  const isHead = (name: string) => name.length === 1 && heads.has(name);
+  const wanted = new Set<number>();
   const units = new Set<string>();
   for (const key of touched) {
-    for (const suffix of suffixesOf(key)) names.add(partOf(suffix, layout, heads)), units.add(suffix[0]!);
+    for (const suffix of suffixesOf(key)) {
+      const p = partAt(suffix);
+      const name = names[p];
+      // A key before every part, below a head but in no group of the head's, or in a group of another first unit's: the layout changes.
+      if (name === undefined) return undefined;
+      if (isHead(name) ? suffix.length > 1 : (heads.has(name[0]!) || name.length === 2) && name[0] !== suffix[0])
+        return undefined;
+      wanted.add(p), units.add(suffix[0]!);
+    }
   }
   const fresh: IndexPart[] = [];
   for (const [c, { small, results }] of m.scanHeads([...units].sort())) {
     if (small === heads.has(c)) return undefined;
     if (!small) fresh.push(headPart(m, c, results));
   }
-  // Only the suffixes of the touched parts: the part is read off the suffix's first two units, without slicing it.
-  const wanted = new Set(
-    [...names].map((name) => name.charCodeAt(0) * 65536 + (name.length > 1 ? name.charCodeAt(1) + 1 : 0)),
-  );
-  const firsts = new Set([...names].map((name) => name.charCodeAt(0)));
-  const headUnits = new Set(layout.heads.map((c) => c.charCodeAt(0)));
+  // Only the suffixes in the touched parts, by their first two units (memoized: this runs for every word of every label).
+  const partOfUnits = new Map<number, number>();
   const pairs = collectPairs(entries, (label, start) => {
     const c = label.charCodeAt(start);
-    if (!firsts.has(c)) return false;
-    const second = headUnits.has(c) && start + 1 < label.length ? label.charCodeAt(start + 1) + 1 : 0;
-    return wanted.has(c * 65536 + second);
+    const code = c * 65537 + (start + 1 < label.length ? label.charCodeAt(start + 1) + 1 : 0);
+    let p = partOfUnits.get(code);
+    if (p === undefined) partOfUnits.set(code, (p = partAt(label.slice(start, start + 2))));
+    return wanted.has(p);
   });
   const { keys } = pairs;
   for (let lo = 0; lo < keys.length; ) {
-    const name = partOf(keys[lo]!, layout, heads);
+    const p = partAt(keys[lo]!);
+    const name = names[p]!;
     let hi = lo + 1;
-    while (hi < keys.length && partOf(keys[hi]!, layout, heads) === name) hi++;
-    if (!heads.has(name)) fresh.push(indexPart(m, pairs, name, lo, hi));
+    while (hi < keys.length && partAt(keys[hi]!) === p) hi++;
+    if (!isHead(name)) {
+      // The group still starts with its first run, and no other run of it starts one.
+      const depth = name.length;
+      const first =
+        p === 0 || (depth === 1 ? names[p - 1]!.length === 2 || isHead(names[p - 1]!) : isHead(names[p - 1]!));
+      const bounds = groups(m, pairs, lo, hi, depth);
+      const firstRun = runEnd(pairs, lo, hi, depth);
+      if (!keys[lo]!.startsWith(name) || bounds.length > 1 || (!first && !startsGroup(m, pairs, lo, firstRun, depth)))
+        return undefined;
+      fresh.push(indexPart(m, pairs, name, lo, hi));
+    }
     lo = hi;
   }
-  const kept = previous.metas.filter(
-    (meta) => !names.has(meta.name) && !(units.has(meta.name) && heads.has(meta.name)),
-  );
+  const kept = previous.metas.filter((meta, p) => !wanted.has(p) && !(units.has(meta.name) && heads.has(meta.name)));
   const metas = [...kept, ...fresh.map((p) => p.meta)].sort((a, b) => (a.name < b.name ? -1 : 1));
   // A search file's name holds its neighbours' first keys (searchPath), and a
   // part's first key is its name: a part that comes or goes renames the files

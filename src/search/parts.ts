@@ -21,7 +21,9 @@ export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart 
 
 /**
  * The part `name` over pairs [lo, hi), whose keys all start with name: its
- * large prefixes, then its search files.
+ * large prefixes, then its search files. A part of a list in parts (any
+ * name but '') is a group of runs under a large prefix one unit shorter
+ * than its name (partition in index.ts).
  */
 export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number): IndexPart {
   const { large, largeDepth } = largePrefixes(m, pairs, name, lo, hi);
@@ -45,7 +47,7 @@ export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi
 /**
  * The large prefixes below name of pairs [lo, hi), sorted, each with its
  * ranked results, and largeDepth[i - lo]: the length of key i's longest
- * large prefix (0 when none is).
+ * large prefix (-1 when none is).
  */
 function largePrefixes(
   m: Matcher,
@@ -55,21 +57,23 @@ function largePrefixes(
   hi: number,
 ): { large: LargePrefix[]; largeDepth: Int32Array } {
   const { keys } = pairs;
+  // The prefix the part is under, large and answered by another part; none for a list in one part.
+  const known = name.length - 1;
   // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
   const large: LargePrefix[] = [];
   // Parents are walked before their children, which overwrite largeDepth.
-  const largeDepth = new Int32Array(hi - lo);
-  const stack: [number, number, number][] = hi > lo ? [[lo, hi, name.length]] : [];
+  const largeDepth = new Int32Array(hi - lo).fill(-1);
+  const stack: [number, number, number][] = hi > lo ? [[lo, hi, Math.max(known, 0)]] : [];
   while (stack.length > 0) {
     const [a, b, depth] = stack.pop()!;
-    const matches = m.largeMatches(pairs, a, b, depth);
-    if (!matches) continue;
-    if (depth > 0) {
+    if (depth !== known) {
+      const matches = m.largeMatches(pairs, a, b, depth);
+      if (!matches) continue;
       const prefix = keys[a]!.slice(0, depth);
       // A prefix that no query can be is large for the cuts, but no results are stored for it.
       if (m.list.reachable?.(prefix) !== false) large.push({ prefix, lo: a, results: m.rankLast(matches) });
-      largeDepth.fill(depth, a - lo, b - lo);
     }
+    largeDepth.fill(depth, a - lo, b - lo);
     // Children by the next code unit; keys that end here belong to no child.
     let i = a;
     while (i < b && keys[i]!.length === depth) i++;
@@ -126,11 +130,7 @@ function cut(
       const lcp = commonPrefixLength(keys[previous]!, keys[i]!);
       const end = Math.min(lcp + 1, keys[i]!.length);
       // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one).
-      if (
-        lcp > 0 &&
-        lcp <= largeDepth[i - lo]! &&
-        (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)
-      ) {
+      if (lcp <= largeDepth[i - lo]! && (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)) {
         starts.push(keys[i]!.slice(0, end));
         bounds.push(i);
         bytes = 0;

@@ -40,7 +40,7 @@ export interface RenderOptions {
 }
 
 /** Entries per id bucket file: small files, and few enough of them. */
-const BUCKET_SIZE = 512;
+const BUCKET_SIZE = 1024;
 
 const json = JSON.stringify;
 

@@ -97,7 +97,7 @@ function matcherFor(
   options: SearchIndexOptions,
   searched: Searched,
 ): Matcher {
-  const { pageSize, leafBytes = 18000, fileBytes = 16000, pagesBytes = 64000 } = options;
+  const { pageSize, leafBytes = 18000, fileBytes = 16000, pagesBytes = 256000 } = options;
   // Every scope of one list is a chain of as many ids, and a `/`.
   const scope = searched.scopes?.[0];
   const reachable = scope === undefined ? undefined : reachableUnder(slashesIn(scope));

@@ -235,13 +235,17 @@ export function updateSearchIndex(
     let hi = lo + 1;
     while (hi < keys.length && partAt(keys[hi]!) === p) hi++;
     if (!isHead(name)) {
-      // The group still starts with its first run, and no other run of it starts one.
+      // The group still starts with its first run, which still starts a group (or opens the
+      // runs after a head, or all), and none of its other runs starts one: groups() would cut it the same.
       const depth = name.length;
-      const first =
-        p === 0 || (depth === 1 ? names[p - 1]!.length === 2 || isHead(names[p - 1]!) : isHead(names[p - 1]!));
-      const bounds = groups(m, pairs, lo, hi, depth);
+      const before = names[p - 1];
+      const opens = before === undefined || isHead(before) || (depth === 1 && before.length === 2);
       const firstRun = runEnd(pairs, lo, hi, depth);
-      if (!keys[lo]!.startsWith(name) || bounds.length > 1 || (!first && !startsGroup(m, pairs, lo, firstRun, depth)))
+      if (
+        !keys[lo]!.startsWith(name) ||
+        groups(m, pairs, lo, hi, depth).length > 1 ||
+        (!opens && !startsGroup(m, pairs, lo, firstRun, depth))
+      )
         return undefined;
       fresh.push(indexPart(m, pairs, name, lo, hi));
     }

@@ -145,27 +145,28 @@ export function buildSearchIndex(
   }
   const part = ([lo, hi]: [number, number], depth: number) =>
     fresh.push(indexPart(m, pairs, keys[lo]!.slice(0, depth), lo, hi));
-  // The first units between two heads, in groups.
+  // The first units that are no head, from `from` (after the last head) on, in groups.
   let from = 0;
-  for (let lo = 0; rootLarge && lo <= n; ) {
-    const hi = lo < n ? runEnd(pairs, lo, n, 1) : n;
-    const matches = lo < n ? m.largeMatches(pairs, lo, hi, 1) : undefined;
-    // Ranked now: rankLast reads the tiers of the last pass, and indexing the groups before the head makes more.
-    const results = matches && m.rankLast(matches);
-    if (lo === n || results) for (const group of groups(m, pairs, from, lo, 1)) part(group, 1);
-    if (results) {
-      const c = keys[lo]![0]!;
-      layout.heads.push(c);
-      fresh.push(headPart(m, c, results));
-      // Keys that are c itself belong to the head, and are large: no search file holds them.
-      let i = lo;
-      while (i < hi && keys[i]!.length === 1) i++;
-      for (const group of groups(m, pairs, i, hi, 2)) part(group, 2);
-      from = hi;
-    }
-    if (lo === n) break;
-    lo = hi;
+  const others = (to: number) => {
+    for (const group of groups(m, pairs, from, to, 1)) part(group, 1);
+  };
+  for (let lo = 0, hi = 0; rootLarge && lo < n; lo = hi) {
+    hi = runEnd(pairs, lo, n, 1);
+    const matches = m.largeMatches(pairs, lo, hi, 1);
+    if (!matches) continue;
+    // Ranked first: rankLast reads the tiers of the last pass, and indexing the groups before the head makes more.
+    const results = m.rankLast(matches);
+    others(lo);
+    const c = keys[lo]![0]!;
+    layout.heads.push(c);
+    fresh.push(headPart(m, c, results));
+    // Keys that are c itself belong to the head, and are large: no search file holds them.
+    let i = lo;
+    while (i < hi && keys[i]!.length === 1) i++;
+    for (const group of groups(m, pairs, i, hi, 2)) part(group, 2);
+    from = hi;
   }
+  if (rootLarge) others(n);
   return { layout, metas: fresh.map((p) => p.meta), fresh };
 }
 

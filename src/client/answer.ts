@@ -17,9 +17,10 @@ import {
   searchFileFor,
   searchPath,
 } from './paths.js';
-import { LookupError } from './errors.js';
+import { LookupError, Stale } from './errors.js';
+import { answerWords, wholeWords, type Read } from './words.js';
 import { chainOf, idKey, parseRequest, type Route } from './request.js';
-import { byTier, itemTier } from './rank.js';
+import { byTier, foldTexts, itemTier } from './rank.js';
 import { rankRecords, textOf, toItem } from './search.js';
 import type {
   ApiList,
@@ -34,14 +35,12 @@ import type {
   SearchPages,
 } from './types.js';
 
-/** A file of the tree, parsed: undefined when it is missing or not JSON. */
-export type Read = <T>(path: string) => Promise<T | undefined>;
+export { Stale };
+export type { Read };
 
 /** An answer as the client makes it; `request` hands it out as the typed Answer. */
-export interface Answer {
-  status: number;
-  body: unknown;
-}
+export type { Answer } from './errors.js';
+import type { Answer } from './errors.js';
 
 /** What `lookup` answers: the items found, in the order their ids were asked, and the ids that name none. */
 export interface Lookup<Item = Record<string, unknown>> {
@@ -60,21 +59,6 @@ export interface LookupOptions {
 const ok = (body: unknown): Answer => ({ status: 200, body });
 export const fail = (status: number, error: string): Answer => ({ status, body: { error } });
 
-/**
- * What tells a client that its lookup.json is older than the files it reads:
- * a file the manifest routes to is missing (the deploy renamed it), or a page
- * file's total is not the manifest's. `fallback` is the answer to give when
- * lookup.json turns out to be current after all (docs/tree.md, Across a deploy).
- */
-export class Stale extends Error {
-  constructor(
-    message: string,
-    readonly fallback?: Answer,
-    readonly key = message,
-  ) {
-    super(message);
-  }
-}
 
 /** A child's row as the record of its parent carrying that child alone: what `Id` with `child` answers. */
 function parentOf([id, text, [pid, ptext, counts = [], , fields]]: ChildRecord): EntryRecord {
@@ -136,6 +120,11 @@ async function answerSearch(
   group: number | undefined,
 ) {
   const { q, list } = r;
+  if (list.words) {
+    const ix = { folder: list.path, info, list, pageSize: m.pageSize };
+    const { total, kept } = await answerWords(read, ix, q, r.page);
+    return ok({ total, items: kept.map((k) => toItem(k.record, q, group, list, k.children)) });
+  }
   const { total, records } = await searchIndex<EntryRecord>(read, list.path, info, q, r, m.pageSize, (own) => own);
   return ok({ total, items: records.map((record) => toItem(record, q, group, list)) });
 }
@@ -227,6 +216,10 @@ async function answerUnder(
     );
     const row = rows.find(([chain, record]) => chain === under.chain && String(record[0]) === id);
     answer = row ? { total: 1, items: [toItem(row[1], '', undefined, list)] } : { total: 0, items: [] };
+  } else if (list.words) {
+    const ix = { folder, info, list, pageSize: m.pageSize, chain: under.chain };
+    const { total, kept } = await answerWords(read, ix, q, page);
+    answer = { total, items: kept.map((k) => toItem(k.record, q, undefined, list, k.children)) };
   } else {
     const ofChain = (records: NestedRecord[]) =>
       records.filter(([chain]) => chain === under.chain).map(([, record]) => record);
@@ -245,17 +238,18 @@ async function answerWhole(read: Read, r: Extract<Route, { kind: 'whole' }>): Pr
   const keyOf = (value: 'label' | number) => list.keys.find((k) => k[1] === value)![0];
   const label = keyOf('label');
   const columns = (list.search ?? []).map(keyOf);
-  const tiers = body.items.map((item) =>
-    itemTier(
-      {
-        text: textOf(list, String(item[label]), (i) => item[keyOf(i)]),
-        columns: columns.map((k) => item[k]),
-      },
-      r.q,
-      list.exact === true,
-    ),
+  const texts = (item: Record<string, unknown>) => ({
+    text: textOf(list, String(item[label]), (i) => item[keyOf(i)]),
+    columns: columns.map((k) => item[k]),
+  });
+  if (list.words) {
+    const items = wholeWords(body.items, (item) => foldTexts(texts(item)), r.q, list);
+    return ok({ total: items.length, items });
+  }
+  const items = byTier(
+    body.items,
+    body.items.map((item) => itemTier(texts(item), r.q, list.exact === true)),
   );
-  const items = byTier(body.items, tiers);
   return ok({ total: items.length, items });
 }
 

@@ -253,6 +253,9 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
   }
 
+  /** Whether a file is read already: a Term of several words reads the files of the word that costs fewest requests. */
+  load.has = (path: string): boolean => cache.has(path);
+
   /** Any request of a declared list. */
   function request(url: string): Promise<Answer> {
     return fromOneBuild(

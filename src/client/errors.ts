@@ -35,3 +35,25 @@ export class LookupError extends Error {
     this.status = status;
   }
 }
+
+/** An answer as the client makes it; `request` hands it out as the typed Answer. */
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * What tells a client that its lookup.json is older than the files it reads:
+ * a file the manifest routes to is missing (the deploy renamed it), or a page
+ * file's total is not the manifest's. `fallback` is the answer to give when
+ * lookup.json turns out to be current after all (docs/tree.md, Across a deploy).
+ */
+export class Stale extends Error {
+  constructor(
+    message: string,
+    readonly fallback?: Answer,
+    readonly key = message,
+  ) {
+    super(message);
+  }
+}

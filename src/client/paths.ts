@@ -128,6 +128,21 @@ export function headPath(list: string, layout: string, head: string, dir: string
 export const resultPagesPath = (list: string, name: string): string =>
   `${list}/pages/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
 
+/** Where a content-named file of the words rule's index lives (docs/tree.md): a pool, a skip or a record block file. */
+const named = (list: string, kind: 'pools' | 'skips' | 'blocks', name: string): string =>
+  `${list}/${kind}/${name.slice(0, 2)}/${name.slice(2)}${STORED_GZIP}`;
+export const poolPath = (list: string, name: string): string => named(list, 'pools', name);
+export const skipPath = (list: string, name: string): string => named(list, 'skips', name);
+export const blockPath = (list: string, name: string): string => named(list, 'blocks', name);
+
+/** The bucket of the typo vocabulary holding the words that start with a word's first code point. */
+export const vocabBucket = (word: string, buckets: number): number =>
+  fnv1a(String.fromCodePoint(word.codePointAt(0)!)) % buckets;
+
+/** A bucket of a list's typo vocabulary, in a folder named after the list's layout and bucket count, like the Id buckets. */
+export const vocabPath = (list: string, layout: string, buckets: number, bucket: number): string =>
+  numbered(`${list}/vocab/${layout}-${buckets}`, bucket);
+
 const hex = (n: number) => n.toString(16).padStart(8, '0');
 
 /** Strips leading zeros from a digit string: `0840` → `840`. */

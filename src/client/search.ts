@@ -44,13 +44,15 @@ export function rankRecords(records: readonly EntryRecord[], q: string, list: Ap
 /**
  * The item a record answers, its keys in the list's order. `q` filters the
  * children (all of them when the parent itself matches, or when there is no
- * query); `group` is the index into manifest.systems whose count the item carries.
+ * query) by the phrase rule, unless `kept` says which the answer keeps;
+ * `group` is the index into manifest.systems whose count the item carries.
  */
 export function toItem(
   record: EntryRecord,
   q: string,
   group: number | undefined,
   list: ApiList,
+  kept?: readonly number[],
 ): Record<string, unknown> {
   const item: Record<string, unknown> = {};
   for (const [key, value] of list.keys)
@@ -61,7 +63,7 @@ export function toItem(
     const keepAll = q === '' || matches(record[1]);
     const { key, keys } = list.children;
     item[key] = (record[3] ?? [])
-      .filter(([, text]) => keepAll || matches(text))
+      .filter(([, text], i) => (kept ? kept.includes(i) : keepAll || matches(text)))
       .map((child) => Object.fromEntries(keys.map(([k, value]) => [k, value === 'id' ? child[0] : child[1]])));
   }
   return item;

@@ -104,6 +104,8 @@ export interface ListInfo {
    * search file holds (docs/tree.md, Search files listed in two levels).
    */
   heads?: Record<string, string>;
+  /** The words rule with typos: how many buckets its typo vocabulary has (docs/tree.md). */
+  vocab?: number;
 }
 
 /**
@@ -111,7 +113,7 @@ export interface ListInfo {
  * lookup.json holds only what its Id buckets and Term index, shared by all
  * its parents' items, need. Its total counts them all.
  */
-export type NestedInfo = Pick<ListInfo, 'layout' | 'total' | 'buckets' | 'search' | 'heads'>;
+export type NestedInfo = Pick<ListInfo, 'layout' | 'total' | 'buckets' | 'search' | 'heads' | 'vocab'>;
 
 /**
  * An entry of a paged list under a parent, as its Id buckets and Term index
@@ -155,6 +157,14 @@ export interface ApiList {
   text?: (string | number)[];
   /** Exact matches come first, in tier 0. */
   exact?: true;
+  /**
+   * The words rule: every word of the Term, in any order, and typos forgiven
+   * when none matches as typed (docs/lists.md, Term search). Without it, the
+   * phrase rule; its index is of another kind (docs/search-index.md).
+   */
+  words?: true;
+  /** The words rule without typos. */
+  typos?: false;
   /** The embedded children: their list's name, their key in an item, their own keys and their ids' form. */
   children?: {
     list: string;

@@ -33,6 +33,8 @@ export function apiOf(d: Declaration): Manifest['api'] {
         ...(list.search && list.search.fields.length > 0 ? { search: list.search.fields } : {}),
         ...(list.search && list.search.text ? { text: list.search.text.parts } : {}),
         ...(list.search && list.search.exact ? { exact: true as const } : {}),
+        ...(list.search && !list.search.phrase ? { words: true as const } : {}),
+        ...(list.search && list.search.noTypos ? { typos: false as const } : {}),
         ...(children
           ? {
               children: {

@@ -2,6 +2,9 @@
 // names its lists. The shipped sources/reflist.config.json is this, written out.
 import { checkConfig, type Declaration } from './declaration.js';
 
+/** The contract's Term (docs/contract.md §2): the phrase at a word start, with no typos. */
+const PHRASE = { match: 'phrase' };
+
 /**
  * Every source of the service is optional: its contract builds an absent file
  * as an empty list (docs/contract.md §5), and a project of the service may
@@ -11,12 +14,23 @@ export const LOOKUP_SERVICE_CONFIG = {
   $schema: '../node_modules/reflist/schema/reflist.config.schema.json',
   groups: { source: 'system.csv', param: 'System', optional: true },
   lists: {
-    author: { counts: { source: 'author_count.csv', group: 'system' }, optional: true },
-    division: { counts: { source: 'division_count.csv', group: 'system' }, children: 'category', optional: true },
+    author: { counts: { source: 'author_count.csv', group: 'system' }, search: PHRASE, optional: true },
+    division: {
+      counts: { source: 'division_count.csv', group: 'system' },
+      children: 'category',
+      search: PHRASE,
+      optional: true,
+    },
     category: { parent: { list: 'division', column: 'division_id' }, optional: true },
-    descriptor: { optional: true },
-    country: { shape: 'whole', items: true, optional: true },
-    state: { parent: { list: 'country', column: 'country_id' }, shape: 'whole', items: true, optional: true },
+    descriptor: { search: PHRASE, optional: true },
+    country: { shape: 'whole', items: true, search: PHRASE, optional: true },
+    state: {
+      parent: { list: 'country', column: 'country_id' },
+      shape: 'whole',
+      items: true,
+      search: PHRASE,
+      optional: true,
+    },
     county: {
       parent: { list: 'state', column: ['country_id', 'state_id'] },
       id: { column: 'FIPS', key: 'FIPS' },

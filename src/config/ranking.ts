@@ -26,6 +26,10 @@ export interface SearchSpec {
   text?: TextSpec;
   /** Exact matches first (tier 0). */
   exact?: true;
+  /** The phrase rule (`"match": "phrase"`): the Term as one phrase at a word start; else every word of it, in any order. */
+  phrase?: true;
+  /** The words rule without typos forgiven (`"typos": false`). */
+  noTypos?: true;
 }
 
 const quote = (s: string) => JSON.stringify(s);
@@ -143,7 +147,7 @@ export function readSearch(
   if (v === false) return false;
   if (v === true) search = { fields: [] };
   else if (isObject(v)) {
-    e.keys(path, v, ['text', 'columns', 'exact']);
+    e.keys(path, v, ['text', 'columns', 'exact', 'match', 'typos']);
     search = { fields: v['columns'] === undefined ? [] : readColumns(e, `${path}.columns`, v['columns'], list.fields) };
     if (v['text'] !== undefined) {
       const text = readText(e, `${path}.text`, v['text'], list.fields);
@@ -152,12 +156,21 @@ export function readSearch(
     if (v['exact'] === true) search.exact = true;
     else if (v['exact'] !== undefined && v['exact'] !== false)
       e.add(`${path}.exact`, `expected true or false, got ${JSON.stringify(v['exact'])}`);
+    if (v['match'] === 'phrase') search.phrase = true;
+    else if (v['match'] !== undefined && v['match'] !== 'words')
+      e.add(`${path}.match`, `expected "words" (every word of the Term, in any order) or "phrase", got ${JSON.stringify(v['match'])}`);
+    if (v['typos'] === false) search.noTypos = true;
+    else if (v['typos'] !== undefined && v['typos'] !== true)
+      e.add(`${path}.typos`, `expected true or false, got ${JSON.stringify(v['typos'])}`);
+    else if (v['typos'] === true && search.phrase)
+      e.add(`${path}.typos`, 'the phrase rule forgives no typos: drop "typos", or "match": "phrase"');
     if (list.children) {
       const searches = "a list with children searches its labels and its children's";
       if (v['text'] !== undefined) e.add(`${path}.text`, `${searches}, no other text`);
       if (search.fields.length > 0) e.add(`${path}.columns`, `${searches}, no other column`);
     }
-  } else e.add(path, `expected true, false or {"text", "columns", "exact"}, got ${JSON.stringify(v)}`);
+  } else
+    e.add(path, `expected true, false or {"text", "columns", "exact", "match", "typos"}, got ${JSON.stringify(v)}`);
   if (list.shape === 'grid') e.add(path, 'a grid has no search');
   return search;
 }

@@ -11,14 +11,15 @@ import { encodeRecord } from '../sources/record.js';
 import { LineEntry, lineId, type ListState } from './cache.js';
 
 /**
- * Searchable lists whose records are their id, text and counts, in list
- * order, ranked without exact matches: a record with children depends on the
- * children's source too, one with fields (and a declared order or search
- * text, which need them) on more than its label, and an exact match ranks a
- * large prefix's results in a way scanHeads does not.
+ * Searchable lists of the phrase rule whose records are their id, text and
+ * counts, in list order, ranked without exact matches: a record with
+ * children depends on the children's source too, one with fields (and a
+ * declared order or search text, which need them) on more than its label, an
+ * exact match ranks a large prefix's results in a way scanHeads does not, and
+ * the words rule's index is built whole (its pools and blocks span parts).
  */
 export const updatable = (list: ListSpec): boolean =>
-  list.search !== false && !list.search.exact && !list.children && list.fields.length === 0;
+  list.search !== false && !!list.search.phrase && !list.search.exact && !list.children && list.fields.length === 0;
 
 const PLAIN = { children: false, fields: false };
 

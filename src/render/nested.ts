@@ -8,21 +8,19 @@ import { bucketPath, itemFolder, layoutOf, nestedFolder, scoped } from '../clien
 import type { NestedInfo } from '../client/types.js';
 import { ancestors, type Declaration, type ListSpec } from '../config/declaration.js';
 import { listsUnder, type SectionSpec } from '../config/sections.js';
-import { ReflistError } from '../errors.js';
-import { buildSearchIndex, directoryOf } from '../search/index.js';
+import { buildSearchIndex } from '../search/index.js';
 import type { Entry, Node } from '../sources/model.js';
 import { encodeRecord, recordShape } from '../sources/record.js';
 import type { TreeFile } from '../tree-files.js';
 import {
   bucketsFor,
-  indexFiles,
   itemHead,
   rankingOf,
   renderBuckets,
   renderItems,
   renderPages,
   searchedOf,
-  searchInfo,
+  searchFiles,
   type GroupVariants,
   type RenderOptions,
 } from './render.js';
@@ -82,21 +80,8 @@ class NestedList {
     const encode = (): string => {
       throw new Error('a paged list under a parent has no children');
     };
-    const {
-      layout: index,
-      metas,
-      fresh,
-    } = buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searched);
-    const dir = directoryOf(metas, index, options.search?.directoryStarts);
-    Object.assign(info, searchInfo(dir));
-    const names = new Set<string>();
-    for (const file of indexFiles(folder, layout, dir, fresh)) {
-      if (names.has(file[0]))
-        throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
-      names.add(file[0]);
-      yield file;
-    }
-    return info;
+    const index = buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searched);
+    return Object.assign(info, yield* searchFiles(folder, layout, index, options));
   }
 }
 

@@ -13,6 +13,10 @@ import {
   pagePath,
   searchPath,
   bucketOf,
+  poolPath,
+  skipPath,
+  blockPath,
+  vocabPath,
 } from '../client/paths.js';
 import type { ListInfo, Manifest } from '../client/types.js';
 import type { ListSpec } from '../config/declaration.js';
@@ -28,6 +32,8 @@ import {
   type IndexPart,
   type PartMeta,
   type Searched,
+  type SearchFile,
+  type SearchIndex,
   type SearchIndexOptions,
 } from '../search/index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
@@ -181,12 +187,27 @@ export function* indexFiles(list: string, layout: string, dir: Directory, parts:
   for (const part of parts) {
     for (const file of part.files()) {
       if (file.kind === 'pages') yield [resultPagesPath(list, file.name), file.text];
+      else if (file.kind !== 'search') yield wordFile(list, layout, file);
       else {
         // A head's file holds its directory: the first keys of its other files.
         const heads = dir.dirs.get(file.start);
         yield [paths.get(file.start)!, heads ? `${file.text.slice(0, -1)},"starts":${json(heads)}}` : file.text];
       }
     }
+  }
+}
+
+/** A file of the words rule's index (search/words.ts) at its path. */
+export function wordFile(list: string, layout: string, file: Exclude<SearchFile, { kind: 'search' | 'pages' }>): TreeFile {
+  switch (file.kind) {
+    case 'pool':
+      return [poolPath(list, file.name), file.text];
+    case 'skip':
+      return [skipPath(list, file.name), file.text];
+    case 'block':
+      return [blockPath(list, file.name), file.text];
+    case 'vocab':
+      return [vocabPath(list, layout, file.buckets, file.bucket), file.text];
   }
 }
 
@@ -224,9 +245,10 @@ export function listInfo(
 /** How a list ranks, where it declares more than its labels and columns (see layoutOf): its search text and exact matches. */
 export function rankingOf(list: ListSpec): object | undefined {
   const { search } = list;
-  return search && (search.text || search.exact)
-    ? { text: search.text?.parts ?? null, exact: search.exact === true }
-    : undefined;
+  if (!search) return undefined;
+  // The words rule's index is of another kind than the phrase rule's: its files never answer for the other's.
+  if (!search.phrase) return { text: search.text?.parts ?? null, exact: search.exact === true, words: true };
+  return search.text || search.exact ? { text: search.text?.parts ?? null, exact: search.exact === true } : undefined;
 }
 
 /**
@@ -236,10 +258,11 @@ export function rankingOf(list: ListSpec): object | undefined {
  */
 export function searchedOf(list: ListSpec, entries: readonly { text: string; fields?: Value[] }[]): Searched {
   const { search } = list;
-  if (!search || (!search.text && !search.exact && search.fields.length === 0)) return LABELS;
+  if (!search || (search.phrase && !search.text && !search.exact && search.fields.length === 0)) return LABELS;
   const { fields, text } = search;
   return {
     exact: search.exact === true,
+    ...(search.phrase ? {} : { words: true, typos: !search.noTypos }),
     ...(text ? { texts: entries.map((e) => fold(textOf({ text: text.parts }, e.text, (i) => e.fields![i]))) } : {}),
     ...(fields.length > 0 ? { columns: entries.map((e) => fields.map((i) => fold(String(e.fields![i])))) } : {}),
   };
@@ -282,19 +305,30 @@ export function* renderList(
     );
   }
   // A list without search has no index: no request reads one.
-  const { layout, metas, fresh } = list.search
+  const index = list.search
     ? buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searchedOf(list, entries))
     : { layout: { rootLarge: false, heads: [] }, metas: [], fresh: [] };
-  const dir = directoryOf(metas, layout, options.search?.directoryStarts);
-  Object.assign(info, searchInfo(dir));
+  Object.assign(info, yield* searchFiles(folder, info.layout, index, options));
+  return { info, layout: index.layout, metas: index.metas };
+}
+
+/** The files of a list's Term index, and what lookup.json says of it. */
+export function* searchFiles(
+  folder: string,
+  layout: string,
+  index: SearchIndex,
+  options: RenderOptions,
+): Generator<TreeFile, Pick<ListInfo, 'search' | 'heads' | 'vocab'>> {
+  const dir = directoryOf(index.metas, index.layout, options.search?.directoryStarts);
   const names = new Set<string>();
-  for (const file of indexFiles(folder, info.layout, dir, fresh)) {
+  for (const file of indexFiles(folder, layout, dir, index.fresh)) {
     if (names.has(file[0]))
       throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
     names.add(file[0]);
     yield file;
   }
-  return { info, layout, metas };
+  for (const file of index.whole ?? []) if (file.kind !== 'search' && file.kind !== 'pages') yield wordFile(folder, layout, file);
+  return { ...searchInfo(dir), ...(index.vocab ? { vocab: index.vocab } : {}) };
 }
 
 /** About how many files a list renders (the search files are guessed), for a progress bar. */

@@ -29,7 +29,17 @@ import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
 export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
-import type { IndexLayout, IndexPart, Pairs, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
+import { recordBlocks, vocabularyFiles, wordHeadPart, wordPart } from './words.js';
+import type {
+  IndexLayout,
+  IndexPart,
+  Pairs,
+  PartMeta,
+  Searched,
+  SearchFile,
+  SearchIndex,
+  SearchIndexOptions,
+} from './types.js';
 
 export type {
   IndexLayout,
@@ -97,7 +107,14 @@ function matcherFor(
   options: SearchIndexOptions,
   searched: Searched,
 ): Matcher {
-  const { pageSize, leafBytes = 18000, fileBytes = 16000, pagesBytes = 256000 } = options;
+  const {
+    pageSize,
+    leafBytes = 18000,
+    fileBytes = 16000,
+    pagesBytes = 256000,
+    poolBytes = 128000,
+    poolFileBytes = 64000,
+  } = options;
   // Every scope of one list is a chain of as many ids, and a `/`.
   const scope = searched.scopes?.[0];
   const reachable = scope === undefined ? undefined : reachableUnder(slashesIn(scope));
@@ -109,6 +126,8 @@ function matcherFor(
     leafBytes,
     fileBytes,
     pagesBytes,
+    poolBytes,
+    poolFileBytes,
     filtered: entries.some((e) => e.children),
     searched,
     reachable,
@@ -133,6 +152,10 @@ export function buildSearchIndex(
   const rootLarge = m.largeMatches(pairs, 0, n, 0) !== undefined;
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
+  // The words rule's record blocks, which its large prefixes beyond a pool (every head's) are answered from.
+  const blocks = searched.words ? recordBlocks(rootLarge ? records : [], options.blockBytes ?? 128000) : undefined;
+  const indexOf = (name: string, lo: number, hi: number) =>
+    blocks ? wordPart(m, pairs, name, lo, hi, blocks) : indexPart(m, pairs, name, lo, hi);
   if (!rootLarge) {
     if (n === 0)
       fresh.push({
@@ -141,10 +164,9 @@ export function buildSearchIndex(
           yield { kind: 'search', start: '', text: '{"records":[]}' };
         },
       });
-    else fresh.push(indexPart(m, pairs, '', 0, n));
+    else fresh.push(indexOf('', 0, n));
   }
-  const part = ([lo, hi]: [number, number], depth: number) =>
-    fresh.push(indexPart(m, pairs, keys[lo]!.slice(0, depth), lo, hi));
+  const part = ([lo, hi]: [number, number], depth: number) => fresh.push(indexOf(keys[lo]!.slice(0, depth), lo, hi));
   // The first units that are no head, from `from` (after the last head) on, in groups.
   let from = 0;
   const others = (to: number) => {
@@ -156,10 +178,11 @@ export function buildSearchIndex(
     if (!matches) continue;
     // Ranked first: rankLast reads the tiers of the last pass, and indexing the groups before the head makes more.
     const results = m.rankLast(matches);
+    const tiers = blocks && m.tiersOf(results);
     others(lo);
     const c = keys[lo]![0]!;
     layout.heads.push(c);
-    fresh.push(headPart(m, c, results));
+    fresh.push(blocks ? wordHeadPart(m, c, results, tiers!, blocks) : headPart(m, c, results));
     // Keys that are c itself belong to the head, and are large: no search file holds them.
     let i = lo;
     while (i < hi && keys[i]!.length === 1) i++;
@@ -167,7 +190,13 @@ export function buildSearchIndex(
     from = hi;
   }
   if (rootLarge) others(n);
-  return { layout, metas: fresh.map((p) => p.meta), fresh };
+  const index: SearchIndex = { layout, metas: fresh.map((p) => p.meta), fresh };
+  if (!blocks) return index;
+  // Every head is answered from the blocks; without one, no prefix is large enough to be.
+  const whole: SearchFile[] =
+    layout.heads.length > 0 ? blocks.names.map((name, b) => ({ kind: 'block', name, text: blocks.texts[b]! })) : [];
+  const vocab = searched.typos ? vocabularyFiles(keys, options.vocabBytes ?? 32000) : { buckets: 0, files: [] };
+  return { ...index, whole: [...whole, ...vocab.files], vocab: vocab.buckets };
 }
 
 /**

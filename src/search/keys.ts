@@ -1,14 +1,23 @@
 // The keys of the Term index: every word start of every folded search text
 // (the label unless declared, children's labels, the searched columns'
-// values), paired with its entry and where it starts in it (rank.ts's KeyAt),
-// and sorted (docs/search-index.md, Keys and files). A prefix's matches are
-// then one run of pairs.
-import { AT_COLUMN, AT_COLUMN_WORD, AT_TEXT, AT_TEXT_WORD, keyTier, type KeyAt } from '../client/rank.js';
+// values) for the phrase rule, every word of them for the words rule, paired
+// with its entry and where it starts in it (rank.ts's KeyAt), and sorted
+// (docs/search-index.md, Keys and files). A prefix's matches are then one run
+// of pairs.
+import {
+  AT_COLUMN,
+  AT_COLUMN_WORD,
+  AT_TEXT,
+  AT_TEXT_FIRST,
+  AT_TEXT_WORD,
+  keyTier,
+  type KeyAt,
+} from '../client/rank.js';
 import type { Entry } from '../sources/model.js';
 import type { Pairs, Searched } from './types.js';
 import { commonPrefixLength } from '../client/paths.js';
 
-/** A list that searches its labels alone, as most do. */
+/** A list that searches its labels alone by the phrase rule, as the lookup service's do. */
 export const LABELS: Searched = { exact: false };
 
 /** A label's word-start suffixes: itself, and what follows each space. */
@@ -36,7 +45,7 @@ export function collectPairs(
 ): Pairs {
   const { texts, columns, scopes, exact } = searched;
   // Each distinct key has a slot; its pairs are chained in the order they
-  // come (list order), each as entry * 4 + where the key starts (KeyAt): no array for every key.
+  // come (list order), each as entry * 8 + where the key starts (KeyAt): no array for every key.
   const slots = new Map<string, number>();
   const head: number[] = [];
   const tail: number[] = [];
@@ -45,17 +54,17 @@ export function collectPairs(
   let pairs = 0;
   const add = (key: string, e: number, at: KeyAt) => {
     const slot = slots.get(key);
-    if (slot !== undefined && value[tail[slot]!]! >>> 2 === e) {
+    if (slot !== undefined && value[tail[slot]!]! >>> 3 === e) {
       // One key twice in an entry's texts: the better one counts, or both when each is better for some query.
-      const was = (value[tail[slot]!]! & 3) as KeyAt;
+      const was = (value[tail[slot]!]! & 7) as KeyAt;
       if (dominates(was, at, exact)) return;
-      if (dominates(at, was, exact)) return void (value[tail[slot]!] = e * 4 + at);
+      if (dominates(at, was, exact)) return void (value[tail[slot]!] = e * 8 + at);
     }
     if (pairs === next.length) {
       const [n, v] = [new Int32Array(pairs * 2), new Int32Array(pairs * 2)];
       n.set(next), v.set(value), ([next, value] = [n, v]);
     }
-    value[pairs] = e * 4 + at;
+    value[pairs] = e * 8 + at;
     next[pairs] = -1;
     if (slot === undefined) slots.set(key, head.length), head.push(pairs), tail.push(pairs);
     else (next[tail[slot]!] = pairs), (tail[slot] = pairs);
@@ -63,6 +72,18 @@ export function collectPairs(
   };
   const addText = (text: string, e: number, whole: KeyAt, word: KeyAt, scope: string) => {
     if (text === '') return;
+    if (searched.words) {
+      // The words rule: each word is a key; the first is the whole text only when it is the one word.
+      const first = text.indexOf(' ');
+      if (first < 0) return add(scope + text, e, whole);
+      add(scope + text.slice(0, first), e, whole === AT_TEXT ? AT_TEXT_FIRST : word);
+      for (let i = first; i >= 0; ) {
+        const j = text.indexOf(' ', i + 1);
+        add(scope + text.slice(i + 1, j < 0 ? undefined : j), e, word);
+        i = j;
+      }
+      return;
+    }
     if (!keep || keep(text, 0)) add(scope + text, e, whole);
     for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) {
       if (!keep || keep(text, i + 1)) add(scope + text.slice(i + 1), e, word);
@@ -82,8 +103,8 @@ export function collectPairs(
   for (const key of sorted) {
     for (let p = head[slots.get(key)!]!; p >= 0; p = next[p]!) {
       keys[i] = key;
-      owners[i] = value[p]! >>> 2;
-      at[i++] = value[p]! & 3;
+      owners[i] = value[p]! >>> 3;
+      at[i++] = value[p]! & 7;
     }
   }
   return { keys, owners, at };

@@ -27,7 +27,7 @@ export class Matcher {
     this.stamp = new Int32Array(list.entries.length).fill(-1);
     this.tier = new Uint8Array(list.entries.length);
     const { exact } = list.searched;
-    this.tiers = Uint8Array.from({ length: 8 }, (_, k) => keyTier((k >> 1) as KeyAt, (k & 1) === 1, exact));
+    this.tiers = Uint8Array.from({ length: 10 }, (_, k) => keyTier((k >> 1) as KeyAt, (k & 1) === 1, exact));
   }
 
   /** A new pass: no entry bears the generation it returns yet. */
@@ -57,6 +57,11 @@ export class Matcher {
       else if (t < tier[e]!) tier[e] = t;
     }
     return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
+  }
+
+  /** The tiers of some matches of the last distinct() call, kept for after the next one. */
+  tiersOf(matches: Int32Array): Uint8Array {
+    return Uint8Array.from(matches, (e) => this.tier[e]!);
   }
 
   /** The matches of the last distinct() call in result order: by tier (rank.ts), each in list order. */

@@ -42,7 +42,7 @@ function recordFor({ entries, records, encode }: IndexedList, e: number, prefix:
 }
 
 /** A large prefix's result pages `from` to `to` (0 is page 1), as JSON arrays of records. */
-function pagesOf(list: IndexedList, l: LargePrefix, from = 0, to = Infinity): string[] {
+export function pagesOf(list: IndexedList, l: LargePrefix, from = 0, to = Infinity): string[] {
   const pages: string[] = [];
   const { results, prefix } = l;
   const { pageSize, filtered, records } = list;

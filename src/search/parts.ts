@@ -6,7 +6,7 @@ import { FNV_BASIS, fnv1a, searchFileFor } from '../client/paths.js';
 import { commonPrefixLength } from '../client/paths.js';
 import type { Matcher } from './match.js';
 import { chunkText, makePart, resultSets, setBytes } from './output.js';
-import type { IndexPart, LargePrefix, Pairs } from './types.js';
+import type { IndexPart, LargePrefix, Pairs, ResultSet } from './types.js';
 
 /** A head part: a large one-unit prefix alone, with its results. */
 export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart {
@@ -47,14 +47,16 @@ export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi
 /**
  * The large prefixes below name of pairs [lo, hi), sorted, each with its
  * ranked results, and largeDepth[i - lo]: the length of key i's longest
- * large prefix (-1 when none is).
+ * large prefix (-1 when none is). `visit` sees each large prefix's matches
+ * while their tiers are the matcher's (the words rule's pools and skips).
  */
-function largePrefixes(
+export function largePrefixes(
   m: Matcher,
   pairs: Pairs,
   name: string,
   lo: number,
   hi: number,
+  visit?: (l: LargePrefix | undefined, a: number, b: number, depth: number, matches: Int32Array) => void,
 ): { large: LargePrefix[]; largeDepth: Int32Array } {
   const { keys } = pairs;
   // The prefix the part is under, large and answered by another part; none for a list in one part.
@@ -71,7 +73,9 @@ function largePrefixes(
       if (!matches) continue;
       const prefix = keys[a]!.slice(0, depth);
       // A prefix that no query can be is large for the cuts, but no results are stored for it.
-      if (m.list.reachable?.(prefix) !== false) large.push({ prefix, lo: a, results: m.rankLast(matches) });
+      const l = m.list.reachable?.(prefix) !== false ? { prefix, lo: a, results: m.rankLast(matches) } : undefined;
+      if (l) large.push(l);
+      visit?.(l, a, b, depth, matches);
     }
     largeDepth.fill(depth, a - lo, b - lo);
     // Children by the next code unit; keys that end here belong to no child.
@@ -99,7 +103,7 @@ function largePrefixes(
  * five zero bits; at the maximum size, at the next allowed boundary), so an
  * edit moves only the cuts near it and a rebuild rewrites a few search files.
  */
-function cut(
+export function cut(
   m: Matcher,
   pairs: Pairs,
   name: string,
@@ -107,6 +111,7 @@ function cut(
   hi: number,
   large: LargePrefix[],
   largeDepth: Int32Array,
+  bytesOfSet: (set: ResultSet) => number = setBytes,
 ): { starts: string[]; bounds: number[]; skip: Uint8Array } {
   const { keys, owners } = pairs;
   const largeAt = new Map<number, LargePrefix[]>();
@@ -138,7 +143,7 @@ function cut(
       }
     }
     for (const l of largeAt.get(i) ?? []) {
-      if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += setBytes(l.set!));
+      if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += bytesOfSet(l.set!));
     }
     if (skipped) continue;
     previous = i;

@@ -17,6 +17,14 @@ export interface SearchIndexOptions {
   pagesBytes?: number;
   /** A list with more search files is listed in two levels (see directory.ts). */
   directoryStarts?: number;
+  /** Words rule: a large prefix whose matches' records take at most this many bytes is pooled (words.ts); else the record blocks answer it. */
+  poolBytes?: number;
+  /** Words rule: a pool file is closed at the first allowed cut after it reaches this many bytes. */
+  poolFileBytes?: number;
+  /** Words rule: a record block is closed at a content-defined entry after half this many bytes, and at this many. */
+  blockBytes?: number;
+  /** Words rule: the typo vocabulary's buckets hold about this many bytes. */
+  vocabBytes?: number;
 }
 
 /**
@@ -31,6 +39,10 @@ export interface Searched {
   columns?: string[][];
   /** Exact matches first (tier 0). */
   exact: boolean;
+  /** The words rule (docs/lists.md, Term search): each word of a text is a key, not each word start to its end. */
+  words?: boolean;
+  /** The words rule with typos forgiven: the index has a typo vocabulary. */
+  typos?: boolean;
   /**
    * A list under a parent: each entry's parent chain and `/`, which starts
    * each of its keys (`US/`), so that the parents of one list share one index.
@@ -50,11 +62,17 @@ export interface SearchIndex {
   metas: PartMeta[];
   /** The parts indexed by this build (all of them, or the ones an edit touched). */
   fresh: IndexPart[];
+  /** The words rule's files of the whole list: record blocks and the typo vocabulary's buckets. */
+  whole?: SearchFile[];
+  /** The words rule: how many buckets the typo vocabulary has (0: no typos). */
+  vocab?: number;
 }
 
 export type SearchFile =
   | { kind: 'search'; start: string; text: string }
-  | { kind: 'pages'; name: string; text: string };
+  | { kind: 'pages'; name: string; text: string }
+  | { kind: 'pool' | 'skip' | 'block'; name: string; text: string }
+  | { kind: 'vocab'; bucket: number; buckets: number; text: string };
 
 /** One list being indexed, and the sizes its files are cut to (SearchIndexOptions, defaults filled in). */
 export interface IndexedList {
@@ -68,6 +86,8 @@ export interface IndexedList {
   leafBytes: number;
   fileBytes: number;
   pagesBytes: number;
+  poolBytes: number;
+  poolFileBytes: number;
   /** Some entry has children: a large prefix's records keep only the children it matches. */
   filtered: boolean;
   searched: Searched;
@@ -89,6 +109,9 @@ export interface ResultSet {
   files: number;
   /** Its page files' names, in order, once pageFiles has rendered them. */
   names: string[];
+  /** Words rule: the pool file of its large keys (null: none, all its keys are in search files), or its skip file. */
+  pool?: string | null;
+  skip?: string;
   /** The search file being cut that already counts this set's bytes. */
   stamp: number;
 }

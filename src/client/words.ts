@@ -1,0 +1,369 @@
+// Term by the words rule (docs/lists.md, Term search) over a paged list's
+// index (docs/search-index.md, The words rule): which files hold the records
+// a Term may match, read as few as the cache allows, and the answer ranked by
+// rank.ts, or, when nothing matches as typed, by the fewest typos (typos.ts).
+//
+// A one-word Term reads its search file: a small prefix's records are there,
+// a large one's page 1 too. Any other answer is made here from candidates:
+// the records of one word's matches (a small word's search file, or a pooled
+// word's pool and search files, or, when every word matches thousands, the
+// record blocks all of them have matches in), filtered and ranked.
+import { Stale } from './errors.js';
+import { fold } from './fold.js';
+import {
+  blockPath,
+  headPath,
+  poolPath,
+  searchFileFor,
+  searchPath,
+  skipPath,
+  vocabBucket,
+  vocabPath,
+} from './paths.js';
+import { COLUMN, EXACT, NONE, rankTexts, START, WORD, wordsOf, type FoldedTexts, type Tier } from './rank.js';
+import { textOf } from './search.js';
+import { itemTypos, mayHaveTypos, typoAllowance, typoCost } from './typos.js';
+import type { ApiList, EntryRecord, ListInfo, NestedRecord } from './types.js';
+
+/** A file of the tree, parsed: undefined when it is missing or not JSON. `has` says whether reading it costs no request. */
+export type Read = (<T>(path: string) => Promise<T | undefined>) & { has?: (path: string) => boolean };
+
+/** A large prefix's set: its total, page 1 and its pool file (null: its records are all in search files), or its skip file. */
+export type WordSet<R = EntryRecord> = [total: number, page1: R[], pool: string | null, skip?: string];
+
+/** A search file or pool file of the words rule: records, and where each is in the list as steps from the one before. */
+export interface WordChunk<R = EntryRecord> {
+  records: R[];
+  at: number[];
+  large?: Record<string, number>;
+  sets?: WordSet<R>[];
+  /** A head's file in a list listed in two levels: the first keys of the head's other files. */
+  starts?: string[];
+}
+
+interface Block<R> {
+  from: number;
+  records: R[];
+}
+
+/** A skip file: each record block a large prefix has matches in, in list order, as [name, tier 0, 1, 2, 4]. */
+interface Skip {
+  blocks: [name: string, exact: number, start: number, word: number, column: number][];
+}
+
+/** A paged list's index of the words rule, as one request reads it. */
+export interface WordIndex {
+  folder: string;
+  info: Pick<ListInfo, 'layout' | 'search' | 'heads' | 'vocab'>;
+  list: ApiList;
+  pageSize: number;
+  /** A list under a parent: its parents' chain, which starts its keys (`US/`) and names its records. */
+  chain?: string;
+}
+
+/** A record the answer keeps, and the children it keeps (undefined: as toItem keeps them). */
+export interface Kept {
+  record: EntryRecord;
+  children?: readonly number[];
+}
+
+/** Where a Term's records were read from: each with its place in the list. */
+type Candidates = Map<number, EntryRecord>;
+
+/** A file the manifest routes to: missing means the manifest may be older than the tree. */
+async function routed<T>(read: Read, path: string): Promise<T> {
+  const value = await read<T>(path);
+  if (value === undefined) throw new Stale(`missing file ${path}`);
+  return value;
+}
+
+/** The list's own records of a file's, with their places: under a parent, those of its chain. */
+function own<R>(ix: WordIndex, records: readonly R[], at: (k: number) => number, into: Candidates): void {
+  for (const [k, r] of records.entries()) {
+    if (ix.chain === undefined) into.set(at(k), r as EntryRecord);
+    else if ((r as NestedRecord)[0] === ix.chain) into.set(at(k), (r as NestedRecord)[1]);
+  }
+}
+
+function addChunk(ix: WordIndex, chunk: WordChunk<unknown>, into: Candidates): void {
+  let place = 0;
+  own(ix, chunk.records, (k) => (place += chunk.at[k]!), into);
+}
+
+const pageOwn = (ix: WordIndex, records: readonly unknown[]): EntryRecord[] =>
+  ix.chain === undefined
+    ? (records as EntryRecord[])
+    : (records as NestedRecord[]).filter(([chain]) => chain === ix.chain).map(([, r]) => r);
+
+/** The first keys of the search files around `key`, and the path of each: a head's expanded in a list listed in two levels. */
+async function startsAround(read: Read, ix: WordIndex, key: string): Promise<{ starts: string[]; path: (i: number) => string }> {
+  const { folder, info } = ix;
+  const { layout, search, heads } = info;
+  const i = searchFileFor(key, search);
+  const dir = heads && Object.hasOwn(heads, search[i]!) ? heads[search[i]!]! : undefined;
+  const at = (starts: string[]) => (j: number) => searchPath(folder, layout, starts, j);
+  if (dir === undefined) return { starts: search, path: at(search) };
+  const head = search[i]!;
+  const file = await routed<WordChunk>(read, headPath(folder, layout, head, dir));
+  const starts = [...search.slice(0, i + 1), ...(file.starts ?? []), ...search.slice(i + 1)];
+  const plain = at(starts);
+  return { starts, path: (j) => (starts[j] === head ? headPath(folder, layout, head, dir) : plain(j)) };
+}
+
+/** The paths of the search files whose keys may start with `key`: the one it sorts in, and those whose first keys start with it. */
+async function coveringPaths(read: Read, ix: WordIndex, key: string): Promise<string[]> {
+  const { starts, path } = await startsAround(read, ix, key);
+  let i = starts.length - 1;
+  while (i > 0 && starts[i]! > key) i--;
+  const paths = [path(i)];
+  for (let j = i + 1; j < starts.length && starts[j]!.startsWith(key); j++) paths.push(path(j));
+  return paths;
+}
+
+/** The search file of `key` (routed as the phrase rule routes a Term: searchFileFor). */
+async function searchFileOf(read: Read, ix: WordIndex, key: string): Promise<WordChunk<unknown>> {
+  const { starts, path } = await startsAround(read, ix, key);
+  return routed<WordChunk<unknown>>(read, path(searchFileFor(key, starts)));
+}
+
+/** Whether reading `key`'s search file costs a request (its head's file too, in two levels). */
+function searchFileCached(read: Read, ix: WordIndex, key: string): boolean {
+  if (!read.has) return false;
+  const { folder, info } = ix;
+  const { layout, search, heads } = info;
+  const i = searchFileFor(key, search);
+  const dir = heads && Object.hasOwn(heads, search[i]!) ? heads[search[i]!]! : undefined;
+  if (dir !== undefined) return read.has(headPath(folder, layout, search[i]!, dir)); // then its parts' are found in the cache below
+  return read.has(searchPath(folder, layout, search, i));
+}
+
+const setOf = (chunk: WordChunk<unknown>, key: string): WordSet<unknown> | undefined =>
+  chunk.large && Object.hasOwn(chunk.large, key) ? chunk.sets?.[chunk.large[key]!] : undefined;
+
+/** What one word of a Term is, once its search file is read. */
+type WordState =
+  | { kind: 'small'; chunk: WordChunk<unknown> }
+  | { kind: 'pooled'; total: number; paths: string[] }
+  | { kind: 'skipped'; total: number; skip: string };
+
+async function stateOf(read: Read, ix: WordIndex, key: string): Promise<WordState> {
+  const chunk = await searchFileOf(read, ix, key);
+  const set = setOf(chunk, key);
+  if (!set) return { kind: 'small', chunk };
+  const [total, , pool, skip] = set;
+  if (skip !== undefined) return { kind: 'skipped', total, skip };
+  const paths = await coveringPaths(read, ix, key);
+  return { kind: 'pooled', total, paths: pool === null ? paths : [poolPath(ix.folder, pool), ...paths] };
+}
+
+/** The records of a pooled word's matches: its pool and the search files it runs over. */
+async function pooled(read: Read, ix: WordIndex, paths: readonly string[]): Promise<Candidates> {
+  const into: Candidates = new Map();
+  for (const chunk of await Promise.all(paths.map((p) => routed<WordChunk<unknown>>(read, p)))) addChunk(ix, chunk, into);
+  return into;
+}
+
+/** The records of the blocks named, with their places. */
+async function blocks(read: Read, ix: WordIndex, names: readonly string[]): Promise<Candidates> {
+  const into: Candidates = new Map();
+  const read1 = (name: string) => routed<Block<unknown>>(read, blockPath(ix.folder, name));
+  for (const block of await Promise.all(names.map(read1))) own(ix, block.records, (k) => block.from + k, into);
+  return into;
+}
+
+/** The records that may match every word of `words` (each a prefix of no other): one word's, read as cheaply as the cache allows. */
+async function candidatesOf(read: Read, ix: WordIndex, words: readonly string[]): Promise<Candidates> {
+  const scope = ix.chain === undefined ? '' : `${ix.chain}/`;
+  const states = new Map<string, WordState>();
+  const cost = (s: WordState) =>
+    s.kind === 'small' ? 0 : s.kind === 'pooled' ? s.paths.filter((p) => !read.has?.(p)).length : Infinity;
+  const best = (): [string, WordState] | undefined => {
+    let found: [string, WordState] | undefined;
+    for (const [w, s] of states) {
+      if (s.kind === 'skipped') continue;
+      if (!found || cost(s) < cost(found[1]) || (cost(s) === cost(found[1]) && total(s) < total(found[1]))) found = [w, s];
+    }
+    return found;
+  };
+  // Words whose search file is read already first, then the longest (the rarest, as a rule) one at a time.
+  const order = [...words].sort((a, b) => b.length - a.length);
+  for (const w of order.filter((w) => searchFileCached(read, ix, scope + w))) states.set(w, await stateOf(read, ix, scope + w));
+  for (const w of order) {
+    const found = best();
+    if (found && cost(found[1]) <= 1) break;
+    if (!states.has(w)) states.set(w, await stateOf(read, ix, scope + w));
+  }
+  const found = best();
+  if (found) {
+    const s = found[1];
+    if (s.kind === 'small') {
+      const into: Candidates = new Map();
+      addChunk(ix, s.chunk, into);
+      return into;
+    }
+    return pooled(read, ix, (s as Extract<WordState, { kind: 'pooled' }>).paths);
+  }
+  // Every word matches more than a pool holds: the blocks each of them has matches in.
+  const skips = await Promise.all(
+    [...states.values()].map((s) => routed<Skip>(read, skipPath(ix.folder, (s as Extract<WordState, { kind: 'skipped' }>).skip))),
+  );
+  const sets = skips.map((s) => new Set(s.blocks.map((b) => b[0])));
+  return blocks(read, ix, skips[0]!.blocks.map((b) => b[0]).filter((name) => sets.every((s) => s.has(name))));
+}
+
+const total = (s: WordState): number => (s.kind === 'small' ? 0 : s.total);
+
+/** A record's texts as rank.ts takes them, folded. */
+function textsOf(record: EntryRecord, list: ApiList): FoldedTexts {
+  const fields = record[4];
+  const field = (i: number) => fields![i];
+  return {
+    text: fold(textOf(list, record[1], field)),
+    children: (record[3] ?? []).map((c) => fold(c[1])),
+    columns: (list.search ?? []).map((i) => fold(String(field(i)))),
+  };
+}
+
+/** Candidates (in list order) that match q as typed, best tier first. */
+function ranked(candidates: Candidates, q: string, list: ApiList): Kept[] {
+  const byTier: Kept[][] = Array.from({ length: NONE }, () => []);
+  for (const place of [...candidates.keys()].sort((a, b) => a - b)) {
+    const record = candidates.get(place)!;
+    const { tier, children } = rankTexts(textsOf(record, list), q, list.exact === true, true);
+    if (tier !== NONE) byTier[tier]!.push({ record, ...(children ? { children } : {}) });
+  }
+  return byTier.flat();
+}
+
+/** Candidates (in list order) that match q with the fewest typos, and how many. */
+function fewestTypos(candidates: Candidates, q: string, list: ApiList): Kept[] {
+  let fewest = Infinity;
+  let kept: Kept[] = [];
+  for (const place of [...candidates.keys()].sort((a, b) => a - b)) {
+    const record = candidates.get(place)!;
+    const f = textsOf(record, list);
+    const { typos, own, children } = itemTypos(f, q);
+    if (typos === Infinity || typos > fewest) continue;
+    if (typos < fewest) (fewest = typos), (kept = []);
+    kept.push({
+      record,
+      ...(record[3] ? { children: children.flatMap((c, i) => (own === typos || c === typos ? [i] : [])) } : {}),
+    });
+  }
+  return kept;
+}
+
+/**
+ * The records a Term's typos may reach: those of the word with no typo
+ * allowed (its matches as typed), else of the words the typo vocabulary says
+ * the longest word may mean.
+ */
+async function typoCandidates(read: Read, ix: WordIndex, words: readonly string[]): Promise<Candidates> {
+  const exact = words.filter((w) => typoAllowance(w) === 0);
+  if (exact.length > 0) return candidatesOf(read, ix, maximal(exact));
+  const t = [...words].sort((a, b) => b.length - a.length)[0]!;
+  const buckets = ix.info.vocab!;
+  const vocab = await routed<{ words: string[] }>(read, vocabPath(ix.folder, ix.info.layout, buckets, vocabBucket(t, buckets)));
+  const allowance = typoAllowance(t);
+  // The shortest of the words it may mean: a longer one starting with it has its matches already.
+  const meant = maximal(vocab.words.filter((w) => typoCost(t, w, allowance) <= allowance), true);
+  const into: Candidates = new Map();
+  for (const found of await Promise.all(meant.map((w) => candidatesOf(read, ix, [w]))))
+    for (const [place, record] of found) into.set(place, record);
+  return into;
+}
+
+/** Words no other starts with (the longest of each chain), or with `shortest`, those that start with no other. */
+function maximal(words: readonly string[], shortest = false): string[] {
+  const unique = [...new Set(words)];
+  return unique.filter((w) => !unique.some((o) => o !== w && (shortest ? w.startsWith(o) : o.startsWith(w))));
+}
+
+/**
+ * A later page of a one-word Term that matches more than a pool holds: its
+ * skip file says how many matches of each tier each record block holds, so
+ * the page's items are the matches of the blocks it falls in, tier by tier.
+ */
+async function skippedPage(read: Read, ix: WordIndex, skip: string, q: string, page: number): Promise<Kept[]> {
+  const { blocks: rows } = await routed<Skip>(read, skipPath(ix.folder, skip));
+  const [first, last] = [(page - 1) * ix.pageSize, page * ix.pageSize];
+  // The answer is tier 0, 1, 2 and 4 in turn, each block by block: where each block's matches of a tier start in it.
+  const tiers: Tier[] = [EXACT, START, WORD, COLUMN];
+  const startOf = tiers.map(() => new Array<number>(rows.length));
+  const wanted: number[] = [];
+  let rank = 0;
+  for (const t of tiers.keys()) {
+    for (const [b, row] of rows.entries()) {
+      const n = row[t + 1] as number;
+      startOf[t]![b] = rank;
+      if (n > 0 && rank < last && rank + n > first && !wanted.includes(b)) wanted.push(b);
+      rank += n;
+    }
+  }
+  const kept: Kept[] = [];
+  const read1 = (b: number) => routed<Block<unknown>>(read, blockPath(ix.folder, rows[b]![0]));
+  const got = await Promise.all(wanted.map(read1));
+  for (const [k, b] of wanted.entries()) {
+    const into: Candidates = new Map();
+    const block = got[k]!;
+    own(ix, block.records, (i) => block.from + i, into);
+    const seen = tiers.map(() => 0);
+    for (const place of [...into.keys()].sort((x, y) => x - y)) {
+      const record = into.get(place)!;
+      const { tier, children } = rankTexts(textsOf(record, ix.list), q, ix.list.exact === true, true);
+      const t = tiers.indexOf(tier);
+      if (t < 0) continue;
+      const at = startOf[t]![b]! + seen[t]!++;
+      if (at >= first && at < last) kept[at - first] = { record, ...(children ? { children } : {}) };
+    }
+  }
+  return kept.filter((k) => k !== undefined);
+}
+
+/** The answer to folded Term q (non-empty), page `page`, of a paged list of the words rule. */
+export async function answerWords(read: Read, ix: WordIndex, q: string, page: number): Promise<{ total: number; kept: Kept[] }> {
+  const { list, pageSize: size } = ix;
+  const scope = ix.chain === undefined ? '' : `${ix.chain}/`;
+  const words = wordsOf(q);
+  const slice = (all: Kept[]) => ({ total: all.length, kept: all.slice((page - 1) * size, page * size) });
+  let candidates: Candidates;
+  if (words.length === 1) {
+    const chunk = await searchFileOf(read, ix, scope + q);
+    const set = setOf(chunk, scope + q);
+    if (set) {
+      const [count, page1, pool, skip] = set;
+      if (page === 1) return { total: count, kept: pageOwn(ix, page1).map((record) => ({ record })) };
+      if ((page - 1) * size >= count) return { total: count, kept: [] };
+      if (skip !== undefined) return { total: count, kept: await skippedPage(read, ix, skip, q, page) };
+      const paths = await coveringPaths(read, ix, scope + q);
+      candidates = await pooled(read, ix, pool === null ? paths : [poolPath(ix.folder, pool), ...paths]);
+    } else {
+      candidates = new Map();
+      addChunk(ix, chunk, candidates);
+    }
+  } else candidates = await candidatesOf(read, ix, maximal(words));
+  const found = ranked(candidates, q, list);
+  if (found.length > 0 || list.typos === false || !mayHaveTypos(q) || !ix.info.vocab) return slice(found);
+  return slice(fewestTypos(await typoCandidates(read, ix, [...new Set(words)]), q, list));
+}
+
+/** A whole list's items answered by the words rule, typos and all: by tier, else the fewest typos, each in list order. */
+export function wholeWords<T>(items: readonly T[], texts: (item: T) => FoldedTexts, q: string, list: ApiList): T[] {
+  const tiers: T[][] = Array.from({ length: NONE }, () => []);
+  const folded = items.map(texts);
+  for (const [i, f] of folded.entries()) {
+    const { tier } = rankTexts(f, q, list.exact === true, true);
+    if (tier !== NONE) tiers[tier]!.push(items[i]!);
+  }
+  const found = tiers.flat();
+  if (found.length > 0 || list.typos === false || !mayHaveTypos(q)) return found;
+  let fewest = Infinity;
+  let kept: T[] = [];
+  for (const [i, f] of folded.entries()) {
+    const { typos } = itemTypos(f, q);
+    if (typos === Infinity || typos > fewest) continue;
+    if (typos < fewest) (fewest = typos), (kept = []);
+    kept.push(items[i]!);
+  }
+  return kept;
+}

@@ -1,0 +1,265 @@
+// The words rule's index (docs/search-index.md, The words rule): a part's
+// files when each word of a text is a key. A large prefix's search file holds
+// its page 1 and says where the rest of its matches are, for a Term of more
+// words (filtered by the client) and for its later pages:
+//
+// - pooled, when its matches' records take at most poolBytes: they are the
+//   records of the search files its keys run over (the small keys) and of one
+//   pool file (the keys that are themselves large prefixes). Pool files hold
+//   those keys' records in key order, cut only between keys whose common
+//   prefix is not pooled, so a pooled prefix's large keys are in one file, and
+//   every record is in one pool file once per word, never once per prefix.
+// - else its skip file: how many of its matches, tier by tier, each record
+//   block holds. Blocks hold the list's records in list order (under a parent,
+//   parent by parent), so a later page of a prefix matching thousands reads
+//   the block or two its items are in, and a Term made only of such words
+//   reads the blocks every word of it has matches in.
+//
+// And the typo vocabulary: the list's words of four letters or more (no
+// digit first) in buckets by their first letter, where a Term word with a
+// typo finds the words it may mean (client/typos.ts).
+import { createHash } from 'node:crypto';
+import { FNV_BASIS, fnv1a, searchFileFor, vocabBucket } from '../client/paths.js';
+import { EXACT, START, WORD } from '../client/rank.js';
+import type { Matcher } from './match.js';
+import { cut, largePrefixes } from './parts.js';
+import { makePart, pagesOf } from './output.js';
+import type { IndexPart, LargePrefix, Pairs, ResultSet, SearchFile } from './types.js';
+
+const json = JSON.stringify;
+const nameOfText = (text: string): string => createHash('sha1').update(text).digest('hex').slice(0, 16);
+
+/** The list's record blocks: their names and texts, and each entry's block. */
+export interface Blocks {
+  names: string[];
+  texts: string[];
+  blockOf: Int32Array;
+}
+
+/**
+ * Records in list order, cut into blocks: after an entry whose record hashes
+ * to 0 modulo 8 once a block holds half of `bytes`, or at `bytes`. The cuts
+ * depend on the records around them only, so an edit renames a block or two.
+ */
+export function recordBlocks(records: readonly string[], bytes: number): Blocks {
+  const names: string[] = [];
+  const texts: string[] = [];
+  const blockOf = new Int32Array(records.length);
+  let from = 0;
+  let size = 0;
+  const close = (to: number) => {
+    const text = `{"from":${from},"records":[${records.slice(from, to).join(',')}]}`;
+    texts.push(text);
+    names.push(nameOfText(text));
+    from = to;
+    size = 0;
+  };
+  for (let i = 0; i < records.length; i++) {
+    blockOf[i] = names.length;
+    size += Buffer.byteLength(records[i]!) + 1;
+    if (size >= bytes || (size >= bytes / 2 && fnv1a(records[i]!) % 8 === 0)) close(i + 1);
+  }
+  if (from < records.length) close(records.length);
+  return { names, texts, blockOf };
+}
+
+/** A word set's text: `[total, page 1, pool]`, or `[total, page 1, null, skip]`. */
+const wordSetText = (set: ResultSet): string =>
+  `${set.head}${set.skip === undefined ? json(set.pool ?? null) : `null,${json(set.skip)}`}]`;
+
+/** Its bytes before the names are known: each is 16 hex digits. */
+const wordSetBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + 19;
+
+/**
+ * Some entries' records (ascending) and where each is in the list, as the
+ * steps from one to the next (the first from 0): a Term of more words merges
+ * the records of several files in list order.
+ */
+function recordsText(records: readonly string[], members: ArrayLike<number>): string {
+  const at: number[] = [];
+  for (let k = 0; k < members.length; k++) at.push(members[k]! - (k === 0 ? 0 : members[k - 1]!));
+  return `"records":[${Array.from(members, (e) => records[e]).join(',')}],"at":${json(at)}`;
+}
+
+/** The search file text of some records and the large prefixes located there, with their word sets. */
+function wordChunkText(records: string[], members: Int32Array, located: LargePrefix[]): string {
+  let text = `{${recordsText(records, members)}`;
+  if (located.length > 0) {
+    const sets: string[] = [];
+    const index = new Map<ResultSet, number>();
+    const names = located.map((l) => {
+      if (!index.has(l.set!)) index.set(l.set!, sets.push(wordSetText(l.set!)) - 1);
+      return `${json(l.prefix)}:${index.get(l.set!)}`;
+    });
+    text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
+  }
+  return text + '}';
+}
+
+/** Skip counts by block: for each block, its matches in tiers 0, 1, 2 and 4 (the tiers of one word). */
+type Skips = Map<number, [number, number, number, number]>;
+
+function skipsOf(matches: Int32Array, tiers: Uint8Array, blockOf: Int32Array): Skips {
+  const skips: Skips = new Map();
+  for (const [k, e] of matches.entries()) {
+    const b = blockOf[e]!;
+    let counts = skips.get(b);
+    if (!counts) skips.set(b, (counts = [0, 0, 0, 0]));
+    const t = tiers[k]!;
+    counts[t === EXACT ? 0 : t === START ? 1 : t === WORD ? 2 : 3]!++;
+  }
+  return skips;
+}
+
+/** A skip file's text: each block with matches, in list order, as [name, tier 0, 1, 2, 4]. */
+function skipText(skips: Skips, blocks: Blocks): string {
+  const rows = [...skips.entries()].sort((a, b) => a[0] - b[0]).map(([b, c]) => json([blocks.names[b], ...c]));
+  return `{"blocks":[${rows.join(',')}]}`;
+}
+
+/**
+ * Word sets for a part's large prefixes: page 1 and the total, shared by
+ * prefixes with the same results (their pool or skip is the same too).
+ */
+function wordSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
+  const { list } = m;
+  const setOf = new Map<string, ResultSet>();
+  for (const l of large) {
+    const digest = createHash('sha1')
+      .update(new Uint8Array(l.results.buffer, l.results.byteOffset, l.results.byteLength))
+      .digest('hex');
+    let set = setOf.get(digest);
+    if (!set) {
+      const page1 = pagesOf(list, { ...l, results: l.results.subarray(0, list.pageSize) })[0] ?? '[]';
+      set = { name: '', per: 0, source: l, pages: undefined, head: `[${l.results.length},${page1},`, files: 0, names: [], stamp: -1 };
+      setOf.set(digest, set);
+    }
+    l.set = set;
+  }
+  return [...setOf.values()];
+}
+
+/** The words rule's head part: a large one-unit prefix alone, never pooled (its keys are in many parts). */
+export function wordHeadPart(m: Matcher, c: string, results: Int32Array, tiers: Uint8Array, blocks: Blocks): IndexPart {
+  const { list } = m;
+  const large: LargePrefix[] = list.reachable?.(c) === false ? [] : [{ prefix: c, lo: 0, results }];
+  const [set] = wordSets(m, large);
+  return makePart(list, c, [c], [], function* () {
+    if (set) {
+      const text = skipText(skipsOf(results, tiers, blocks.blockOf), blocks);
+      set.skip = nameOfText(text);
+      yield { kind: 'skip', name: set.skip, text };
+    }
+    yield { kind: 'search', start: c, text: wordChunkText(list.records, new Int32Array(0), large) };
+  });
+}
+
+/**
+ * The part `name` over pairs [lo, hi) of the words rule: its large prefixes,
+ * pooled or skipped, its search files, pool files and skip files.
+ */
+export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number, blocks: Blocks): IndexPart {
+  const { list } = m;
+  const { keys, owners } = pairs;
+  // vcDepth[i - lo]: the length of key i's longest prefix that is not pooled (or no query).
+  const vcDepth = new Int32Array(hi - lo).fill(name.length - 1);
+  const skipsFor = new Map<LargePrefix, Skips>();
+  const { large, largeDepth } = largePrefixes(m, pairs, name, lo, hi, (l, a, b, depth, matches) => {
+    let bytes = 0;
+    for (const e of matches) if ((bytes += m.recordBytes(e)) > list.poolBytes) break;
+    if (l && bytes <= list.poolBytes) return;
+    vcDepth.fill(depth, a - lo, b - lo);
+    if (l) skipsFor.set(l, skipsOf(l.results, m.tiersOf(l.results), blocks.blockOf));
+  });
+  wordSets(m, large);
+  const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes);
+  const placed: LargePrefix[][] = starts.map(() => []);
+  for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
+  return makePart(list, name, starts, [], function* () {
+    // The pool files: the keys no search file holds (each a large prefix) that are pooled.
+    const poolAt = new Int32Array(hi - lo).fill(-1);
+    const poolNames: string[] = [];
+    let members: number[] = [];
+    let size = 0;
+    let generation = m.newGeneration();
+    let last = -1;
+    const close = function* (): Generator<SearchFile> {
+      if (members.length === 0) return;
+      const text = `{${recordsText(
+        list.records,
+        members.sort((x, y) => x - y),
+      )}}`;
+      poolNames.push(nameOfText(text));
+      yield { kind: 'pool', name: poolNames[poolNames.length - 1]!, text };
+      members = [];
+      size = 0;
+      generation = m.newGeneration();
+    };
+    for (let i = lo; i < hi; i++) {
+      if (skip[i - lo] !== 1 || keys[i]!.length <= vcDepth[i - lo]!) continue;
+      if (last >= 0 && keys[last] !== keys[i]) {
+        let lcp = 0;
+        const [x, y] = [keys[last]!, keys[i]!];
+        while (lcp < x.length && x.charCodeAt(lcp) === y.charCodeAt(lcp)) lcp++;
+        const allowed = lcp <= vcDepth[i - lo]!;
+        if (allowed && (size >= list.poolFileBytes || (size >= list.poolFileBytes / 3 && fnv1a(y, FNV_BASIS) % 32 === 0)))
+          yield* close();
+      }
+      const e = owners[i]!;
+      if (m.stamp[e] !== generation) (m.stamp[e] = generation), members.push(e), (size += m.recordBytes(e));
+      poolAt[i - lo] = poolNames.length;
+      last = i;
+    }
+    yield* close();
+    // Each large prefix's set: its skip file, or the pool file of its first pooled large key (all of them are in it).
+    for (const l of large) {
+      const set = l.set!;
+      if (set.pool !== undefined || set.skip !== undefined) continue;
+      const skips = skipsFor.get(l);
+      if (skips) {
+        const text = skipText(skips, blocks);
+        set.skip = nameOfText(text);
+        yield { kind: 'skip', name: set.skip, text };
+        continue;
+      }
+      set.pool = null;
+      for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++) {
+        if (poolAt[i - lo]! >= 0) {
+          set.pool = poolNames[poolAt[i - lo]!]!;
+          break;
+        }
+      }
+    }
+    for (const [f, start] of starts.entries()) {
+      yield {
+        kind: 'search',
+        start,
+        text: wordChunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, -1, skip, lo), placed[f]!),
+      };
+    }
+  });
+}
+
+/**
+ * The typo vocabulary of sorted keys (after a parent chain, for a list under
+ * a parent): every word of four code points or more whose first is no digit,
+ * in buckets by FNV-1a of that first code point, each sorted; as many buckets
+ * (a power of two) as hold about `bytes` each.
+ */
+export function vocabularyFiles(keys: readonly string[], bytes: number): { buckets: number; files: SearchFile[] } {
+  const words = new Set<string>();
+  let size = 0;
+  for (const key of keys) {
+    const word = key.slice(key.lastIndexOf('/') + 1);
+    if (words.has(word) || /^\p{N}/u.test(word) || [...word].length < 4) continue;
+    words.add(word);
+    size += Buffer.byteLength(word) + 3;
+  }
+  const buckets = 2 ** Math.ceil(Math.log2(Math.max(1, Math.ceil(size / bytes))));
+  const byBucket: string[][] = Array.from({ length: buckets }, () => []);
+  for (const word of words) byBucket[vocabBucket(word, buckets)]!.push(word);
+  const files = byBucket.map(
+    (ws, bucket): SearchFile => ({ kind: 'vocab', bucket, buckets, text: `{"words":${json(ws.sort())}}` }),
+  );
+  return { buckets, files };
+}

@@ -26,6 +26,9 @@ export type {
 // What a project's reflist-lists.d.ts (`reflist types`) plugs into.
 export type { BodyAt, ListBody, ListType, ListTypes } from './typed.js';
 export { fold } from './fold.js';
+// What of a label a Term matched, for a widget to mark (docs/lists.md, Highlighting).
+export { highlight } from './highlight.js';
+export type { Range } from './highlight.js';
 // For an adapter of one's own (another edge runtime): the same definitions as the tree's own adapters.
 export { answerHttp, HOST_FILES, routeOf, servicePaths, toResponse } from './host.js';
 export type { HttpAnswer } from './host.js';

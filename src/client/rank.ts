@@ -113,7 +113,7 @@ export function rankTexts(
   const ws = words ? wordsOf(q) : undefined;
   let own: Tier = ws ? wordsTextTier(f.text, q, ws, exact) : textTier(f.text, q, exact);
   for (const value of f.columns) {
-    if (own <= START) break;
+    if (own === EXACT || (own === START && !exact)) break;
     const c = textTier(value, q, exact, true);
     if (c < own) own = c;
   }

@@ -14,6 +14,8 @@ import {
   fieldNamed,
   rankingOf,
   readRows,
+  typoAllowance,
+  typosToStart,
   type DeclaredResponse,
 } from './reference-declared.js';
 import { fold, referenceRequest } from './reference.js';
@@ -106,16 +108,35 @@ function collect(ask: Ask, route: Route, pageSize: number, query = ''): { total:
 /** No tier: the text does not match. */
 const NONE = 9;
 
-/** A text's tier for folded q, read off an answer's item: 0 exact (when the list ranks exact matches first), 1 it starts with q, 2 q starts a later word. */
-const textTier = (text: unknown, q: string, exact: boolean): number => {
-  const f = fold(String(text));
-  return exact && f === q ? 0 : f.startsWith(q) ? 1 : (' ' + f).includes(' ' + q) ? 2 : NONE;
+/** Every word of folded q starts a word of the folded texts together. */
+const everyWord = (q: string, ...texts: string[]): boolean => {
+  const words = texts.join(' ').split(' ');
+  return q.split(' ').every((w) => words.some((x) => x !== '' && x.startsWith(w)));
 };
 
-/** A searched column's tier: 0 exact (when the list says so), 3 when q starts one of its words. */
+/**
+ * A text's tier for folded q, read off an answer's item: 0 exact (when the list ranks exact matches first), 1 it
+ * starts with q, 2 q starts a later word, and under the words rule 3 every word of q starts one of its words.
+ */
+const textTier = (text: unknown, q: string, exact: boolean, words: boolean): number => {
+  const f = fold(String(text));
+  if (exact && f === q) return 0;
+  return f.startsWith(q) ? 1 : (' ' + f).includes(' ' + q) ? 2 : words && everyWord(q, f) ? 3 : NONE;
+};
+
+/** A searched column's tier: 0 exact (when the list says so), 4 when q starts one of its words. */
 const columnTier = (value: unknown, q: string, exact: boolean): number => {
   const f = fold(String(value));
-  return exact && f === q ? 0 : (' ' + f).includes(' ' + q) ? 3 : NONE;
+  return exact && f === q ? 0 : (' ' + f).includes(' ' + q) ? 4 : NONE;
+};
+
+/** The typos of folded q over folded texts together: each word of q's fewest to start one of their words, summed. */
+const typosOver = (q: string, ...texts: string[]): number => {
+  const words = texts
+    .join(' ')
+    .split(' ')
+    .filter((x) => x !== '');
+  return q.split(' ').reduce((sum, w) => sum + Math.min(Infinity, ...words.map((x) => typosToStart(w, x))), 0);
 };
 
 /** The search text of an answer's item: the list's `search.text` over the fields it carries, else its label. */
@@ -126,13 +147,40 @@ function textOf(list: ListSpec, item: Item): unknown {
     : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(item[fieldNamed(list, name).key]));
 }
 
-/** Terms from a list's texts and its children's labels: a start (tier 1), a later word (tier 2), a whole text in capitals (exact). */
+/** A letter inserted, deleted or substituted, or two swapped, in the word `w` after its first letter: one typo. */
+function typo(w: string, k: number): string {
+  const cps = Array.from(w);
+  const i = 1 + (k % Math.max(1, cps.length - 1));
+  const kind = k % 4;
+  if (kind === 0) cps.splice(i, 0, 'q');
+  else if (kind === 1 && cps.length > 2) cps.splice(i, 1);
+  else if (kind === 2 || cps.length < 3) cps[i] = cps[i] === 'x' ? 'y' : 'x';
+  else if (i + 1 < cps.length) [cps[i], cps[i + 1]] = [cps[i + 1]!, cps[i]!];
+  else cps[i] = 'x';
+  return cps.join('');
+}
+
+/**
+ * Terms from a list's texts and its children's labels: a start (tier 1), a later word (tier 2), a whole text in
+ * capitals (exact); for the words rule, a text's words the other way round and cut (tier 3), a word with a typo,
+ * and a word of one text with a word of the next (often no item as typed: the typo answer).
+ */
 function termsOf(texts: readonly unknown[]): string[] {
+  const words = texts.slice(0, 8).map((text) => fold(String(text)).split(' '));
   return [
     ...new Set(
-      texts.slice(0, 8).flatMap((text) => {
-        const words = fold(String(text)).split(' ');
-        return [words[0]!.slice(0, 3), words[1] ?? '', String(text).toUpperCase()].filter((t) => fold(t) !== '');
+      texts.slice(0, 8).flatMap((text, i) => {
+        const [w0 = '', w1 = '', ...rest] = words[i]!;
+        const next = words[(i + 1) % words.length]!;
+        return [
+          w0.slice(0, 3),
+          w1,
+          String(text).toUpperCase(),
+          `${w1.slice(0, 4)} ${rest.join(' ')} ${w0.slice(0, 2)}`,
+          typo(w0, i),
+          `${w0} ${typo(w1 || w0, i + 1)}`,
+          `${w0.slice(0, 5)} ${next[next.length - 1]}`,
+        ].filter((t) => fold(t) !== '');
       }),
     ),
   ];
@@ -234,7 +282,7 @@ describe('the declared reference agrees with itself over random declarations', (
     );
   }, 120_000);
 
-  test("a Term answers the matching items of the whole list, each in its best tier (exact, the text's start, a later word, a searched column), then in list order, each with its matching children", () => {
+  test("a Term answers the matching items of the whole list, each in its best tier (exact, the text's start, a later word, every word, a searched column, every word with a column's help), then in list order, each with its matching children; else those with the fewest typos", () => {
     fc.assert(
       fc.property(arbDeclared(), (declared) => {
         const { d, ask, routes } = load(declared);
@@ -243,19 +291,25 @@ describe('the declared reference agrees with itself over random declarations', (
           const { total: all, items: full } = collect(ask, route, declared.pageSize);
           // Without a page parameter only page 1 can be asked, and a Term may find items past it.
           if (!list.params.term || full.length < all) continue;
-          const { exact, columns } = rankingOf(list);
+          const { exact, columns, phrase, typos } = rankingOf(list);
+          const words = !phrase;
           const idOf = (x: Item) => x[list.id.key];
           const key = list.children?.key;
           const childLabel = key ? specOf(d, list.children!.list).label.key : '';
-          const childMatches = (x: Item, q: string): Item[] =>
-            key ? (x[key] as Item[]).filter((c) => textTier(c[childLabel], q, exact) !== NONE) : [];
+          const childrenOf = (x: Item): Item[] => (key ? (x[key] as Item[]) : []);
+          const childTier = (c: Item, q: string) => textTier(c[childLabel], q, exact, words);
+          const valuesOf = (x: Item) => columns.map((f) => fold(String(x[f.key])));
           const tierOfItem = (x: Item, q: string) =>
-            Math.min(textTier(textOf(list, x), q, exact), ...columns.map((f) => columnTier(x[f.key], q, exact)));
+            Math.min(
+              textTier(textOf(list, x), q, exact, words),
+              ...columns.map((f) => columnTier(x[f.key], q, exact)),
+              words && everyWord(q, fold(String(textOf(list, x))), ...valuesOf(x)) ? 5 : NONE,
+            );
           const texts = full.flatMap((x) => [
             textOf(list, x),
             x[list.label.key],
             ...columns.map((f) => x[f.key]),
-            ...(key ? (x[key] as Item[]).map((c) => c[childLabel]) : []),
+            ...childrenOf(x).map((c) => c[childLabel]),
           ]);
           for (const term of termsOf(texts)) {
             const q = fold(term);
@@ -265,23 +319,48 @@ describe('the declared reference agrees with itself over random declarations', (
               declared.pageSize,
               `${list.params.term}=${encodeURIComponent(term)}`,
             );
+            const whole = (item: Item) => full.find((x) => idOf(x) === idOf(item))!;
+            const asTyped = full.filter(
+              (x) => tierOfItem(x, q) !== NONE || childrenOf(x).some((c) => childTier(c, q) !== NONE),
+            );
+            if (asTyped.length === 0) {
+              // The typo answer: the fewest typos over the own texts together or one child's label, in list order.
+              const count = (x: Item) => ({
+                own: typosOver(q, fold(String(textOf(list, x))), ...valuesOf(x)),
+                each: childrenOf(x).map((c) => typosOver(q, fold(String(c[childLabel])))),
+              });
+              const least = (x: Item) => Math.min(count(x).own, ...count(x).each);
+              const fewest = Math.min(...full.map(least));
+              const expected =
+                typos && fewest < Infinity
+                  ? full
+                      .filter((x) => least(x) === fewest)
+                      .map((x) => {
+                        if (!key) return x;
+                        const { own, each } = count(x);
+                        return {
+                          ...x,
+                          [key]: own === fewest ? x[key] : childrenOf(x).filter((_, i) => each[i] === fewest),
+                        };
+                      })
+                  : [];
+              expect({ term, total, items }).toEqual({ term, total: expected.length, items: expected });
+              continue;
+            }
             const ranked = items.map((item) => {
-              const whole = full.find((x) => idOf(x) === idOf(item))!;
               const own = tierOfItem(item, q);
               if (!key) {
-                expect(item).toEqual(whole);
-                return { tier: own, index: full.indexOf(whole) };
+                expect(item).toEqual(whole(item));
+                return { tier: own, index: full.indexOf(whole(item)) };
               }
-              const matching = childMatches(whole, q);
-              expect(item).toEqual({ ...whole, [key]: own !== NONE ? whole[key] : matching });
+              const matching = childrenOf(whole(item)).filter((c) => childTier(c, q) !== NONE);
+              expect(item).toEqual({ ...whole(item), [key]: own !== NONE ? whole(item)[key] : matching });
               return {
-                tier: Math.min(own, ...matching.map((c) => textTier(c[childLabel], q, exact))),
-                index: full.indexOf(whole),
+                tier: Math.min(own, ...matching.map((c) => childTier(c, q))),
+                index: full.indexOf(whole(item)),
               };
             });
-            const expectedIds = full
-              .filter((x) => tierOfItem(x, q) !== NONE || childMatches(x, q).length > 0)
-              .map(idOf);
+            const expectedIds = asTyped.map(idOf);
             expect({ term, ids: items.map(idOf).sort() }).toEqual({ term, ids: expectedIds.sort() });
             expect(total).toBe(expectedIds.length);
             const sorted = [...ranked].sort((a, b) => a.tier - b.tier || a.index - b.index);
@@ -435,5 +514,339 @@ describe('a hand-written declaration answers as docs/lists.md says', () => {
       status: 404,
       body: { error: 'no such path /family/3/genus/x/species.json' },
     });
+  });
+});
+
+// ---------------------------------------------------------------- the words rule
+
+/** An answer's status, total and ids, in order. */
+function idsOf(ask: Ask, url: string): { status: number; total: number; ids: unknown[] } {
+  const { status, body } = ask(url);
+  const { total, items } = body as { total: number; items: Item[] };
+  return { status, total, ids: items.map((x) => x['id']) };
+}
+
+const found = (...ids: unknown[]) => ({ status: 200, total: ids.length, ids });
+const ok = (body: unknown) => ({ status: 200, body });
+
+/** The city picker of docs/lists.md on a few cities, most populous first; the same list of the phrase rule beside it. */
+const CITY = {
+  label: '{name} ({country})',
+  fields: { name: 'string', ascii: 'string', country: 'string', population: 'integer' },
+  order: ['-population'],
+  search: { text: 'name', columns: ['ascii'], exact: true },
+};
+const CITIES = {
+  lists: {
+    city: CITY,
+    cityPhrase: { ...CITY, source: 'city.csv', search: { ...CITY.search, match: 'phrase' } },
+  },
+};
+// List order: 8, 2, 1, 3, 9, 6, 10, 4, 5, 7.
+const CITY_FILES = {
+  'city.csv': [
+    'id,name,ascii,country,population',
+    '1,San Francisco,San Francisco,US,870000',
+    '2,San Jose,San Jose,US,1000000',
+    '3,San José,San Jose,CR,340000',
+    '4,Puerto San José,Puerto San Jose,GT,20000',
+    '5,San,San,ML,10000',
+    '6,Sankt Pölten,Sankt Poelten,AT,55000',
+    '7,Santa,Santa,PE,5000',
+    '8,Santa Cruz de la Sierra,Santa Cruz de la Sierra,BO,1400000',
+    '9,Ústí nad Labem,Usti nad Labem,CZ,90000',
+    '10,Francisco Morazán,Francisco Morazan,HN,30000',
+  ].join('\n'),
+};
+
+describe('the words rule: every word of the Term starts a word, in any order, the phrase first (docs/lists.md)', () => {
+  const ask = createDeclaredReference(declarationOf(CITIES), CITY_FILES, 30);
+  const city = (term: string) => idsOf(ask, `/city.json?Term=${encodeURIComponent(term)}`);
+  const phrase = (term: string) => idsOf(ask, `/cityPhrase.json?Term=${encodeURIComponent(term)}`);
+
+  test('the words rule is the default, and "match": "phrase" and the preset say otherwise', () => {
+    expect(rankingOf(specOf(declarationOf(CITIES), 'city'))).toMatchObject({ phrase: false, typos: true });
+    expect(rankingOf(specOf(declarationOf(CITIES), 'cityPhrase'))).toMatchObject({ phrase: true, typos: false });
+    const preset = declarationOf(LOOKUP_SERVICE_CONFIG);
+    for (const name of ['author', 'division', 'descriptor', 'country', 'state'])
+      expect({ name, ...rankingOf(specOf(preset, name)) }).toMatchObject({ name, phrase: true, typos: false });
+  });
+
+  test('tier 0 the exact name, 1 names that start with the Term, 2 a later word: /city.json?Term=san as the docs answer it', () => {
+    expect(city('san')).toEqual(found(5, 8, 2, 1, 3, 6, 7, 4));
+    expect(phrase('san')).toEqual(found(5, 8, 2, 1, 3, 6, 7, 4));
+    expect(city('san jose')).toEqual(found(2, 3, 4));
+    expect(city('SANTA')).toEqual(found(7, 8));
+    expect(city('us')).toEqual(found(9));
+  });
+
+  test('tier 1 before tier 2: francisco finds Francisco Morazán, then San Francisco', () => {
+    expect(city('francisco')).toEqual(found(10, 1));
+    expect(phrase('francisco')).toEqual(found(10, 1));
+  });
+
+  test('tier 3, the words out of order: francisco san finds San Francisco, which the phrase rule does not', () => {
+    expect(city('francisco san')).toEqual(found(1));
+    expect(city('jose puerto')).toEqual(found(4));
+    expect(city('fran sa')).toEqual(found(1));
+    expect(phrase('francisco san')).toEqual(found());
+  });
+
+  test('tier 4 the phrase in a searched column, tier 5 the words with its help', () => {
+    expect(city('poelten')).toEqual(found(6));
+    expect(city('poel sankt')).toEqual(found(6));
+    expect(phrase('poelten')).toEqual(found(6));
+    expect(phrase('poel sankt')).toEqual(found());
+  });
+
+  test('a typo is forgiven only when nothing matches as typed, and never by the phrase rule: fransisco, san fransi', () => {
+    expect(city('fransisco')).toEqual(found(1, 10));
+    expect(city('san fransi')).toEqual(found(1));
+    // Over the own texts together: Poelton is a typo from the ASCII column's Poelten, two from Pölten.
+    expect(city('sankt poelton')).toEqual(found(6));
+    expect(phrase('fransisco')).toEqual(found());
+    expect(phrase('san fransi')).toEqual(found());
+  });
+
+  test('a typo answer pages like any other', () => {
+    const paged = createDeclaredReference(declarationOf(CITIES), CITY_FILES, 1);
+    expect(idsOf(paged, '/city.json?Term=fransisco')).toEqual({ status: 200, total: 2, ids: [1] });
+    expect(idsOf(paged, '/city.json?Term=fransisco&Page=2')).toEqual({ status: 200, total: 2, ids: [10] });
+    expect(idsOf(paged, '/city.json?Term=fransisco&Page=3')).toEqual({ status: 200, total: 2, ids: [] });
+  });
+});
+
+describe("the words rule's tiers on the docs' other examples", () => {
+  const config = {
+    lists: {
+      // Searched by its ICD-10 code too: E10.2 folds to `e10 2`.
+      condition: { label: 'name', fields: { code: 'string' }, search: { columns: ['code'] } },
+      char: {
+        label: 'name',
+        fields: { cp: 'integer', code: 'string' },
+        order: ['cp'],
+        search: { columns: ['code'] },
+      },
+      language: {
+        label: 'name',
+        fields: { code: 'string', iso3: 'string' },
+        search: { columns: ['code', 'iso3'], exact: true },
+      },
+      languageInexact: {
+        source: 'language.csv',
+        label: 'name',
+        fields: { iso3: 'string' },
+        search: { columns: ['iso3'] },
+      },
+      author: {},
+      authorPhrase: { source: 'author.csv', search: { match: 'phrase' } },
+    },
+  };
+  const files = {
+    // List order: 6, 4, 3, 5, 1, 2.
+    'condition.csv': [
+      'id,name,code',
+      '1,Type 1 diabetes mellitus with kidney complications,E10.2',
+      '2,Type 2 diabetes mellitus,E11',
+      '3,Diabetes type 2 in pregnancy,O24.1',
+      '4,Diabetes insipidus,E23.2',
+      '5,Pneumonia,J18.9',
+      '6,Asthma,J45',
+    ].join('\n'),
+    'char.csv': [
+      'id,name,cp,code',
+      '1,LATIN SMALL LETTER E,101,U+0065',
+      '2,LATIN SMALL LETTER E WITH ACUTE,233,U+00E9',
+      '3,LATIN SMALL LETTER E WITH CIRCUMFLEX,234,U+00EA',
+      '4,LATIN SMALL LETTER U WITH ACUTE,250,U+00FA',
+      '5,LEFTWARDS ARROW,8592,U+2190',
+      '6,RIGHTWARDS ARROW,8594,U+2192',
+      '7,LEFT RIGHT ARROW,8596,U+2194',
+      '8,LEFTWARDS DOUBLE ARROW,8656,U+21D0',
+    ].join('\n'),
+    // List order: 2, 3, 1.
+    'language.csv': 'id,name,code,iso3\n1,German,de,deu\n2,Dehu,,dhv\n3,Deuri,,der\n',
+    // List order: 2, 4, 1, 3.
+    'author.csv': 'id,text\n1,"Smith, John"\n2,"Johnson, Smithy"\n3,"Smithers, Waylon"\n4,"Jones, Jo"\n',
+  };
+  const ask = createDeclaredReference(declarationOf(config), files, 30);
+  const term = (list: string, t: string) => idsOf(ask, `/${list}.json?Term=${encodeURIComponent(t)}`);
+
+  test('diabetes type 2: the phrase (tier 1), the words (tier 3), then the item whose code holds the 2 (tier 5)', () => {
+    expect(term('condition', 'diabetes type 2')).toEqual(found(3, 2, 1));
+    expect(term('condition', 'e10')).toEqual(found(1));
+    expect(term('condition', 'diabetes 2')).toEqual(found(3, 2, 4, 1));
+  });
+
+  test('latin small letter e (tier 1, in code point order), e with (tier 2), right arrow (tier 2, then 3), arrow left (tier 3), acute u+00e9 (tier 5)', () => {
+    expect(term('char', 'latin small letter e')).toEqual(found(1, 2, 3));
+    expect(term('char', 'e with')).toEqual(found(2, 3));
+    expect(term('char', 'right arrow')).toEqual(found(7, 6));
+    expect(term('char', 'arrow left')).toEqual(found(5, 7, 8));
+    expect(term('char', 'u+00e9')).toEqual(found(2));
+    expect(term('char', 'acute u+00e9')).toEqual(found(2));
+  });
+
+  test('de and deu name German first with "exact": true; without it, deu is a code, after the names that start with it', () => {
+    expect(term('language', 'de')).toEqual(found(1, 2, 3));
+    expect(term('language', 'deu')).toEqual(found(1, 3));
+    expect(term('languageInexact', 'deu')).toEqual(found(3, 1));
+  });
+
+  test('john smith finds "Smith, John" (and "Johnson, Smithy") by the words rule, nothing by the phrase rule or the preset', () => {
+    expect(term('author', 'john smith')).toEqual(found(2, 1));
+    expect(term('authorPhrase', 'john smith')).toEqual(found());
+    expect(term('author', 'smith j')).toEqual(found(1, 2));
+    expect(term('authorPhrase', 'smith j')).toEqual(found(1));
+    const preset = createDeclaredReference(
+      declarationOf(LOOKUP_SERVICE_CONFIG),
+      { 'author.csv': files['author.csv'] },
+      30,
+    );
+    expect(idsOf(preset, '/author.json?Term=john%20smith')).toEqual(found());
+    expect(idsOf(preset, '/author.json?Term=smith%20j')).toEqual(found(1));
+  });
+
+  test('two words of the Term may start the same word (a reading: the docs ask only that each word start one)', () => {
+    expect(term('author', 'jo jo')).toEqual(found(2, 4, 1));
+    expect(term('author', 'smith smithe')).toEqual(found(3));
+  });
+
+  test('pnemonia and asthama are a typo from Pneumonia and Asthma', () => {
+    expect(term('condition', 'pnemonia')).toEqual(found(5));
+    expect(term('condition', 'asthama')).toEqual(found(6));
+    // A code holds a digit: as typed only.
+    expect(term('condition', 'e10 3')).toEqual(found());
+  });
+});
+
+describe('typos (docs/lists.md, Typos)', () => {
+  test('optimal string alignment to a prefix, the first letter as typed: the docs own examples', () => {
+    expect(typosToStart('fransisco', 'francisco')).toBe(1);
+    expect(typosToStart('pnemonia', 'pneumonia')).toBe(1);
+    expect(typosToStart('asthama', 'asthma')).toBe(1);
+    expect(typosToStart('fransi', 'francisco')).toBe(1);
+    expect(typosToStart('fract', 'fracture')).toBe(0);
+    // Two adjacent letters swapped are one typo, not two.
+    expect(typosToStart('pnuemonia', 'pneumonia')).toBe(1);
+    expect(typosToStart('fransisko', 'francisco')).toBe(2);
+    expect(typosToStart('neumonia', 'pneumonia')).toBe(Infinity);
+    expect(typosToStart('bneumonia', 'pneumonia')).toBe(Infinity);
+    expect(typosToStart('bsth', 'bath')).toBe(Infinity);
+    expect(typosToStart('xr2001', 'xr2000')).toBe(Infinity);
+  });
+
+  test('a word may have 1 typo from 5 code points, 2 from 9, none shorter or with a digit', () => {
+    expect(
+      ['bath', 'baths', 'fransisk', 'fransisko', 'xr2001', 'strasse', 'caf\u00e9s', 'x2abcdefgh'].map(typoAllowance),
+    ).toEqual([0, 1, 1, 2, 0, 1, 1, 0]);
+  });
+
+  const config = {
+    lists: {
+      word: {},
+      wordExact: { source: 'word.csv', search: { typos: false } },
+      wordPhrase: { source: 'word.csv', search: { match: 'phrase' } },
+    },
+  };
+  // List order: 1, 2, 3, 4, 5, 7, 6, 8.
+  const files = {
+    'word.csv': [
+      'id,text',
+      '1,Bath',
+      '2,Baths of Caracalla',
+      '3,Cartridge XR2000',
+      '4,Francisco',
+      '5,Franciscus',
+      '6,Green Valley',
+      '7,Greem Valley',
+      '8,Pneumonia',
+    ].join('\n'),
+  };
+  const ask = createDeclaredReference(declarationOf(config), files, 30);
+  const word = (t: string, list = 'word') => idsOf(ask, `/${list}.json?Term=${encodeURIComponent(t)}`);
+
+  test('a word of 4 letters never has a typo; of 5, one', () => {
+    expect(word('bsth')).toEqual(found());
+    expect(word('bsths')).toEqual(found(2));
+  });
+
+  test('a word with a digit never has a typo', () => {
+    expect(word('xr2000')).toEqual(found(3));
+    expect(word('xr2001')).toEqual(found());
+    expect(word('cartrige xr2000')).toEqual(found(3));
+    expect(word('cartrige xr2001')).toEqual(found());
+  });
+
+  test('the first letter is never a typo', () => {
+    expect(word('neumonia')).toEqual(found());
+    expect(word('bneumonia')).toEqual(found());
+    expect(word('pnuemonia')).toEqual(found(8));
+    expect(word('pneumonai')).toEqual(found(8));
+  });
+
+  test('only the items with the fewest typos: fransisco is 1 from Francisco and 2 from Franciscus', () => {
+    expect(word('fransisco')).toEqual(found(4));
+    expect(word('fransiscu')).toEqual(found(5));
+    // Nine letters may have two typos; eight only one.
+    expect(word('fransisko')).toEqual(found(4));
+    expect(word('fransisk')).toEqual(found());
+  });
+
+  test("an item's typos are the sum over the Term's words", () => {
+    expect(word('greem valey')).toEqual(found(7));
+    expect(word('grean valey')).toEqual(found(6));
+    expect(word('greeb valey')).toEqual(found(7, 6));
+  });
+
+  test('"typos": false and the phrase rule forgive none', () => {
+    expect(word('fransisco', 'wordExact')).toEqual(found());
+    expect(word('fransisco', 'wordPhrase')).toEqual(found());
+    expect(word('francisco', 'wordExact')).toEqual(found(4));
+  });
+});
+
+describe('the words rule with children', () => {
+  const config = {
+    lists: {
+      division: { children: 'category' },
+      category: { parent: { list: 'division', column: 'division_id' } },
+    },
+  };
+  const files = {
+    'division.csv': 'id,text\n1,Botany\n2,Zoology\n',
+    'category.csv':
+      'id,division_id,text\n10,1,Ferns\n11,1,Flowering plants\n12,1,Mosses\n20,2,Mammals\n21,2,Birds of prey\n',
+  };
+  const ask = createDeclaredReference(declarationOf(config), files, 30);
+  const ferns = { id: 10, text: 'Ferns' };
+  const flowering = { id: 11, text: 'Flowering plants' };
+  const mosses = { id: 12, text: 'Mosses' };
+  const botany = { id: 1, text: 'Botany', children: [ferns, flowering, mosses] };
+  const zoology = {
+    id: 2,
+    text: 'Zoology',
+    children: [
+      { id: 21, text: 'Birds of prey' },
+      { id: 20, text: 'Mammals' },
+    ],
+  };
+  const term = (t: string) => ask(`/division.json?Term=${encodeURIComponent(t)}`);
+
+  test('every word in one child label, in any order, keeps that child; the own label keeps them all', () => {
+    expect(term('plants flowering')).toEqual(ok({ total: 1, items: [{ ...botany, children: [flowering] }] }));
+    expect(term('prey birds')).toEqual(ok({ total: 1, items: [{ ...zoology, children: [zoology.children[0]] }] }));
+    expect(term('bot')).toEqual(ok({ total: 1, items: [botany] }));
+  });
+
+  test("the words must be in the own label or in one child's: botany ferns finds nothing, typos or not", () => {
+    expect(term('botany ferns')).toEqual(ok({ total: 0, items: [] }));
+    expect(term('ferns mosses')).toEqual(ok({ total: 0, items: [] }));
+  });
+
+  test('a typo answer keeps every child when the own label has the fewest typos, else the children that do', () => {
+    expect(term('botanu')).toEqual(ok({ total: 1, items: [botany] }));
+    expect(term('mammels')).toEqual(ok({ total: 1, items: [{ ...zoology, children: [zoology.children[1]] }] }));
+    expect(term('flowerng')).toEqual(ok({ total: 1, items: [{ ...botany, children: [flowering] }] }));
   });
 });

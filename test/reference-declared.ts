@@ -95,18 +95,25 @@ export interface Ranking {
   text?: string;
   /** `search.exact`: an item whose text, searched column or child's label folds to the Term ranks first (tier 0). */
   exact: boolean;
-  /** `search.columns`: string fields searched in tier 3. */
+  /** `search.columns`: string fields searched after the text (tiers 4 and 5). */
   columns: FieldSpec[];
+  /** `"match": "phrase"`: the Term as one phrase at a word start (tiers 0, 1, 2 and 4); else the words rule. */
+  phrase: boolean;
+  /** The words rule forgives typos when nothing matches as typed, unless `"typos": false`; the phrase rule never. */
+  typos: boolean;
 }
 
 /** A list's ranking as its Declaration says it; the text's template names fields, which the reference reads itself. */
 export function rankingOf(list: ListSpec): Ranking {
   const { order = [], search } = list;
+  const phrase = search ? search.phrase === true : false;
   return {
     order: order.map(({ field, descending }) => ({ field: list.fields[field]!, descending })),
     ...(search && search.text ? { text: search.text.template } : {}),
     exact: search ? search.exact === true : false,
     columns: search ? search.fields.map((i) => list.fields[i]!) : [],
+    phrase,
+    typos: search ? !phrase && search.noTypos !== true : false,
   };
 }
 
@@ -181,22 +188,109 @@ const hasId =
   (item: DeclaredItem): boolean =>
     String(item.id) === key;
 
+/** q (folded) starts a word of the folded text: the phrase at a word start. */
 const startsAWord = (folded: string, q: string): boolean => (' ' + folded).includes(' ' + q);
 
+/** A folded text's words: its parts between spaces (none for an empty text). */
+const wordsOf = (folded: string): string[] => (folded === '' ? [] : folded.split(' '));
+
+/** Every word of `qs` starts (is a prefix of) one of `words`; two words of q may start the same word. */
+const everyWordStarts = (qs: readonly string[], words: readonly string[]): boolean =>
+  qs.every((w) => words.some((x) => x.startsWith(w)));
+
 /**
- * The tier of a text and its searched columns' values for folded q (non-empty):
- * 0 when exact and one of them folds to q, 1 when the folded text starts with q,
- * 2 when q starts a later word of it, 3 when q starts a word of a column's value;
- * undefined when none matches.
+ * The phrase rule's tier (docs/lists.md "The phrase rule") of a text and its
+ * searched columns' values for folded q (non-empty): 0 when exact and one of
+ * them folds to q, 1 when the folded text starts with q, 2 when q starts a
+ * later word of it, 4 when q starts a word of a column's value; undefined when
+ * none matches.
  */
-function tierOf(text: string, columns: readonly string[], q: string, exact: boolean): number | undefined {
+function phraseTier(text: string, columns: readonly string[], q: string, exact: boolean): number | undefined {
   const f = fold(text);
   const cs = columns.map(fold);
   if (exact && (f === q || cs.includes(q))) return 0;
   if (f.startsWith(q)) return 1;
   if (startsAWord(f, q)) return 2;
-  if (cs.some((c) => startsAWord(c, q))) return 3;
+  if (cs.some((c) => startsAWord(c, q))) return 4;
   return undefined;
+}
+
+/**
+ * The words rule's tier (docs/lists.md "The words rule", its table) of a text
+ * and its searched columns' values for folded q (non-empty): the phrase rule's
+ * tiers 0, 1 and 2; 3 when every word of q starts a word of the text; 4 when q
+ * starts a word of a column's value; 5 when every word of q starts a word of
+ * the text or of a column, the columns' words needed; undefined when some word
+ * of q starts no word of them.
+ */
+function wordsTier(text: string, columns: readonly string[], q: string, exact: boolean): number | undefined {
+  const f = fold(text);
+  const cs = columns.map(fold);
+  const qs = q.split(' ');
+  if (exact && (f === q || cs.includes(q))) return 0;
+  if (f.startsWith(q)) return 1;
+  if (startsAWord(f, q)) return 2;
+  if (everyWordStarts(qs, wordsOf(f))) return 3;
+  if (cs.some((c) => startsAWord(c, q))) return 4;
+  if (everyWordStarts(qs, [f, ...cs].flatMap(wordsOf))) return 5;
+  return undefined;
+}
+
+// ---------------------------------------------------------------- typos
+
+/**
+ * How many typos a word of q may have (docs/lists.md "Typos"): 1 from 5 code
+ * points, 2 from 9, none for a shorter word or one holding a digit.
+ */
+export function typoAllowance(word: string): number {
+  if (/\p{N}/u.test(word)) return 0;
+  const n = Array.from(word).length;
+  return n >= 9 ? 2 : n >= 5 ? 1 : 0;
+}
+
+/**
+ * The optimal string alignment distance of `a` to each prefix of `b` (code
+ * points): element j is the fewest insertions, deletions, substitutions and
+ * swaps of two adjacent letters, no letter edited twice, that make `a` into
+ * the first j code points of `b`. The last row of the textbook table.
+ */
+export function prefixDistances(a: readonly string[], b: readonly string[]): number[] {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]!;
+}
+
+/**
+ * The fewest typos with which the word `w` of q starts the word `x`
+ * (docs/lists.md "Typos"): 0 when it starts it as typed; else, when `w` may
+ * have typos and its first letter is `x`'s (the first letter is never a
+ * typo), the least distance of the rest of `w` to the rest of a prefix of `x`,
+ * if within what `w` may have; else Infinity.
+ */
+export function typosToStart(w: string, x: string): number {
+  if (x.startsWith(w)) return 0;
+  const allowed = typoAllowance(w);
+  const [first, ...rest] = Array.from(w);
+  const [xFirst, ...xRest] = Array.from(x);
+  if (allowed === 0 || first !== xFirst) return Infinity;
+  const fewest = Math.min(...prefixDistances(rest, xRest));
+  return fewest <= allowed ? fewest : Infinity;
+}
+
+/** The typos of words `words` (the words of some texts together) for q's words: the sum over q's words of the fewest each needs to start one of them. */
+function typosOf(qs: readonly string[], words: readonly string[]): number {
+  let sum = 0;
+  for (const w of qs) sum += Math.min(Infinity, ...words.map((x) => typosToStart(w, x)));
+  return sum;
 }
 
 // ---------------------------------------------------------------- requests
@@ -278,25 +372,23 @@ export function createDeclaredReference(
 
   /**
    * Items and children kept under folded query q (docs/lists.md "Term search" and "Children"), each in its best
-   * tier, by tier, then in list order. A child is reckoned on its label; its parent keeps every child when its own
-   * text matches, else only the matching ones, and ranks by the best of its own tier and theirs.
+   * tier, by tier, then in list order. A child is reckoned on its label alone; its parent keeps every child when its
+   * own texts match, else only the matching ones, and ranks by the best of its own tier and theirs. Under the words
+   * rule, when nothing matches as typed, the items with the fewest typos instead, in list order.
    */
   const search = (
     list: ListSpec,
     all: readonly DeclaredItem[],
     q: string,
   ): { item: DeclaredItem; children: DeclaredItem[] }[] => {
-    const { exact, columns } = rankingOf(list);
-    return all
+    const { exact, columns, phrase, typos } = rankingOf(list);
+    const tierOf = phrase ? phraseTier : wordsTier;
+    const valuesOf = (item: DeclaredItem): string[] => columns.map((f) => item.own[f.key] as string);
+    const hits = all
       .flatMap((item, index) => {
         const children = childrenOf(list, item);
         if (q === '') return [{ item, children, tier: 0, index }];
-        const own = tierOf(
-          item.text,
-          columns.map((f) => item.own[f.key] as string),
-          q,
-          exact,
-        );
+        const own = tierOf(item.text, valuesOf(item), q, exact);
         const tiers = children.map((c) => tierOf(c.label, [], q, exact));
         const matching = [own, ...tiers].filter((t) => t !== undefined);
         if (matching.length === 0) return [];
@@ -310,6 +402,18 @@ export function createDeclaredReference(
         ];
       })
       .sort((a, b) => a.tier - b.tier || a.index - b.index);
+    if (hits.length > 0 || !typos) return hits;
+    // Nothing as typed: the fewest typos over the item's own texts together, or over one child's label alone.
+    const qs = q.split(' ');
+    const counted = all.map((item) => {
+      const children = childrenOf(list, item);
+      const own = typosOf(qs, [item.text, ...valuesOf(item)].map(fold).flatMap(wordsOf));
+      const each = children.map((c) => typosOf(qs, wordsOf(fold(c.label))));
+      const count = Math.min(own, ...each);
+      return { item, children: own === count ? children : children.filter((_, i) => each[i] === count), count };
+    });
+    const fewest = Math.min(...counted.map((c) => c.count));
+    return counted.filter((c) => c.count === fewest && fewest < Infinity);
   };
 
   /** A paged list's answer over `all`, its items (under its parent, for a list under one). */

@@ -73,12 +73,15 @@ export function writeCharSources(dir: string, ranges?: CharRanges): { 'char.csv'
 
 /**
  * A character picker: the character beside its name, found by the words of
- * its name in any order (`arrow left` is LEFTWARDS ARROW) or by its code
+ * its name in any order (`arrow left` finds LEFTWARDS ARROW) or by its code
  * (`u+00e9`), in code point order, so that a letter comes before its
  * variants with marks and a block's characters stay together. Term searches
- * the name, not the label: the character shown is no word to type. The code
- * point is also a field, `cp`, for the order and for a form that wants the
- * number with the item.
+ * the name, not the label: the character shown is no word to type. A code
+ * typed in full comes first (`exact`): without it, `u+2190` answers the 16
+ * ideographs U+21900 to U+2190F before LEFTWARDS ARROW, their names ending in
+ * their code (CJK UNIFIED IDEOGRAPH-21900) and a name ranking above a code.
+ * The code point is also a field, `cp`, for the order and for a form that
+ * wants the number with the item.
  */
 export const CHAR_CONFIG = {
   lists: {
@@ -86,7 +89,7 @@ export const CHAR_CONFIG = {
       label: '{char} {name}',
       fields: { name: 'string', char: 'string', code: 'string', cp: { column: 'id', type: 'integer' } },
       order: ['cp'],
-      search: { text: '{name}', columns: ['code'] },
+      search: { text: '{name}', columns: ['code'], exact: true },
     },
   },
 };

@@ -28,7 +28,11 @@ import type { ApiList, EntryRecord, ListInfo, NestedRecord } from './types.js';
 /** A file of the tree, parsed: undefined when it is missing or not JSON. `has` says whether reading it costs no request. */
 export type Read = (<T>(path: string) => Promise<T | undefined>) & { has?: (path: string) => boolean };
 
-/** A large prefix's set: its total, page 1 and its pool file (null: its records are all in search files), or its skip file. */
+/**
+ * A large prefix's set: its total, page 1, and where its matches are: in its
+ * pool file (null: none) and the search files its keys run over (its own and
+ * those `also` names); or, when they are more than a pool holds, its skip file.
+ */
 export type WordSet<R = EntryRecord> = [total: number, page1: R[], pool: string | null, skip?: string];
 
 /** A search file or pool file of the words rule: records, and where each is in the list as steps from the one before. */
@@ -37,6 +41,8 @@ export interface WordChunk<R = EntryRecord> {
   at: number[];
   large?: Record<string, number>;
   sets?: WordSet<R>[];
+  /** A pooled prefix: the first keys of the search files beside this one its keys run over. */
+  also?: Record<string, string[]>;
   /** A head's file in a list listed in two levels: the first keys of the head's other files. */
   starts?: string[];
 }
@@ -110,20 +116,18 @@ async function startsAround(read: Read, ix: WordIndex, key: string): Promise<{ s
   return { starts, path: (j) => (starts[j] === head ? headPath(folder, layout, head, dir) : plain(j)) };
 }
 
-/** The paths of the search files whose keys may start with `key`: the one it sorts in, and those whose first keys start with it. */
-async function coveringPaths(read: Read, ix: WordIndex, key: string): Promise<string[]> {
-  const { starts, path } = await startsAround(read, ix, key);
-  let i = starts.length - 1;
-  while (i > 0 && starts[i]! > key) i--;
-  const paths = [path(i)];
-  for (let j = i + 1; j < starts.length && starts[j]!.startsWith(key); j++) paths.push(path(j));
-  return paths;
+/** A search file read: its records and sets, its path, and the first keys of the files around it. */
+interface FoundFile {
+  chunk: WordChunk<unknown>;
+  path: string;
+  around: { starts: readonly string[]; path: (i: number) => string };
 }
 
 /** The search file of `key` (routed as the phrase rule routes a Term: searchFileFor). */
-async function searchFileOf(read: Read, ix: WordIndex, key: string): Promise<WordChunk<unknown>> {
-  const { starts, path } = await startsAround(read, ix, key);
-  return routed<WordChunk<unknown>>(read, path(searchFileFor(key, starts)));
+async function searchFileOf(read: Read, ix: WordIndex, key: string): Promise<FoundFile> {
+  const around = await startsAround(read, ix, key);
+  const path = around.path(searchFileFor(key, around.starts));
+  return { chunk: await routed<WordChunk<unknown>>(read, path), path, around };
 }
 
 /** Whether reading `key`'s search file costs a request (its head's file too, in two levels). */
@@ -147,13 +151,24 @@ type WordState =
   | { kind: 'skipped'; total: number; skip: string };
 
 async function stateOf(read: Read, ix: WordIndex, key: string): Promise<WordState> {
-  const chunk = await searchFileOf(read, ix, key);
-  const set = setOf(chunk, key);
-  if (!set) return { kind: 'small', chunk };
-  const [total, , pool, skip] = set;
+  const found = await searchFileOf(read, ix, key);
+  const set = setOf(found.chunk, key);
+  if (!set) return { kind: 'small', chunk: found.chunk };
+  const [total, , , skip] = set;
   if (skip !== undefined) return { kind: 'skipped', total, skip };
-  const paths = await coveringPaths(read, ix, key);
-  return { kind: 'pooled', total, paths: pool === null ? paths : [poolPath(ix.folder, pool), ...paths] };
+  return { kind: 'pooled', total, paths: poolPaths(ix, key, found) };
+}
+
+/** Where a pooled prefix's matches are: its pool file, its own search file and those beside it its keys run over (`also`). */
+function poolPaths(ix: WordIndex, key: string, { chunk, path, around }: FoundFile): string[] {
+  const [, , pool] = setOf(chunk, key)!;
+  const also = chunk.also && Object.hasOwn(chunk.also, key) ? chunk.also[key]! : [];
+  const at = (start: string) => {
+    const i = around.starts.indexOf(start);
+    if (i < 0) throw new Stale(`no search file starts at ${JSON.stringify(start)}`);
+    return around.path(i);
+  };
+  return [...(pool === null ? [] : [poolPath(ix.folder, pool)]), path, ...also.map(at)];
 }
 
 /** The records of a pooled word's matches: its pool and the search files it runs over. */
@@ -171,44 +186,62 @@ async function blocks(read: Read, ix: WordIndex, names: readonly string[]): Prom
   return into;
 }
 
-/** The records that may match every word of `words` (each a prefix of no other): one word's, read as cheaply as the cache allows. */
-async function candidatesOf(read: Read, ix: WordIndex, words: readonly string[]): Promise<Candidates> {
+/**
+ * The records that may match every word of `words` (each a prefix of no
+ * other): one word's, read as cheaply as the cache allows; when every word
+ * matches more than a pool holds, the blocks all of them have matches in
+ * (undefined instead, with `scan` false).
+ */
+async function candidatesOf(
+  read: Read,
+  ix: WordIndex,
+  words: readonly string[],
+  scan = true,
+): Promise<Candidates | undefined> {
   const scope = ix.chain === undefined ? '' : `${ix.chain}/`;
   const states = new Map<string, WordState>();
   const cost = (s: WordState) =>
     s.kind === 'small' ? 0 : s.kind === 'pooled' ? s.paths.filter((p) => !read.has?.(p)).length : Infinity;
-  const best = (): [string, WordState] | undefined => {
-    let found: [string, WordState] | undefined;
-    for (const [w, s] of states) {
+  const best = (): WordState | undefined => {
+    let found: WordState | undefined;
+    for (const s of states.values()) {
       if (s.kind === 'skipped') continue;
-      if (!found || cost(s) < cost(found[1]) || (cost(s) === cost(found[1]) && total(s) < total(found[1]))) found = [w, s];
+      if (!found || cost(s) < cost(found) || (cost(s) === cost(found) && total(s) < total(found))) found = s;
     }
     return found;
   };
   // Words whose search file is read already first, then the longest (the rarest, as a rule) one at a time.
   const order = [...words].sort((a, b) => b.length - a.length);
-  for (const w of order.filter((w) => searchFileCached(read, ix, scope + w))) states.set(w, await stateOf(read, ix, scope + w));
+  for (const w of order.filter((w) => searchFileCached(read, ix, scope + w)))
+    states.set(w, await stateOf(read, ix, scope + w));
   for (const w of order) {
     const found = best();
-    if (found && cost(found[1]) <= 1) break;
+    if (found && cost(found) <= 1) break;
     if (!states.has(w)) states.set(w, await stateOf(read, ix, scope + w));
   }
   const found = best();
-  if (found) {
-    const s = found[1];
-    if (s.kind === 'small') {
-      const into: Candidates = new Map();
-      addChunk(ix, s.chunk, into);
-      return into;
-    }
-    return pooled(read, ix, (s as Extract<WordState, { kind: 'pooled' }>).paths);
-  }
+  if (found) return sourced(read, ix, [found]);
+  if (!scan) return undefined;
   // Every word matches more than a pool holds: the blocks each of them has matches in.
   const skips = await Promise.all(
-    [...states.values()].map((s) => routed<Skip>(read, skipPath(ix.folder, (s as Extract<WordState, { kind: 'skipped' }>).skip))),
+    [...states.values()].map((s) => routed<Skip>(read, skipPath(ix.folder, (s as Skipped).skip))),
   );
   const sets = skips.map((s) => new Set(s.blocks.map((b) => b[0])));
   return blocks(read, ix, skips[0]!.blocks.map((b) => b[0]).filter((name) => sets.every((s) => s.has(name))));
+}
+
+type Skipped = Extract<WordState, { kind: 'skipped' }>;
+
+/** The records of some words' matches (none skipped), each file read once. */
+async function sourced(read: Read, ix: WordIndex, states: readonly WordState[]): Promise<Candidates> {
+  const into: Candidates = new Map();
+  const paths = new Set<string>();
+  for (const s of states) {
+    if (s.kind === 'small') addChunk(ix, s.chunk, into);
+    else if (s.kind === 'pooled') for (const p of s.paths) paths.add(p);
+  }
+  for (const [place, record] of await pooled(read, ix, [...paths])) into.set(place, record);
+  return into;
 }
 
 const total = (s: WordState): number => (s.kind === 'small' ? 0 : s.total);
@@ -254,22 +287,35 @@ function fewestTypos(candidates: Candidates, q: string, list: ApiList): Kept[] {
 }
 
 /**
- * The records a Term's typos may reach: those of the word with no typo
- * allowed (its matches as typed), else of the words the typo vocabulary says
- * the longest word may mean.
+ * The records a Term's typos may reach: those of its words that may have no
+ * typo (their matches as typed), else of the words the typo vocabulary says
+ * its longest word may mean.
  */
 async function typoCandidates(read: Read, ix: WordIndex, words: readonly string[]): Promise<Candidates> {
   const exact = words.filter((w) => typoAllowance(w) === 0);
-  if (exact.length > 0) return candidatesOf(read, ix, maximal(exact));
-  const t = [...words].sort((a, b) => b.length - a.length)[0]!;
+  const found = exact.length > 0 ? await candidatesOf(read, ix, maximal(exact), false) : undefined;
+  if (found) return found;
+  const t = [...words].filter((w) => typoAllowance(w) > 0).sort((a, b) => b.length - a.length)[0]!;
   const buckets = ix.info.vocab!;
-  const vocab = await routed<{ words: string[] }>(read, vocabPath(ix.folder, ix.info.layout, buckets, vocabBucket(t, buckets)));
+  const vocab = await routed<{ words: string[] }>(
+    read,
+    vocabPath(ix.folder, ix.info.layout, buckets, vocabBucket(t, buckets)),
+  );
   const allowance = typoAllowance(t);
   // The shortest of the words it may mean: a longer one starting with it has its matches already.
-  const meant = maximal(vocab.words.filter((w) => typoCost(t, w, allowance) <= allowance), true);
-  const into: Candidates = new Map();
-  for (const found of await Promise.all(meant.map((w) => candidatesOf(read, ix, [w]))))
-    for (const [place, record] of found) into.set(place, record);
+  const meant = maximal(
+    vocab.words.filter((w) => typoCost(t, w, allowance) <= allowance),
+    true,
+  );
+  const scope = ix.chain === undefined ? '' : `${ix.chain}/`;
+  const states: WordState[] = [];
+  // One at a time: words of one search file read it once.
+  for (const w of meant) states.push(await stateOf(read, ix, scope + w));
+  const into = await sourced(read, ix, states);
+  for (const s of states) {
+    if (s.kind !== 'skipped') continue;
+    for (const [place, record] of (await candidatesOf(read, ix, [meant[states.indexOf(s)]!]))!) into.set(place, record);
+  }
   return into;
 }
 
@@ -328,20 +374,19 @@ export async function answerWords(read: Read, ix: WordIndex, q: string, page: nu
   const slice = (all: Kept[]) => ({ total: all.length, kept: all.slice((page - 1) * size, page * size) });
   let candidates: Candidates;
   if (words.length === 1) {
-    const chunk = await searchFileOf(read, ix, scope + q);
-    const set = setOf(chunk, scope + q);
+    const found = await searchFileOf(read, ix, scope + q);
+    const set = setOf(found.chunk, scope + q);
     if (set) {
-      const [count, page1, pool, skip] = set;
+      const [count, page1, , skip] = set;
       if (page === 1) return { total: count, kept: pageOwn(ix, page1).map((record) => ({ record })) };
       if ((page - 1) * size >= count) return { total: count, kept: [] };
       if (skip !== undefined) return { total: count, kept: await skippedPage(read, ix, skip, q, page) };
-      const paths = await coveringPaths(read, ix, scope + q);
-      candidates = await pooled(read, ix, pool === null ? paths : [poolPath(ix.folder, pool), ...paths]);
+      candidates = await pooled(read, ix, poolPaths(ix, scope + q, found));
     } else {
       candidates = new Map();
-      addChunk(ix, chunk, candidates);
+      addChunk(ix, found.chunk, candidates);
     }
-  } else candidates = await candidatesOf(read, ix, maximal(words));
+  } else candidates = (await candidatesOf(read, ix, maximal(words)))!;
   const found = ranked(candidates, q, list);
   if (found.length > 0 || list.typos === false || !mayHaveTypos(q) || !ix.info.vocab) return slice(found);
   return slice(fewestTypos(await typoCandidates(read, ix, [...new Set(words)]), q, list));

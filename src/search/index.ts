@@ -112,7 +112,7 @@ function matcherFor(
     leafBytes = 18000,
     fileBytes = 16000,
     pagesBytes = 256000,
-    poolBytes = 128000,
+    poolBytes = 440000,
     poolFileBytes = 64000,
   } = options;
   // Every scope of one list is a chain of as many ids, and a `/`.

@@ -112,6 +112,7 @@ export function cut(
   large: LargePrefix[],
   largeDepth: Int32Array,
   bytesOfSet: (set: ResultSet) => number = setBytes,
+  vcDepth?: Int32Array,
 ): { starts: string[]; bounds: number[]; skip: Uint8Array } {
   const { keys, owners } = pairs;
   const largeAt = new Map<number, LargePrefix[]>();
@@ -134,8 +135,11 @@ export function cut(
     if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
       const lcp = commonPrefixLength(keys[previous]!, keys[i]!);
       const end = Math.min(lcp + 1, keys[i]!.length);
-      // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one).
-      if (lcp <= largeDepth[i - lo]! && (bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0)) {
+      // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one). The
+      // words rule cuts a pooled prefix's keys apart only in a file twice as large: its matches are read together.
+      const pooled = vcDepth !== undefined && lcp > vcDepth[i - lo]!;
+      const due = pooled ? bytes >= 2 * fileBytes : bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0;
+      if (lcp <= largeDepth[i - lo]! && due) {
         starts.push(keys[i]!.slice(0, end));
         bounds.push(i);
         bytes = 0;

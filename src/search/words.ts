@@ -68,7 +68,7 @@ const wordSetText = (set: ResultSet): string =>
   `${set.head}${set.skip === undefined ? json(set.pool ?? null) : `null,${json(set.skip)}`}]`;
 
 /** Its bytes before the names are known: each is 16 hex digits. */
-const wordSetBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + 19;
+const wordSetBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + 24;
 
 /**
  * Some entries' records (ascending) and where each is in the list, as the
@@ -81,8 +81,17 @@ function recordsText(records: readonly string[], members: ArrayLike<number>): st
   return `"records":[${Array.from(members, (e) => records[e]).join(',')}],"at":${json(at)}`;
 }
 
-/** The search file text of some records and the large prefixes located there, with their word sets. */
-function wordChunkText(records: string[], members: Int32Array, located: LargePrefix[]): string {
+/**
+ * The search file text of some records and the large prefixes located there,
+ * with their word sets, and for a pooled prefix, the first keys of the other
+ * search files its keys run over.
+ */
+function wordChunkText(
+  records: string[],
+  members: Int32Array,
+  located: LargePrefix[],
+  also: ReadonlyMap<LargePrefix, string[]>,
+): string {
   let text = `{${recordsText(records, members)}`;
   if (located.length > 0) {
     const sets: string[] = [];
@@ -92,6 +101,8 @@ function wordChunkText(records: string[], members: Int32Array, located: LargePre
       return `${json(l.prefix)}:${index.get(l.set!)}`;
     });
     text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
+    const more = located.filter((l) => also.has(l));
+    if (more.length > 0) text += `,"also":{${more.map((l) => `${json(l.prefix)}:${json(also.get(l))}`).join(',')}}`;
   }
   return text + '}';
 }
@@ -150,7 +161,7 @@ export function wordHeadPart(m: Matcher, c: string, results: Int32Array, tiers: 
       set.skip = nameOfText(text);
       yield { kind: 'skip', name: set.skip, text };
     }
-    yield { kind: 'search', start: c, text: wordChunkText(list.records, new Int32Array(0), large) };
+    yield { kind: 'search', start: c, text: wordChunkText(list.records, new Int32Array(0), large, new Map()) };
   });
 }
 
@@ -172,9 +183,25 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
     if (l) skipsFor.set(l, skipsOf(l.results, m.tiersOf(l.results), blocks.blockOf));
   });
   wordSets(m, large);
-  const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes);
+  const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes, vcDepth);
   const placed: LargePrefix[][] = starts.map(() => []);
   for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
+  // A pooled prefix's small keys may run over search files beside its own: the client reads them too (`also`).
+  const also = new Map<LargePrefix, string[]>();
+  let f = 0;
+  const fileOf = (i: number) => {
+    while (f > 0 && bounds[f]! > i) f--;
+    while (f + 1 < starts.length && bounds[f + 1]! <= i) f++;
+    return f;
+  };
+  for (const l of large) {
+    if (skipsFor.has(l)) continue;
+    const own = searchFileFor(l.prefix, starts);
+    const others = new Set<number>();
+    for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++)
+      if (skip[i - lo] !== 1 && fileOf(i) !== own) others.add(fileOf(i));
+    if (others.size > 0) also.set(l, [...others].sort((a, b) => a - b).map((k) => starts[k]!));
+  }
   return makePart(list, name, starts, [], function* () {
     // The pool files: the keys no search file holds (each a large prefix) that are pooled.
     const poolAt = new Int32Array(hi - lo).fill(-1);
@@ -231,11 +258,8 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
       }
     }
     for (const [f, start] of starts.entries()) {
-      yield {
-        kind: 'search',
-        start,
-        text: wordChunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, -1, skip, lo), placed[f]!),
-      };
+      const members = m.distinct(pairs, bounds[f]!, bounds[f + 1]!, -1, skip, lo);
+      yield { kind: 'search', start, text: wordChunkText(list.records, members, placed[f]!, also) };
     }
   });
 }

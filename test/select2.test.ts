@@ -1,8 +1,15 @@
 // The select2 wiring without a browser: URLs, paging, the division flattening,
-// ids, preselection and the cascade's queries, against a fixture tree served by `serve`.
+// ids, preselection and the cascade's queries, against a fixture tree served by
+// `serve`; and in Chromium, what templateResult marks of what a term matched.
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DemoPage, launchChromium } from '../scripts/demo-page.js';
+import { servePreview, waitForServer } from '../scripts/preview.js';
+import { build } from '../src/build.js';
 import type { LookupClient } from '../src/client/client.js';
 import {
   cascadeAjax,
@@ -22,7 +29,8 @@ import {
 import type { ApiList, Grid } from '../src/client/types.js';
 import { PRESET_API } from './host-checks.js';
 import { VALID } from './fixtures/valid.js';
-import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
+import { buildFrom, freePort, startServe, tempDir, treeClient, writeSources, type Running } from './helpers.js';
+import { expectMarks, hasChromium, MARKS_SOURCES, marksBody } from './widget-site.js';
 
 /** A list of the lookup service as lookup.json states it. */
 const LIST = (name: string): ApiList => PRESET_API.lists.find((l) => l.name === name)!;
@@ -202,6 +210,19 @@ describe('select2Ajax', () => {
     expect(called).toBe(false);
   });
 
+  test('an option a term found carries what it matched, for templateResult, off its own keys; none with highlight: false', async () => {
+    const [smith] = (await ask(select2Ajax(client, 'author'), { term: 'smith j' })).results;
+    // The lookup service's lists are of the phrase rule: the words the term starts, as far as it goes.
+    expect(smith!['$marks']).toEqual([
+      [0, 5],
+      [7, 8],
+    ]);
+    expect(Object.keys(smith!)).toEqual(['id', 'text', 'itemId']);
+    const [plain] = (await ask(select2Ajax(client, 'author', { highlight: false }), { term: 'smith j' })).results;
+    expect(plain!['$marks']).toBeUndefined();
+    expect((await ask(select2Ajax(client, 'author'))).results.some((o) => '$marks' in o)).toBe(false);
+  });
+
   test('debounces 250 ms unless told otherwise', () => {
     expect(select2Ajax(client, 'author').delay).toBe(250);
     expect(select2Ajax(client, 'author', { delay: 0 }).delay).toBe(0);
@@ -298,5 +319,71 @@ describe('a cascade of nested lists', () => {
     expect((await ask(chosen[2]!, { term: 'a' })).results.map((c) => c.text)).toEqual(['Alameda', 'Los Angeles']);
     const [la] = (await ask(chosen[2]!, { term: 'los' })).results;
     expect(la).toMatchObject({ id: '6037', FIPS: 6037, latitudeCenter: 34.3207, LongitudeCenter: -118.2243 });
+  });
+});
+
+describe.skipIf(!hasChromium)('what select2 marks of a label, in Chromium', () => {
+  let dir: string;
+  let server: ChildProcess;
+  let browser: Browser;
+  let url: string;
+
+  beforeAll(async () => {
+    dir = tempDir('reflist-select2-marks-');
+    const site = join(dir, 'site');
+    await build({ sources: writeSources(join(dir, 'sources'), MARKS_SOURCES), out: join(site, 'lookup') });
+    for (const file of [
+      'jquery/dist/jquery.min.js',
+      'select2/dist/js/select2.min.js',
+      'select2/dist/css/select2.min.css',
+    ])
+      cpSync(join('node_modules', file), join(site, file.split('/').at(-1)!));
+    // The README's way: select2Ajax and templateResult from the tree's lookup-client.js.
+    writeFileSync(
+      join(site, 'index.html'),
+      `<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="select2.min.css">
+<script src="jquery.min.js"></script><script src="select2.min.js"></script>
+${marksBody((id) => `<select id="${id}" style="width: 100%"></select>`)}
+<script type="module">
+  import { createLookupClient, select2Ajax, templateResult } from '/lookup/lookup-client.js';
+  const client = createLookupClient();
+  $('#marked').select2({ ajax: select2Ajax(client, 'condition'), templateResult });
+  $('#plain').select2({ ajax: select2Ajax(client, 'condition', { highlight: false }), templateResult });
+</script>`,
+    );
+    const port = await freePort();
+    server = servePreview(site, port, 'ignore', true);
+    url = `http://127.0.0.1:${port}/`;
+    await waitForServer(url);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('what a term matched shows in <mark>, a label holding markup shows as text, and highlight: false marks nothing', async () => {
+    const page = await browser.newPage({ viewport: { width: 960, height: 720 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const demo = new DemoPage(page);
+    try {
+      await page.goto(url);
+      await page.locator('#plain + .select2').waitFor();
+      await expectMarks(page, {
+        async search(id, term) {
+          if ((await demo.results(id).count()) === 0) await demo.open(id);
+          await page.locator('.select2-container--open .select2-search__field').fill('');
+          await demo.type(term);
+        },
+        options: (id) => demo.results(id).locator('li.select2-results__option--selectable'),
+      });
+      mkdirSync('test-output', { recursive: true });
+      await page.screenshot({ path: join('test-output', 'select2-marks.png') });
+    } finally {
+      await page.close();
+    }
+    expect(errors, 'errors thrown in the page').toEqual([]);
   });
 });

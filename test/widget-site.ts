@@ -5,17 +5,21 @@
 // all taken from the page and run as written, with the real widget from the
 // npm registry. test/react-select.test.ts, tom-select.test.ts and
 // choices.test.ts drive the site in Chromium; scripts/bench-widgets.ts measures it.
+// Beside the example, a page of their own at /marks/ (addMarksPage), and the
+// expectations every adapter's highlighting meets (expectMarks), select2's too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { build as esbuild } from 'esbuild';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { CHROMIUM, launchChromium } from '../scripts/demo-page.js';
 import { servePreview, waitForServer } from '../scripts/preview.js';
+import { build } from '../src/build.js';
 import { bucketOf } from '../src/client/paths.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { checkConfig } from '../src/config/declaration.js';
-import { freePort, tempDir } from './helpers.js';
+import { freePort, tempDir, writeSources } from './helpers.js';
 import { createDeclaredReference } from './reference-declared.js';
 
 export const WIDGETS = ['react-select', 'tom-select', 'choices'] as const;
@@ -136,6 +140,9 @@ export const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_00
 /** What a widget's tests work with: the site's address, this test's page, and the requests it made. */
 export interface WidgetTest {
   url: string;
+  /** The example's folder, its packages installed, and the folder it serves (`url`). */
+  dir: string;
+  root: string;
   page: Page;
   /** Every request this test's page made under /lookup/, in order, as path and query. */
   requests: string[];
@@ -150,11 +157,9 @@ export interface WidgetTest {
  * thrown in the page.
  */
 export function useWidgetSite(widget: Widget): WidgetTest {
-  let dir: string;
-  let site: string;
   const current = {
     buckets(list: string, ids: readonly (string | number)[]): number {
-      const { buckets } = JSON.parse(readFileSync(join(site, 'lookup', 'lookup.json'), 'utf8')).lists[list] as {
+      const { buckets } = JSON.parse(readFileSync(join(current.root, 'lookup', 'lookup.json'), 'utf8')).lists[list] as {
         buckets: number;
       };
       return new Set(ids.map((id) => bucketOf(String(id), buckets))).size;
@@ -164,11 +169,11 @@ export function useWidgetSite(widget: Widget): WidgetTest {
   let browser: Browser;
   let pageErrors: string[];
   beforeAll(async () => {
-    dir = tempDir(`reflist-${widget}-`);
-    site = await writeWidgetSite(dir, widget);
+    current.dir = tempDir(`reflist-${widget}-`);
+    current.root = await writeWidgetSite(current.dir, widget);
     const port = await freePort();
     // The page's `npx serve --symlinks <folder>`, from this project's serve.
-    server = servePreview(site, port, 'ignore', true);
+    server = servePreview(current.root, port, 'ignore', true);
     current.url = `http://127.0.0.1:${port}/`;
     await waitForServer(current.url);
     browser = await launchChromium();
@@ -177,7 +182,7 @@ export function useWidgetSite(widget: Widget): WidgetTest {
   afterAll(async () => {
     await browser?.close();
     server?.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (current.dir) rmSync(current.dir, { recursive: true, force: true });
   }, 180_000); // Chromium's close and the site's node_modules take minutes on a busy 2-core machine
   beforeEach(async () => {
     const page = await browser.newPage({ viewport: { width: 960, height: 720 } });
@@ -200,4 +205,99 @@ export function useWidgetSite(widget: Widget): WidgetTest {
     expect(pageErrors, 'errors thrown in the page').toEqual([]);
   });
   return current;
+}
+
+/**
+ * The highlighting pages' list, `condition`: declared without `"match"`, so
+ * of the words rule, typos on. `fract fem` finds the two fractures by words
+ * apart; a label holding markup must show as text, highlighted or not.
+ */
+export const MARKS_SOURCES = {
+  'reflist.config.json': JSON.stringify({ lists: { condition: {} } }),
+  'condition.csv':
+    'id,text\n1,Fracture of shaft of right femur\n2,Fracture of neck of femur\n3,<img src=x onerror=alert(1)>\n4,Femoral hernia\n',
+};
+
+/**
+ * The body of a highlighting page: the drop-downs `marked` and `plain` side
+ * by side, so that an open one covers nothing of the other. `element` is the
+ * element a widget is made on, by id.
+ */
+export const marksBody = (element: (id: string) => string) =>
+  `<div style="display: flex; gap: 40px">${['marked', 'plain'].map((id) => `<div style="width: 400px">${element(id)}</div>`).join('')}</div>`;
+
+/**
+ * Adds a page to a widget's site at /marks/, beside the docs example: a tree
+ * of MARKS_SOURCES at /marks/lookup/, `body` (marksBody), and `script` (JSX
+ * allowed) bundled by esbuild from the example's folder, so that reflist and
+ * the widget are the ones the example installed. Resolves to the page's address.
+ */
+export async function addMarksPage(site: WidgetTest, body: string, script: string): Promise<string> {
+  const out = join(site.root, 'marks');
+  await build({ sources: writeSources(join(site.dir, 'marks-sources'), MARKS_SOURCES), out: join(out, 'lookup') });
+  writeFileSync(join(site.dir, 'marks.jsx'), script);
+  await esbuild({
+    absWorkingDir: site.dir,
+    entryPoints: ['marks.jsx'],
+    outdir: out,
+    bundle: true,
+    format: 'esm',
+    jsx: 'automatic',
+    minify: true, // React's production build, as the example's bundle
+    logLevel: 'warning',
+  });
+  const css = existsSync(join(out, 'marks.css')) ? '<link rel="stylesheet" href="marks.css">' : '';
+  writeFileSync(
+    join(out, 'index.html'),
+    `<!doctype html><meta charset="utf-8">${css}${body}<script type="module" src="marks.js"></script>`,
+  );
+  return `${site.url}marks/`;
+}
+
+/** How to search a drop-down of a highlighting page and read what it shows. */
+export interface MarksDriver {
+  /** Opens drop-down `id` if it is closed, empties its search box and types `term`, a key at a time. */
+  search(id: string, term: string): Promise<void>;
+  /** The options drop-down `id` shows, open. */
+  options(id: string): Locator;
+}
+
+/**
+ * What every adapter's highlighting shows, on a page with a drop-down `marked`
+ * over `condition` as the adapter makes it and one `plain` with its
+ * `highlight: false`: the words a term matched in <mark>, as far as it
+ * matched them, the rest of the label as it is; a label holding markup as
+ * text, marked or not, never an element (no image, no handler run: no
+ * dialog); no <mark> at all with highlighting off.
+ */
+export async function expectMarks(page: Page, widget: MarksDriver): Promise<void> {
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  const shown = (id: string) =>
+    widget.options(id).evaluateAll((els) =>
+      els.map((el) => ({
+        text: el.textContent,
+        marks: Array.from(el.querySelectorAll('mark'), (m) => m.textContent),
+      })),
+    );
+  const markup = '<img src=x onerror=alert(1)>';
+  for (const [id, fractures, img] of [
+    ['marked', ['Fract', 'fem'], ['img']],
+    ['plain', [], []],
+  ] as const) {
+    await widget.search(id, 'fract fem');
+    // Both fractures, in the order the tree ranks them.
+    await poll(async () => (await shown(id)).sort((a, b) => a.text!.localeCompare(b.text!))).toEqual([
+      { text: 'Fracture of neck of femur', marks: fractures },
+      { text: 'Fracture of shaft of right femur', marks: fractures },
+    ]);
+    await widget.search(id, 'img');
+    await poll(() => shown(id)).toEqual([{ text: markup, marks: img }]);
+    expect(await page.locator('img').count(), 'images in the page').toBe(0);
+  }
+  await page.waitForTimeout(300); // an image that failed to load would have run its handler by now
+  expect(dialogs, 'dialogs opened').toEqual([]);
 }

@@ -1,7 +1,7 @@
 // select2 4.x wiring over the widget-neutral source (src/client/source.ts and
 // cascade.ts), for any declared list: the ajax option of a paged list, parents
-// and their embedded children both selectable, preselection by id, and a
-// cascade down nested lists. lookup-client.js carries it (reflist/client). No
+// and their embedded children both selectable, what a term matched marked,
+// preselection by id, and a cascade down nested lists. lookup-client.js carries it (reflist/client). No
 // jQuery import: the caller passes its jQuery-wrapped selects in, so the
 // bundle stays dependency-free and loads in Node.
 import { createCascade, type Cascade } from '../client/cascade.js';
@@ -21,6 +21,7 @@ import {
   type PageItem,
 } from '../client/source.js';
 import type { ApiList, Envelope, Id } from '../client/types.js';
+import { marker, pieces, withMarks, type Marked } from './marks.js';
 
 export { cascadeResults, childValue, flattenChildren, listUrl, parseChildValue } from '../client/source.js';
 export type { CascadeOption, LookupOption } from '../client/source.js';
@@ -51,6 +52,8 @@ export interface Select2AjaxOptions {
   group?: GroupOption;
   /** Milliseconds select2 waits after a keystroke before asking (default 250). */
   delay?: number;
+  /** Whether `templateResult` puts what the term matched in <mark> (default true). */
+  highlight?: boolean;
 }
 
 /** The few jQuery methods the wiring calls, on a jQuery-wrapped `<select>` with select2 loaded. */
@@ -108,14 +111,32 @@ function ajaxFrom<T>(load: (query: Select2Query) => Promise<Select2Page<T>>, del
 export function select2Ajax(client: Client, list: string, options: Select2AjaxOptions = {}): Select2Ajax {
   return ajaxFrom(async ({ term, page }) => {
     const { options: results, more } = await optionsPage(client, list, term, page, groupOf(options.group));
-    return { results: results.map(toSelect2), pagination: { more } };
+    const mark = await marker(client, list, options.highlight);
+    return { results: results.map((o) => withMarks(toSelect2(o), term, mark)), pagination: { more } };
   }, options.delay);
 }
 
-/** select2's `templateResult`: the count after the text, and a class to style parents and indent their children. */
-export function templateResult(data: Partial<LookupOption> & { text: string }, container?: Element): string {
+/**
+ * select2's `templateResult`: the text with what the term matched in <mark>
+ * (`$marks`), the count after it, and a class to style parents and indent
+ * their children. Marked, it is made of text nodes and <mark> elements, which
+ * select2 appends as they are: the label is text, whatever it holds.
+ */
+export function templateResult(
+  data: Partial<LookupOption> & Marked & { text: string },
+  container?: Element,
+): string | Node {
   if (data.kind && container?.classList) container.classList.add(`reflist-${data.kind}`);
-  return data.count === undefined ? data.text : `${data.text} (${data.count})`;
+  const count = data.count === undefined ? '' : ` (${data.count})`;
+  if (!data.$marks) return data.text + count;
+  const span = document.createElement('span');
+  span.append(
+    ...pieces(data.text, data.$marks).map((piece, i) =>
+      i % 2 ? Object.assign(document.createElement('mark'), { textContent: piece }) : piece,
+    ),
+    count,
+  );
+  return span;
 }
 
 function preselectUrl(list: ApiList, id: Id, child: boolean, group?: string): { url: string; child: boolean } {
@@ -180,37 +201,47 @@ export function cascadeAjax(
   selects: readonly JQuerySelect[],
   lists: readonly string[],
   delay?: number,
+  highlight?: boolean,
 ): Select2Ajax<CascadeOption>[] {
-  return ajaxOf(createCascade(client, lists), selects, delay);
+  return ajaxOf(client, createCascade(client, lists), selects, delay, highlight);
 }
 
-function ajaxOf(levels: Cascade, selects: readonly JQuerySelect[], delay?: number): Select2Ajax<CascadeOption>[] {
-  return levels.lists.map((_, level) =>
-    ajaxFrom(
-      async ({ term }) =>
-        whole((await levels.optionsUnder(level, selects.slice(0, level).map(chosenId), term)).map(toSelect2)),
-      delay,
-    ),
+function ajaxOf(
+  client: Client,
+  levels: Cascade,
+  selects: readonly JQuerySelect[],
+  delay?: number,
+  highlight?: boolean,
+): Select2Ajax<CascadeOption>[] {
+  return levels.lists.map((list, level) =>
+    ajaxFrom(async ({ term }) => {
+      const found = await levels.optionsUnder(level, selects.slice(0, level).map(chosenId), term);
+      const mark = await marker(client, list, highlight);
+      return whole(found.map((o) => withMarks(toSelect2(o), term, mark)));
+    }, delay),
   );
 }
 
 /**
  * Wires a cascade of nested lists on jQuery-wrapped selects, one a level
- * (select2 is initialised here, with `options.select2` merged in, e.g.
- * `{width: '100%'}`; placeholders come from `data-placeholder`). A select is
- * disabled until the one above it has a value; changing or clearing a value
- * clears what is below it. The chosen item's keys are in
- * `$select.select2('data')[0]`.
+ * (select2 is initialised here, with `templateResult` and `options.select2`
+ * merged in, e.g. `{width: '100%'}`; placeholders come from
+ * `data-placeholder`). A select is disabled until the one above it has a
+ * value; changing or clearing a value clears what is below it. The chosen
+ * item's keys are in `$select.select2('data')[0]`. With `options.highlight`
+ * (the default), the options carry what the term matched.
  */
 export function cascade(
   client: Client,
   selects: readonly JQuerySelect[],
   lists: readonly string[],
-  options: { select2?: Record<string, unknown>; delay?: number } = {},
+  options: { select2?: Record<string, unknown>; delay?: number; highlight?: boolean } = {},
 ): void {
   const levels = createCascade(client, lists);
-  const ajax = ajaxOf(levels, selects, options.delay);
-  selects.forEach((select, i) => select.select2({ minimumInputLength: 0, ...options.select2, ajax: ajax[i] }));
+  const ajax = ajaxOf(client, levels, selects, options.delay, options.highlight);
+  selects.forEach((select, i) =>
+    select.select2({ minimumInputLength: 0, templateResult, ...options.select2, ajax: ajax[i] }),
+  );
   levels.connect(
     selects.map((select) => ({
       value: () => chosenId(select),

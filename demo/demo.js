@@ -82,13 +82,14 @@ const missing = (slot, name, packages) =>
   slot.append($('<p class="missing">').text(`${name} could not be loaded (npm install --save-dev ${packages}).`));
 if (first) {
   const react = await import('./vendor/react-select.js').catch(() => undefined);
-  const { loadPage } = await import('./widgets/react-select.js');
+  const { highlighted, loadPage } = await import('./widgets/react-select.js');
   const reactSlot = widgetSlot('react-select', 'react-select');
   if (react) {
     const root = $('<div>').appendTo(reactSlot)[0];
     react.createRoot(root).render(react.createElement(react.AsyncPaginate, {
       inputId: `react-select-${first.name}`, name: `react-select-${first.name}`, isClearable: true,
       loadOptions: loadPage(client, first.name, { group: chosenGroup }), additional: { page: 1 }, debounceTimeout: 250,
+      formatOptionLabel: highlighted(react.createElement), // what the term matched in <mark>, and the count
       onChange: () => setTimeout(showFormData),
     }));
   } else missing(reactSlot, 'react-select', 'esbuild react react-dom react-select react-select-async-paginate');

@@ -3,9 +3,19 @@
 // a tree of the shipped sources: what a person sees in each drop-down must be
 // the reference's answer for the same query, at the request costs the
 // contract promises.
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { highlight } from '../src/client/highlight.js';
 import { fold } from './reference.js';
-import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
+import {
+  addMarksPage,
+  expectMarks,
+  hasChromium,
+  marksBody,
+  poll,
+  shippedReference,
+  useWidgetSite,
+  type Item,
+} from './widget-site.js';
 
 if (!hasChromium)
   console.warn(`test/react-select.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
@@ -41,6 +51,18 @@ describe.skipIf(!hasChromium)("react-select over a static tree, in Chromium (doc
       if (!listbox) return null;
       return Array.from(listbox.querySelectorAll('[role="option"], [id$="-heading"]')).map((el) => el.textContent);
     }, id);
+
+  /** What each option of the open menu of the select whose input is `id` holds in <mark>, in order. */
+  const menuMarks = (id: string) =>
+    site.page.evaluate((id) => {
+      const listbox = document.getElementById(document.getElementById(id)!.getAttribute('aria-controls') ?? '');
+      return Array.from(listbox?.querySelectorAll('[role="option"]') ?? [], (el) =>
+        Array.from(el.querySelectorAll('mark'), (m) => m.textContent),
+      );
+    }, id);
+  /** What `term` matched of each label: the lookup service's lists are of the phrase rule. */
+  const marksOf = (labels: string[], term: string) =>
+    labels.map((label) => highlight(label, term, { typos: false }).map(([start, end]) => label.slice(start, end)));
 
   /** The scrolling element of the open menu: the listbox itself (AsyncPaginate's wrapped MenuList). */
   const listbox = async (id: string) =>
@@ -89,6 +111,8 @@ describe.skipIf(!hasChromium)("react-select over a static tree, in Chromium (doc
     await site.page.locator('#author').click();
     await site.page.locator('#author').pressSequentially('smi', { delay: 20 });
     await poll(() => menuTexts('author')).toEqual(expected);
+    // The example's formatOptionLabel marks what the term matched.
+    expect(await menuMarks('author')).toEqual(marksOf(expected, 'smi'));
   });
 
   test('typing "ro" into divisions shows each matching division as a heading, then the division with its gbif count, then its categories', async () => {
@@ -99,6 +123,8 @@ describe.skipIf(!hasChromium)("react-select over a static tree, in Chromium (doc
     await site.page.locator('#division').click();
     await site.page.locator('#division').pressSequentially('ro', { delay: 20 });
     await poll(() => menuTexts('division')).toEqual(divisionTexts(divisions));
+    const labels = divisions.flatMap((d) => [d.text, ...d.children!.map((c) => c.text)]);
+    expect(await menuMarks('division')).toEqual(marksOf(labels, 'ro'));
     // Headings are what groups them: the division's own heading comes right before it.
     const headings = await site.page
       .locator(`[id="${await site.page.locator('#division').getAttribute('aria-controls')}"] [id$="-heading"]`)
@@ -255,5 +281,42 @@ describe.skipIf(!hasChromium)("react-select over a static tree, in Chromium (doc
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(distinct);
     expect(reads.length).toBeLessThan(100);
+  });
+
+  describe('highlighting, on a page of a words-rule list', () => {
+    let url: string;
+    beforeAll(async () => {
+      url = await addMarksPage(
+        site,
+        marksBody((id) => `<div id="${id}"></div>`),
+        `import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import AsyncSelect from 'react-select/async';
+import { createLookupClient } from 'reflist/client';
+import { highlighted, loadOptions } from 'reflist/react-select';
+const client = createLookupClient({ baseUrl: '/marks/lookup/' });
+const formatOptionLabel = highlighted(createElement);
+const loaders = { marked: loadOptions(client, 'condition'), plain: loadOptions(client, 'condition', { highlight: false }) };
+for (const [id, load] of Object.entries(loaders))
+  createRoot(document.getElementById(id)).render(
+    <AsyncSelect inputId={id + '-input'} classNamePrefix={id} loadOptions={load} formatOptionLabel={formatOptionLabel} />,
+  );
+`,
+      );
+    }, 60_000);
+
+    test('what a term matched shows in <mark>, a label holding markup shows as text, and highlight: false marks nothing', async () => {
+      await site.page.goto(url);
+      await site.page.locator('#plain-input').waitFor();
+      await expectMarks(site.page, {
+        async search(id, term) {
+          const input = site.page.locator(`#${id}-input`);
+          await input.click();
+          await input.fill('');
+          await input.pressSequentially(term, { delay: 20 });
+        },
+        options: (id) => site.page.locator(`.${id}__option`),
+      });
+    });
   });
 });

@@ -1,9 +1,10 @@
 // reflist/react-select: react-select over a static tree. `loadOptions` for
 // AsyncSelect, `loadPage` for react-select-async-paginate's AsyncPaginate, the
-// options of saved values, and a cascade down nested lists. It imports
-// neither React nor react-select (they are the page's own): it only makes
-// the plain objects and functions their props take, over the widget-neutral
-// source of reflist/client.
+// options of saved values, a cascade down nested lists, and a
+// `formatOptionLabel` that marks what the term matched. It imports neither
+// React nor react-select (they are the page's own): it only makes the plain
+// objects and functions their props take, over the widget-neutral source of
+// reflist/client; the page hands React's createElement to what renders.
 import { chooseAt, createCascade, isReady } from '../client/cascade.js';
 import {
   groupOf,
@@ -15,6 +16,7 @@ import {
   type GroupOption,
   type LookupOption,
 } from '../client/source.js';
+import { marker, pieces, withMarks, type Mark, type Marked } from './marks.js';
 
 /** An option as react-select reads it by default (`value`, `label`), with what the tree says of it. */
 export type ReactSelectOption<T extends LookupOption = LookupOption> = T & { value: string; label: string };
@@ -28,6 +30,8 @@ export interface ReactSelectGroup {
 export interface ReactSelectSourceOptions {
   /** The group (System) whose counts the options carry, where the list has counts; a function is asked at every request. */
   group?: GroupOption;
+  /** Whether the options carry what the term matched, for `highlighted` to put in <mark> (default true). */
+  highlight?: boolean;
 }
 
 /**
@@ -49,14 +53,53 @@ const toOption = <T extends LookupOption>(option: T): ReactSelectOption<T> => ({
  * itself and then its children: react-select cannot select a group's heading,
  * and people want to choose a division as well as one of its categories.
  */
-export function toReactSelect(options: readonly LookupOption[]): (ReactSelectOption | ReactSelectGroup)[] {
-  if (!options.some((o) => o.kind)) return options.map(toOption);
+export function toReactSelect(
+  options: readonly LookupOption[],
+  term = '',
+  mark: Mark = () => undefined,
+): (ReactSelectOption | ReactSelectGroup)[] {
+  const made = (option: LookupOption) => withMarks(toOption(option), term, mark);
+  if (!options.some((o) => o.kind)) return options.map(made);
   const groups: ReactSelectGroup[] = [];
   for (const option of options) {
-    if (option.kind === 'parent') groups.push({ label: option.text, options: [toOption(option)] });
-    else groups.at(-1)!.options.push(toOption(option));
+    if (option.kind === 'parent') groups.push({ label: option.text, options: [made(option)] });
+    else groups.at(-1)!.options.push(made(option));
   }
   return groups;
+}
+
+/** A page of `list` for `term` as react-select shows it, with what the term matched unless `highlight` is off. */
+async function pageOf(client: Client, list: string, term: string, page: number, options: ReactSelectSourceOptions) {
+  const found = await optionsPage(client, list, term, page, groupOf(options.group));
+  return { ...found, options: toReactSelect(found.options, term, await marker(client, list, options.highlight)) };
+}
+
+/**
+ * React's `createElement`, as far as `highlighted` calls it (the page's own
+ * React: `import { createElement } from 'react'`).
+ */
+export type CreateElement<E> = (type: 'mark', props: { key: number }, text: string) => E;
+
+/**
+ * react-select's `formatOptionLabel`, given React's `createElement`: in the
+ * menu, the label with what the term matched (`$marks`) in <mark> elements,
+ * the rest plain text, which React escapes; the count after it, where the
+ * option has one. In the box (a chosen value), the label and count as text.
+ */
+export function highlighted<E>(createElement: CreateElement<E>) {
+  return (
+    option: { label: string; count?: number } & Marked,
+    meta?: { context: 'menu' | 'value' },
+  ): string | (string | E)[] => {
+    const count = option.count === undefined ? '' : ` (${option.count})`;
+    if (meta?.context !== 'menu' || !option.$marks) return option.label + count;
+    return [
+      ...pieces(option.label, option.$marks).map((piece, i) =>
+        i % 2 ? createElement('mark', { key: i }, piece) : piece,
+      ),
+      count,
+    ];
+  };
 }
 
 /**
@@ -66,7 +109,7 @@ export function toReactSelect(options: readonly LookupOption[]): (ReactSelectOpt
  */
 export function loadOptions(client: Client, list: string, options: ReactSelectSourceOptions = {}) {
   return async (input: string): Promise<(ReactSelectOption | ReactSelectGroup)[]> =>
-    toReactSelect((await optionsPage(client, list, input, 1, groupOf(options.group))).options);
+    (await pageOf(client, list, input, 1, options)).options;
 }
 
 /** What AsyncPaginate's `loadOptions` answers. */
@@ -84,8 +127,8 @@ export interface PaginatedOptions {
 export function loadPage(client: Client, list: string, options: ReactSelectSourceOptions = {}) {
   return async (search: string, _loaded?: unknown, additional?: { page?: number }): Promise<PaginatedOptions> => {
     const page = additional?.page ?? 1;
-    const { options: found, more } = await optionsPage(client, list, search, page, groupOf(options.group));
-    return { options: toReactSelect(found), hasMore: more, additional: { page: page + 1 } };
+    const { options: found, more } = await pageOf(client, list, search, page, options);
+    return { options: found, hasMore: more, additional: { page: page + 1 } };
   };
 }
 
@@ -125,8 +168,9 @@ export interface CascadeLevelProps {
  * A level is disabled until every level above it has a value; choosing or
  * clearing one clears every level below it. `key` changes with the values
  * above, so that a level's options are loaded again under a new parent.
+ * With `highlight` (the default), the options carry what the term matched.
  */
-export function cascade(client: Client, lists: readonly string[]) {
+export function cascade(client: Client, lists: readonly string[], options: { highlight?: boolean } = {}) {
   type Values = readonly (ReactSelectOption<CascadeOption> | null | undefined)[];
   const levels = createCascade(client, lists);
   // One entry a level above, chosen or not: the page's state starts as [], shorter than the levels.
@@ -139,7 +183,11 @@ export function cascade(client: Client, lists: readonly string[]) {
         isDisabled: !isReady(ids),
         defaultOptions: true,
         cacheOptions: true,
-        loadOptions: async (input) => (await levels.optionsUnder(level, ids, input)).map(toOption),
+        loadOptions: async (input) => {
+          const found = await levels.optionsUnder(level, ids, input);
+          const mark = await marker(client, lists[level]!, options.highlight);
+          return found.map((option) => withMarks(toOption(option), input, mark));
+        },
         value: values[level] ?? null,
         onChange: (option) => setValues(chooseAt(values, level, option)),
       };

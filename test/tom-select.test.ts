@@ -2,10 +2,20 @@
 // (tom-select.complete, virtual_scroll included), in Debian's Chromium, over a
 // tree of the shipped sources: what a person sees in each drop-down must be
 // the reference's answer for the same query.
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { fold } from '../src/client/fold.js';
+import { highlight } from '../src/client/highlight.js';
 import { NONE, textTier } from '../src/client/rank.js';
-import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
+import {
+  addMarksPage,
+  expectMarks,
+  hasChromium,
+  marksBody,
+  poll,
+  shippedReference,
+  useWidgetSite,
+  type Item,
+} from './widget-site.js';
 
 if (!hasChromium)
   console.warn(`test/tom-select.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
@@ -36,6 +46,14 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
   /** The texts a person sees in the open drop-down of select `id`, in order. */
   const optionTexts = (id: string) =>
     options(id).evaluateAll((els) => els.map((el) => (el as HTMLElement).innerText.trim()));
+  /** What each option shown in the open drop-down of select `id` holds in <mark>, in order. */
+  const optionMarks = (id: string) =>
+    options(id).evaluateAll((els) => els.map((el) => Array.from(el.querySelectorAll('mark'), (m) => m.textContent)));
+  /** What the tree matched of each label (and child label) of a paged answer: the lookup service's lists are of the phrase rule. */
+  const expectedMarks = (list: string, query: string, term: string) =>
+    answer(`/${list}.json?${query}`)
+      .items.flatMap((item) => [item.text, ...(item.children ?? []).map((c) => c.text)])
+      .map((text) => highlight(text, term, { typos: false }).map(([start, end]) => text.slice(start, end)));
   /** The values of the options shown in the open drop-down of select `id`, in order. */
   const optionValues = (id: string) => options(id).evaluateAll((els) => els.map((el) => el.getAttribute('data-value')));
   /** Waits until select `id` has no load under way, and past the time a late one would take to show. */
@@ -109,6 +127,9 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
       await open(list);
       await typeInto(list, term);
       await poll(() => optionTexts(list)).toEqual(expected);
+      // The example's settings mark what the term matched.
+      const query = `Term=${encodeURIComponent(term)}${list === 'division' ? '&System=gbif' : ''}`;
+      expect(await optionMarks(list)).toEqual(expectedMarks(list, query, term));
     },
   );
 
@@ -490,5 +511,36 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(distinct);
     expect(reads.length).toBeLessThan(100);
+  });
+
+  describe('highlighting, on a page of a words-rule list', () => {
+    let url: string;
+    beforeAll(async () => {
+      url = await addMarksPage(
+        site,
+        marksBody((id) => `<select id="${id}"></select>`),
+        `import TomSelect from 'tom-select';
+import 'tom-select/dist/css/tom-select.css';
+import { createLookupClient } from 'reflist/client';
+import { tomSelectSettings } from 'reflist/tom-select';
+const client = createLookupClient({ baseUrl: '/marks/lookup/' });
+new TomSelect('#marked', tomSelectSettings(client, 'condition'));
+new TomSelect('#plain', tomSelectSettings(client, 'condition', { highlight: false }));
+`,
+      );
+    }, 60_000);
+
+    test('what a term matched shows in <mark>, a label holding markup shows as text, and highlight: false marks nothing', async () => {
+      await site.page.goto(url);
+      await control('plain').waitFor({ state: 'attached' });
+      await expectMarks(site.page, {
+        async search(id, term) {
+          await open(id);
+          await control(id).fill('');
+          await typeInto(id, term);
+        },
+        options,
+      });
+    });
   });
 });

@@ -1,8 +1,8 @@
 // reflist/tom-select: Tom Select over a static tree. Settings for a paged
-// list (its virtual_scroll plugin loads page after page), the options of
-// saved values, and a cascade down nested lists. It imports no Tom Select
-// (the page's own): the settings are plain objects, and the few instance
-// members used are named below.
+// list (its virtual_scroll plugin loads page after page) that mark what the
+// term matched, the options of saved values, and a cascade down nested
+// lists. It imports no Tom Select (the page's own): the settings are plain
+// objects, and the few instance members used are named below.
 import { createCascade } from '../client/cascade.js';
 import {
   groupOf,
@@ -12,6 +12,7 @@ import {
   type GroupOption,
   type LookupOption,
 } from '../client/source.js';
+import { marker, markedHtml, type Mark, type Marked } from './marks.js';
 
 /** The members of a TomSelect instance the wiring uses; a real one has them all. */
 export interface TomSelectInstance {
@@ -46,12 +47,18 @@ type Score<T> = (this: T, typed: string) => (option: { id: unknown }) => number;
 export interface TomSelectSourceOptions {
   /** The group (System) whose counts the options carry, where the list has counts; a function is asked at every request. */
   group?: GroupOption;
+  /** Whether the options show what the term matched in <mark> (default true). */
+  highlight?: boolean;
 }
 
-/** Tom Select's `render.option` and `render.item`: the count after the text; parents and their children are classed to be styled. */
+/**
+ * Tom Select's `render.option` and `render.item`: in the drop-down, the text
+ * with what the term matched (`$marks`) in <mark>, every piece of it escaped,
+ * and the count after it; parents and their children are classed to be styled.
+ */
 export const render = {
-  option: (data: LookupOption, escapeHtml: (text: string) => string): string =>
-    `<div class="reflist-${data.kind ?? 'item'}">${escapeHtml(data.text)}${data.count === undefined ? '' : ` <span class="reflist-count">(${data.count})</span>`}</div>`,
+  option: (data: LookupOption & Marked, escapeHtml: (text: string) => string): string =>
+    `<div class="reflist-${data.kind ?? 'item'}">${markedHtml(data.text, data.$marks, escapeHtml)}${data.count === undefined ? '' : ` <span class="reflist-count">(${data.count})</span>`}</div>`,
   item: (data: LookupOption, escapeHtml: (text: string) => string): string => `<div>${escapeHtml(data.text)}</div>`,
 };
 
@@ -79,11 +86,14 @@ class Shown {
     return Object.values(tom.options).filter((o) => this.values.has(String((o as { id: unknown }).id))) as object[];
   }
 
-  /** Shows `options` for `typed`: a first page in place of what showed, a next page after it. Returns them for Tom Select. */
-  show(tom: TomSelectInstance, typed: string, first: boolean, options: readonly LookupOption[]): object[] {
+  /**
+   * Shows `options` for `typed`: a first page in place of what showed, a next page after it, each with
+   * what `typed` matched of it. Returns them for Tom Select.
+   */
+  show(tom: TomSelectInstance, typed: string, first: boolean, options: readonly LookupOption[], mark: Mark): object[] {
     if (first || typed !== this.query) this.values = new Set();
     this.query = typed;
-    const ordered = options.map((o) => ({ ...o, $order: ++this.order }));
+    const ordered = options.map((o) => ({ ...o, $order: ++this.order, $marks: mark(o.text, typed) }));
     for (const option of ordered) {
       this.values.add(option.id);
       // Tom Select keeps an option it already holds as it was: give it its place in this answer.
@@ -99,6 +109,9 @@ function settingsWith<T extends TomSelectInstance>(load: Load<T>, score: Score<T
     valueField: 'id',
     labelField: 'text',
     searchField: [] as string[],
+    // Tom Select's own highlighting marks what its own search would match (`mit` inside "Smith"): render
+    // marks what the tree matched instead.
+    highlight: false,
     // Tom Select reads an option's optgroup and disabled state under these keys: no item's field can
     // have one (a key starts with a letter), so a field keyed `disabled` is only the item's.
     optgroupField: '$optgroup',
@@ -160,7 +173,7 @@ function setNext(tom: Paged, paging: Paging, query: string, next: number | false
  */
 function showHome(tom: Paged, paging: Paging): void {
   const home = paging.home;
-  tom.addOptions(paging.shown.show(tom, '', true, home?.options ?? []));
+  tom.addOptions(paging.shown.show(tom, '', true, home?.options ?? [], () => undefined));
   if (home) setNext(tom, paging, '', home.more && 2);
   else tom.clearPagination();
 }
@@ -199,16 +212,18 @@ export function tomSelectSettings(client: Client, list: string, options: TomSele
     const paging = pagingOf(pagings, this);
     const page = pageToLoad(paging, query);
     paging.typed = false;
-    optionsPage(client, list, query, page, groupOf(options.group)).then(
-      ({ options: found, more }) => {
-        if (query === '' && page === 1) paging.home = { options: found, more };
-        if (!isCurrent(this, paging, query, page)) return callback(paging.shown.held(this));
-        const shown = paging.shown.show(this, query, page === 1, found);
-        setNext(this, paging, query, more && page + 1);
-        callback(shown);
-      },
-      () => callback(),
-    );
+    optionsPage(client, list, query, page, groupOf(options.group))
+      .then(async (answer) => ({ ...answer, mark: await marker(client, list, options.highlight) }))
+      .then(
+        ({ options: found, more, mark }) => {
+          if (query === '' && page === 1) paging.home = { options: found, more };
+          if (!isCurrent(this, paging, query, page)) return callback(paging.shown.held(this));
+          const shown = paging.shown.show(this, query, page === 1, found, mark);
+          setNext(this, paging, query, more && page + 1);
+          callback(shown);
+        },
+        () => callback(),
+      );
   };
   const score: Score<Paged> = function (typed) {
     return pagingOf(pagings, this).shown.score(typed);
@@ -241,9 +256,10 @@ export async function preselect(
 
 /**
  * A cascade down nested lists (`['family', 'genus', 'species']`): one
- * TomSelect a level, made here with `settings` merged in. A level is disabled
- * until the one above it has a value; choosing or clearing a value clears
- * every level below it and loads the options under the new one.
+ * TomSelect a level, made here with `settings` merged in, marking what the
+ * term matched unless `options.highlight` is false. A level is disabled until
+ * the one above it has a value; choosing or clearing a value clears every
+ * level below it and loads the options under the new one.
  */
 export function cascade<T extends TomSelectInstance>(
   TomSelect: new (element: string | Element, settings: object) => T,
@@ -251,6 +267,7 @@ export function cascade<T extends TomSelectInstance>(
   elements: readonly (string | Element)[],
   lists: readonly string[],
   settings: object = {},
+  options: { highlight?: boolean } = {},
 ): T[] {
   const levels = createCascade(client, lists);
   const toms = lists.map((_, level) => {
@@ -259,10 +276,14 @@ export function cascade<T extends TomSelectInstance>(
     let asked = 0;
     const load: Load<TomSelectInstance> = function (query, callback) {
       const ticket = ++asked;
-      levels.options(level, query).then(
-        (found) => callback(ticket === asked ? shown.show(this, query, true, found) : shown.held(this)),
-        () => callback(),
-      );
+      levels
+        .options(level, query)
+        .then(async (found) => ({ found, mark: await marker(client, lists[level]!, options.highlight) }))
+        .then(
+          ({ found, mark }) =>
+            callback(ticket === asked ? shown.show(this, query, true, found, mark) : shown.held(this)),
+          () => callback(),
+        );
     };
     return new TomSelect(elements[level]!, { ...settings, ...settingsWith(load, (typed) => shown.score(typed)) });
   });

@@ -3,10 +3,20 @@
 // sources: what a person sees in each drop-down must be the reference's
 // answer for the same query, at the cost in requests the docs promise.
 import type { Locator } from 'playwright-core';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { fold } from '../src/client/fold.js';
+import { highlight } from '../src/client/highlight.js';
 import { NONE, textTier } from '../src/client/rank.js';
-import { hasChromium, poll, shippedReference, useWidgetSite, type Item } from './widget-site.js';
+import {
+  addMarksPage,
+  expectMarks,
+  hasChromium,
+  marksBody,
+  poll,
+  shippedReference,
+  useWidgetSite,
+  type Item,
+} from './widget-site.js';
 
 if (!hasChromium) console.warn(`test/choices.test.ts skipped: /usr/bin/chromium is missing (apt-get install chromium)`);
 
@@ -77,6 +87,15 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
       );
   }
 
+  /** What each choice shown in the open drop-down holds in <mark>, in order. */
+  const rowMarks = (id: string) =>
+    listbox(id)
+      .locator('.choices__item--choice[data-value]')
+      .evaluateAll((els) => els.map((el) => Array.from(el.querySelectorAll('mark'), (m) => m.textContent)));
+  /** What `term` matched of each row's label: the lookup service's lists are of the phrase rule. */
+  const marksOf = (shown: Row[], term: string) =>
+    shown.map(({ label }) => highlight(label, term, { typos: false }).map(([start, end]) => label.slice(start, end)));
+
   /** The items selected in the box, as it shows them: value and label (no remove button). */
   function items(id: string): Promise<{ value: string; label: string }[]> {
     return box(id)
@@ -120,6 +139,8 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await open('author');
     await type('author', 'smi');
     await poll(() => rows('author')).toEqual(expected);
+    // The example's choices mark what the term matched.
+    expect(await rowMarks('author')).toEqual(marksOf(expected, 'smi'));
   });
 
   test('typing "ro" into the divisions shows each matching division with its GBIF count, followed by its matching categories', async () => {
@@ -129,6 +150,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await open('division');
     await type('division', 'ro');
     await poll(() => rows('division')).toEqual(expected);
+    expect(await rowMarks('division')).toEqual(marksOf(expected, 'ro'));
   });
 
   test('scrolling the open list of authors to its end loads page 2 below page 1 with one request, where the reader left off', async () => {
@@ -341,5 +363,36 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(byId.length).toBeGreaterThan(0);
     expect(byId.length).toBeLessThanOrEqual(distinct);
     expect(byId.length).toBeLessThan(100);
+  });
+
+  describe('highlighting, on a page of a words-rule list', () => {
+    let url: string;
+    beforeAll(async () => {
+      url = await addMarksPage(
+        site,
+        marksBody((id) => `<select id="${id}"></select>`),
+        `import Choices from 'choices.js';
+import 'choices.js/public/assets/styles/choices.css';
+import { createLookupClient } from 'reflist/client';
+import { createChoices } from 'reflist/choices';
+const client = createLookupClient({ baseUrl: '/marks/lookup/' });
+createChoices(Choices, '#marked', client, 'condition');
+createChoices(Choices, '#plain', client, 'condition', { highlight: false });
+`,
+      );
+    }, 60_000);
+
+    test('what a term matched shows in <mark>, a label holding markup shows as text, and highlight: false marks nothing', async () => {
+      await site.page.goto(url);
+      await box('plain').waitFor();
+      await expectMarks(site.page, {
+        async search(id, term) {
+          if ((await box(id).locator('.choices__list--dropdown.is-active').count()) === 0) await open(id);
+          await box(id).locator('input.choices__input--cloned').fill('');
+          await type(id, term);
+        },
+        options: (id) => listbox(id).locator('.choices__item--choice[data-value]'),
+      });
+    });
   });
 });

@@ -1,9 +1,9 @@
 // reflist/choices: Choices.js over a static tree. Choices.js searches only the
 // choices it holds and has no remote search or paging of its own, so the
 // wiring does both: what is typed is asked of the tree (searchChoices off),
-// and scrolling to the end of the list loads the next page. Also the choices
-// of saved values and a cascade down nested lists. It imports no Choices.js
-// (the page's own).
+// and scrolling to the end of the list loads the next page; what it matched
+// of each choice is marked. Also the choices of saved values and a cascade
+// down nested lists. It imports no Choices.js (the page's own).
 import { createCascade } from '../client/cascade.js';
 import {
   groupOf,
@@ -13,6 +13,7 @@ import {
   type GroupOption,
   type LookupOption,
 } from '../client/source.js';
+import { marker, markedHtml, type Mark } from './marks.js';
 
 /** The members of a Choices instance the wiring uses; a real one has them all. */
 export interface ChoicesInstance {
@@ -37,6 +38,8 @@ export interface ChoicesSourceOptions {
   delay?: number;
   /** Choices.js's own config, merged under what the wiring needs. */
   config?: object;
+  /** Whether the choices show what the search text matched in <mark> (default true). */
+  highlight?: boolean;
 }
 
 /**
@@ -63,6 +66,35 @@ export function toChoice(option: LookupOption) {
     ...(option.count !== undefined && { labelDescription: String(option.count) }),
     ...(option.kind && { labelClass: `reflist-${option.kind}` }),
     customProperties: option,
+  };
+}
+
+/** A choice as Choices.js hands it to its choice template. */
+interface ChoiceData {
+  label: unknown;
+  customProperties?: LookupOption;
+}
+type ChoiceTemplate = (this: unknown, config: object, choice: ChoiceData, ...rest: unknown[]) => HTMLElement;
+
+/**
+ * Choices.js's `callbackOnCreateTemplates`: its own choice template (the
+ * class's `defaults.templates`), what the search text matched of the label in
+ * <mark>, by the list's rule (`mark()`, once a load has read it). A label
+ * `{trusted}` is HTML that Choices.js takes as it is: each piece of it is
+ * escaped as Choices.js escapes a label (escapeForTemplate without allowHTML).
+ * `this` is the instance, whose input holds the search text.
+ */
+function marking(Choices: unknown, mark: () => Mark | undefined) {
+  return (_strToEl: unknown, escapeForTemplate: (allowHTML: boolean, text: string) => string) => {
+    const { choice } = (Choices as { defaults: { templates: { choice: ChoiceTemplate } } }).defaults.templates;
+    return {
+      choice(this: ChoicesInstance, config: object, data: ChoiceData, ...rest: unknown[]) {
+        const text = data.customProperties?.text ?? '';
+        const ranges = mark()?.(text, this.input.element.value);
+        const html = ranges && markedHtml(text, ranges, (piece) => escapeForTemplate(false, piece));
+        return choice.call(this, config, html ? { ...data, label: { trusted: html } } : data, ...rest);
+      },
+    };
   };
 }
 
@@ -137,7 +169,9 @@ function wire(
 
 /**
  * `createChoices(Choices, '#author', client, 'author')`: a Choices.js
- * instance over a paged list of the tree, searched and paged by the tree.
+ * instance over a paged list of the tree, searched and paged by the tree,
+ * what the search text matched marked unless `options.highlight` is false (a
+ * `callbackOnCreateTemplates` of `options.config` replaces the marking one).
  */
 export function createChoices<T extends ChoicesInstance>(
   Choices: ChoicesClass<T>,
@@ -146,8 +180,18 @@ export function createChoices<T extends ChoicesInstance>(
   list: string,
   options: ChoicesSourceOptions = {},
 ): T {
-  const choices = new Choices(element, { ...options.config, ...REQUIRED });
-  wire(choices, (term, page) => optionsPage(client, list, term, page, groupOf(options.group)), options.delay);
+  let mark: Mark | undefined;
+  const callbackOnCreateTemplates = marking(Choices, () => mark);
+  const choices = new Choices(element, { callbackOnCreateTemplates, ...options.config, ...REQUIRED });
+  wire(
+    choices,
+    async (term, page) => {
+      const answer = await optionsPage(client, list, term, page, groupOf(options.group));
+      mark = await marker(client, list, options.highlight);
+      return answer;
+    },
+    options.delay,
+  );
   return choices;
 }
 
@@ -186,12 +230,24 @@ export function cascade<T extends ChoicesInstance>(
   options: Omit<ChoicesSourceOptions, 'group'> = {},
 ): T[] {
   const levels = createCascade(client, lists);
-  const choices = lists.map((_, level) => new Choices(elements[level]!, { ...options.config, ...REQUIRED }));
+  const marks: (Mark | undefined)[] = [];
+  const choices = lists.map(
+    (_, level) =>
+      new Choices(elements[level]!, {
+        callbackOnCreateTemplates: marking(Choices, () => marks[level]),
+        ...options.config,
+        ...REQUIRED,
+      }),
+  );
   levels.connect(
     choices.map((level, i) => {
       const wiring = wire(
         level,
-        async (term) => ({ options: await levels.options(i, term), more: false }),
+        async (term) => {
+          const found = await levels.options(i, term);
+          marks[i] = await marker(client, lists[i]!, options.highlight);
+          return { options: found, more: false };
+        },
         options.delay,
       );
       const select = level.passedElement.element;

@@ -12,7 +12,7 @@ rmSync('lib', { recursive: true, force: true });
 const fromClient = {
   name: 'from-client',
   setup(b) {
-    b.onResolve({ filter: /\/client\/(source|cascade)\.js$/ }, () => ({
+    b.onResolve({ filter: /\/client\/(source|cascade|highlight)\.js$/ }, () => ({
       path: '../tree/lookup-client.js',
       external: true,
     }));

@@ -136,9 +136,9 @@ export function cut(
       const lcp = commonPrefixLength(keys[previous]!, keys[i]!);
       const end = Math.min(lcp + 1, keys[i]!.length);
       // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one). The
-      // words rule cuts a pooled prefix's keys apart only in a file twice as large: its matches are read together.
+      // words rule cuts a pooled prefix's keys apart only in a file three times as large: its matches are read together.
       const pooled = vcDepth !== undefined && lcp > vcDepth[i - lo]!;
-      const due = pooled ? bytes >= 2 * fileBytes : bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0;
+      const due = pooled ? bytes >= 3 * fileBytes : bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0;
       if (lcp <= largeDepth[i - lo]! && due) {
         starts.push(keys[i]!.slice(0, end));
         bounds.push(i);

@@ -150,13 +150,22 @@ function wordSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
   return [...setOf.values()];
 }
 
-/** The words rule's head part: a large one-unit prefix alone, never pooled (its keys are in many parts). */
+/**
+ * The words rule's head part: a large one-unit prefix alone. Its keys are in
+ * many parts, so its pool, when it has one, holds all its matches.
+ */
 export function wordHeadPart(m: Matcher, c: string, results: Int32Array, tiers: Uint8Array, blocks: Blocks): IndexPart {
   const { list } = m;
   const large: LargePrefix[] = list.reachable?.(c) === false ? [] : [{ prefix: c, lo: 0, results }];
   const [set] = wordSets(m, large);
+  let bytes = 0;
+  for (const e of results) if ((bytes += m.recordBytes(e)) > list.poolBytes) break;
   return makePart(list, c, [c], [], function* () {
-    if (set) {
+    if (set && bytes <= list.poolBytes) {
+      const text = `{${recordsText(list.records, Int32Array.from(results).sort())}}`;
+      set.pool = nameOfText(text);
+      yield { kind: 'pool', name: set.pool, text };
+    } else if (set) {
       const text = skipText(skipsOf(results, tiers, blocks.blockOf), blocks);
       set.skip = nameOfText(text);
       yield { kind: 'skip', name: set.skip, text };

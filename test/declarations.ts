@@ -311,6 +311,11 @@ class Builder {
       if (plain && fields.length + labelFields.length > 0 && chance(g, 0.4))
         s['text'] = this.searchText(template, labelFields, fields, fieldName);
       if (chance(g, s['columns'] ? 0.7 : 0.5)) s['exact'] = chance(g, 0.85);
+      // Mostly the words rule (the default, now and then said), a list now and then of the phrase rule or without typos.
+      const phrase = chance(g, 0.3);
+      if (phrase) s['match'] = 'phrase';
+      else if (chance(g, 0.15)) s['match'] = 'words';
+      if (chance(g, 0.2)) s['typos'] = phrase ? false : chance(g, 0.2);
       if (Object.keys(s).length > 0) c['search'] = s;
       else if (chance(g, 0.1)) c['search'] = true;
     }
@@ -524,6 +529,12 @@ export function searchSweep(declared: Declared, { places = 5, perPlace = 4, page
           x.label,
           ...searched.map((k) => String(x.own[k])),
           Array.from(x.text).slice(0, 3).join(''),
+          // The words rule: the text's words the other way round, the last cut short, and its longest word with a typo.
+          wordsIn(x.text)
+            .reverse()
+            .map((w, i) => (i === 0 ? Array.from(w).slice(0, 4).join('') : w))
+            .join(' '),
+          swapped(wordsIn(x.text).reduce((a, b) => (Array.from(b).length > Array.from(a).length ? b : a), '')),
         ]),
     );
     const last = list.params.page ? Math.min(pages, Math.ceil(items.length / declared.pageSize)) : 1;
@@ -539,10 +550,84 @@ export function searchSweep(declared: Declared, { places = 5, perPlace = 4, page
   });
 }
 
-/** A Term cut from a label at a word start, sometimes disguised, or a whole label (`whole` of the time: an exact match), or one that matches nothing. */
+/** A text's words as written (letters, digits and their marks): Unicode, case and accents kept for the client to fold. */
+const wordsIn = (text: string): string[] => text.split(/[^\p{L}\p{N}\p{M}]+/u).filter((w) => /[\p{L}\p{N}]/u.test(w));
+
+/**
+ * `word` with one typo (docs/lists.md, Typos): a letter inserted, deleted or
+ * substituted, or two adjacent letters swapped, mostly after the first letter
+ * (which is never a typo: a Term so changed finds nothing by it).
+ */
+function withTypo(g: G, word: string): string {
+  const cps = Array.from(word);
+  if (cps.length < 2) return word + pick(g, ['e', 'x']);
+  const i = chance(g, 0.1) ? 0 : int(g, 1, cps.length - 1);
+  const letter = pick(g, [...cps, 'e', 'x', 'ß', 'é']);
+  switch (pick(g, ['insert', 'delete', 'substitute', 'swap'] as const)) {
+    case 'insert':
+      cps.splice(i + int(g, 0, 1), 0, letter);
+      break;
+    case 'delete':
+      cps.splice(i, 1);
+      break;
+    case 'substitute':
+      cps[i] = cps[i] === letter ? 'q' : letter;
+      break;
+    case 'swap':
+      if (i + 1 < cps.length) [cps[i], cps[i + 1]] = [cps[i + 1]!, cps[i]!];
+      else [cps[i - 1], cps[i]] = [cps[i]!, cps[i - 1]!];
+  }
+  return cps.join('');
+}
+
+/**
+ * A Term of the words rule (docs/lists.md, The words rule) drawn from the
+ * texts' own words: several words of one text shuffled, some cut to a prefix,
+ * some given a typo (two, now and then, to a long word), or words of two
+ * texts together (often no item holds both: the typo answer, or none).
+ */
+function wordsTerm(g: G, texts: readonly string[]): string {
+  const own = wordsIn(pick(g, texts));
+  if (own.length === 0) return pick(g, texts);
+  const words = chance(g, 0.3) ? [pick(g, own), pick(g, wordsIn(pick(g, texts)).concat(own))] : own;
+  const chosen = g(() => fc.shuffledSubarray(words, { minLength: 1, maxLength: Math.min(3, words.length) }));
+  const typed = chosen.map((w) => {
+    const cps = Array.from(w);
+    const cut = chance(g, 0.4) ? cps.slice(0, int(g, 1, cps.length)).join('') : w;
+    if (!chance(g, 0.35)) return cut;
+    const once = withTypo(g, cut);
+    return Array.from(cut).length >= 9 && chance(g, 0.3) ? withTypo(g, once) : once;
+  });
+  return pick(g, [typed.join(' '), typed.join(' '), typed.join(', ').toUpperCase(), typed.join('-')]);
+}
+
+/** `word` with its second and third letters swapped: one typo, for a word of 5 letters or more. */
+function swapped(word: string): string {
+  const cps = Array.from(word);
+  if (cps.length >= 3) [cps[1], cps[2]] = [cps[2]!, cps[1]!];
+  return cps.join('');
+}
+
+/** A Term cut from a label at a word start, sometimes disguised, or a whole label (`whole` of the time: an exact match), words of the labels in any order (words rule), or one that matches nothing. */
 function termValue(g: G, labels: readonly string[], whole = 0.2): string {
+  if (labels.length > 0 && chance(g, 0.35)) return wordsTerm(g, labels);
   if (labels.length === 0 || chance(g, 0.2))
-    return pick(g, ['zzqx', ' ', '!!', 'ss', 'ß', 'smi', '山', 'e\u0301', 'x'.repeat(70)]);
+    // Some a typo away from a word of WORDS (Smith, Muller, Strasse, Naturkunde): the typo answer over any list.
+    return pick(g, [
+      'zzqx',
+      ' ',
+      '!!',
+      'ss',
+      'ß',
+      'smi',
+      '山',
+      'e\u0301',
+      'x'.repeat(70),
+      'smitth',
+      'mueller',
+      'strase',
+      'naturknude',
+    ]);
   if (chance(g, whole)) {
     const label = pick(g, labels);
     return pick(g, [label, label.toUpperCase(), `${label}!`]);

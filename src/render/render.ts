@@ -322,12 +322,16 @@ export function* searchFiles(
   const dir = directoryOf(index.metas, index.layout, options.search?.directoryStarts);
   const names = new Set<string>();
   for (const file of indexFiles(folder, layout, dir, index.fresh)) {
-    if (names.has(file[0]))
+    if (names.has(file[0])) {
+      // A file named after its content (a pool or skip file two parts have alike) is the same file; a search file is named after its routes.
+      if (!file[0].includes('/search/')) continue;
       throw new ReflistError('INTERNAL', `two search files hash to ${file[0]}: please report this`);
+    }
     names.add(file[0]);
     yield file;
   }
-  for (const file of index.whole ?? []) if (file.kind !== 'search' && file.kind !== 'pages') yield wordFile(folder, layout, file);
+  for (const file of index.whole ?? [])
+    if (file.kind !== 'search' && file.kind !== 'pages') yield wordFile(folder, layout, file);
   return { ...searchInfo(dir), ...(index.vocab ? { vocab: index.vocab } : {}) };
 }
 

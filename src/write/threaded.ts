@@ -61,11 +61,14 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   };
   const ready = next(); // ready, or the lock or layout error
   ready.catch(() => {}); // reported by write; abort has nothing to undo
-  const abort = async () => {
-    // The lock is released by the writer thread, so wait for it to let go.
-    send({ abort: true });
-    while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
-  };
+  // Once: a render that fails aborts in write, then the build aborts the tree, and a thread asked twice answers once.
+  let aborting: Promise<void> | undefined;
+  const abort = () =>
+    (aborting ??= (async () => {
+      // The lock is released by the writer thread, so wait for it to let go.
+      send({ abort: true });
+      while (!('aborted' in (await next().catch(() => ({ aborted: true }))))) {}
+    })());
   return {
     async write(outputs, onFile) {
       try {

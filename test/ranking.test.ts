@@ -158,10 +158,11 @@ describe.each(SIZES)('a declared order, a search text and exact matches, with %s
     expect({ status: res.status, body: await res.json() }).toEqual(answer);
   });
 
-  test("a list's internal paths change with its search text and exact, so a page holding an older lookup.json reads it again", () => {
+  test("a list's internal paths change with its rule, search text and exact, so a page holding an older lookup.json reads it again", () => {
     const manifest = JSON.parse(readFileSync(join(out, 'lookup.json'), 'utf8')) as Manifest;
     const layout = (list: string) => (manifest.lists[list] as ListInfo).layout;
-    expect(layout('place')).toBe(layoutOf(3, undefined));
+    expect(layout('place')).toBe(layoutOf(3, undefined, { text: null, exact: false, words: true }));
+    expect(layout('place')).not.toBe(layoutOf(3, undefined));
     expect(layout('city')).not.toBe(layout('place'));
   });
 

@@ -39,6 +39,10 @@
 //       list, the preset's generated sources and the real cities (bench-size.ts).
 //   npm run bench -- compress [--authors N] [--rounds R]  what --compress
 //       costs: each quality's CPU time and ratio, and builds with and without.
+//   npm run bench -- keys [--against REV]  real multi-word queries, some with
+//       a typo, typed a key at a time into the city, character and
+//       dictionary pickers, and the preset's labels' word starts, in this
+//       tree and REV's (536b582): requests and bytes a keystroke (bench-keys.ts).
 //   npm run bench -- cities   docs/examples.md's pickers over the full real
 //       cities and languages, plain and with order and search: files and bytes
 //       of each list, requests and bytes per keystroke typing real names, and
@@ -65,6 +69,7 @@ import { startServe, tempDir } from '../test/helpers.js';
 import { widgetsBench } from './bench-widgets.js';
 import { citiesBench } from './bench-cities.js';
 import { cliAt, compressBench, sizeBench } from './bench-size.js';
+import { keysBench } from './bench-keys.js';
 import { writeSynthetic } from './sources.js';
 import { writeDeclared } from './sources/declared.js';
 import { mulberry32 } from './sources/prng.js';
@@ -644,10 +649,11 @@ else if (which === 'size')
     toDocs,
   );
 else if (which === 'cities') await citiesBench(toDocs);
+else if (which === 'keys') await keysBench({ against: values.against ?? '536b582' });
 else if (which === 'compress')
   await compressBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6), toDocs);
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
 else
   throw new Error(
-    `unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, cities, compress or parser`,
+    `unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, cities, keys, compress or parser`,
   );

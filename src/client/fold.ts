@@ -41,3 +41,25 @@ export function compareLabels(
 export function compareIds(a: number | string, b: number | string): number {
   return typeof a === 'number' ? a - (b as number) : compareStrings(a, b as string);
 }
+
+/** A key of a declared order: a field (its index in an item's fields) and whether it sorts descending. */
+export type OrderBy = readonly [field: number, descending: boolean];
+
+/**
+ * A list's order (docs/lists.md, Order): its declared keys, numbers by value
+ * and strings by code unit, then the default order. The builder sorts a
+ * list by it, and the client merges the records of several files by it.
+ */
+export function compareInOrder<T extends { key: string; text: string; id: number | string; fields?: readonly unknown[] }>(
+  order: readonly OrderBy[] | undefined,
+): (a: T, b: T) => number {
+  if (!order || order.length === 0) return compareLabels;
+  return (a, b) => {
+    for (const [field, descending] of order) {
+      const [x, y] = [a.fields![field] as number | string, b.fields![field] as number | string];
+      const c = typeof x === 'number' ? x - (y as number) : compareStrings(x, y as string);
+      if (c !== 0) return descending ? -c : c;
+    }
+    return compareLabels(a, b);
+  };
+}

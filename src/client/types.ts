@@ -1,6 +1,8 @@
 // The shapes that the builder writes and the client reads. Everything beyond
 // the public envelopes of docs/contract.md §1 is compact arrays: these files are internal.
 
+import type { OrderBy } from './fold.js';
+
 export const FORMAT = 4;
 
 /** An item's id: an integer, or a string in a list declared with string ids. */
@@ -165,6 +167,8 @@ export interface ApiList {
   words?: true;
   /** The words rule without typos. */
   typos?: false;
+  /** The words rule: the list's declared order (fields, descending or not), by which the client merges records of several files. */
+  order?: OrderBy[];
   /** The embedded children: their list's name, their key in an item, their own keys and their ids' form. */
   children?: {
     list: string;

@@ -9,7 +9,7 @@
 // word's pool and search files, or, when every word matches thousands, the
 // record blocks all of them have matches in), filtered and ranked.
 import { Stale } from './errors.js';
-import { fold } from './fold.js';
+import { compareInOrder, fold } from './fold.js';
 import {
   blockPath,
   headPath,
@@ -23,7 +23,7 @@ import {
 import { COLUMN, EXACT, NONE, rankTexts, START, WORD, wordsOf, type FoldedTexts, type Tier } from './rank.js';
 import { textOf } from './search.js';
 import { itemTypos, mayHaveTypos, typoAllowance, typoCost } from './typos.js';
-import type { ApiList, EntryRecord, ListInfo, NestedRecord } from './types.js';
+import type { ApiList, EntryRecord, Id, ListInfo, NestedRecord } from './types.js';
 
 /** A file of the tree, parsed: undefined when it is missing or not JSON. `has` says whether reading it costs no request. */
 export type Read = (<T>(path: string) => Promise<T | undefined>) & { has?: (path: string) => boolean };
@@ -35,10 +35,9 @@ export type Read = (<T>(path: string) => Promise<T | undefined>) & { has?: (path
  */
 export type WordSet<R = EntryRecord> = [total: number, page1: R[], pool: string | null, skip?: string];
 
-/** A search file or pool file of the words rule: records, and where each is in the list as steps from the one before. */
+/** A search file or pool file of the words rule: records in list order, and a search file's large prefixes. */
 export interface WordChunk<R = EntryRecord> {
   records: R[];
-  at: number[];
   large?: Record<string, number>;
   sets?: WordSet<R>[];
   /** A pooled prefix: the first keys of the search files beside this one its keys run over. */
@@ -48,7 +47,6 @@ export interface WordChunk<R = EntryRecord> {
 }
 
 interface Block<R> {
-  from: number;
   records: R[];
 }
 
@@ -73,8 +71,8 @@ export interface Kept {
   children?: readonly number[];
 }
 
-/** Where a Term's records were read from: each with its place in the list. */
-type Candidates = Map<number, EntryRecord>;
+/** The records a Term may match, read from one or more files: by id (under a parent, of one chain: ids are unique there). */
+type Candidates = Map<string, EntryRecord>;
 
 /** A file the manifest routes to: missing means the manifest may be older than the tree. */
 async function routed<T>(read: Read, path: string): Promise<T> {
@@ -83,17 +81,27 @@ async function routed<T>(read: Read, path: string): Promise<T> {
   return value;
 }
 
-/** The list's own records of a file's, with their places: under a parent, those of its chain. */
-function own<R>(ix: WordIndex, records: readonly R[], at: (k: number) => number, into: Candidates): void {
-  for (const [k, r] of records.entries()) {
-    if (ix.chain === undefined) into.set(at(k), r as EntryRecord);
-    else if ((r as NestedRecord)[0] === ix.chain) into.set(at(k), (r as NestedRecord)[1]);
+/** The list's own records of a file's: under a parent, those of its chain. */
+function own(ix: WordIndex, records: readonly unknown[], into: Candidates): void {
+  for (const r of records) {
+    if (ix.chain === undefined) into.set(String((r as EntryRecord)[0]), r as EntryRecord);
+    else if ((r as NestedRecord)[0] === ix.chain) into.set(String((r as NestedRecord)[1][0]), (r as NestedRecord)[1]);
   }
 }
 
 function addChunk(ix: WordIndex, chunk: WordChunk<unknown>, into: Candidates): void {
-  let place = 0;
-  own(ix, chunk.records, (k) => (place += chunk.at[k]!), into);
+  own(ix, chunk.records, into);
+}
+
+/** Records (of several files) in the list's order, which the client reckons as the builder sorts by it. */
+function inListOrder(candidates: Candidates, list: ApiList): EntryRecord[] {
+  const compare = compareInOrder<{ key: string; text: string; id: Id; fields?: readonly unknown[]; record: EntryRecord }>(
+    list.order,
+  );
+  return [...candidates.values()]
+    .map((record) => ({ key: fold(record[1]), text: record[1], id: record[0], fields: record[4], record }))
+    .sort(compare)
+    .map((r) => r.record);
 }
 
 const pageOwn = (ix: WordIndex, records: readonly unknown[]): EntryRecord[] =>
@@ -182,7 +190,7 @@ async function pooled(read: Read, ix: WordIndex, paths: readonly string[]): Prom
 async function blocks(read: Read, ix: WordIndex, names: readonly string[]): Promise<Candidates> {
   const into: Candidates = new Map();
   const read1 = (name: string) => routed<Block<unknown>>(read, blockPath(ix.folder, name));
-  for (const block of await Promise.all(names.map(read1))) own(ix, block.records, (k) => block.from + k, into);
+  for (const block of await Promise.all(names.map(read1))) own(ix, block.records, into);
   return into;
 }
 
@@ -240,7 +248,7 @@ async function sourced(read: Read, ix: WordIndex, states: readonly WordState[]):
     if (s.kind === 'small') addChunk(ix, s.chunk, into);
     else if (s.kind === 'pooled') for (const p of s.paths) paths.add(p);
   }
-  for (const [place, record] of await pooled(read, ix, [...paths])) into.set(place, record);
+  for (const [id, record] of await pooled(read, ix, [...paths])) into.set(id, record);
   return into;
 }
 
@@ -260,8 +268,7 @@ function textsOf(record: EntryRecord, list: ApiList): FoldedTexts {
 /** Candidates (in list order) that match q as typed, best tier first. */
 function ranked(candidates: Candidates, q: string, list: ApiList): Kept[] {
   const byTier: Kept[][] = Array.from({ length: NONE }, () => []);
-  for (const place of [...candidates.keys()].sort((a, b) => a - b)) {
-    const record = candidates.get(place)!;
+  for (const record of inListOrder(candidates, list)) {
     const { tier, children } = rankTexts(textsOf(record, list), q, list.exact === true, true);
     if (tier !== NONE) byTier[tier]!.push({ record, ...(children ? { children } : {}) });
   }
@@ -272,8 +279,7 @@ function ranked(candidates: Candidates, q: string, list: ApiList): Kept[] {
 function fewestTypos(candidates: Candidates, q: string, list: ApiList): Kept[] {
   let fewest = Infinity;
   let kept: Kept[] = [];
-  for (const place of [...candidates.keys()].sort((a, b) => a - b)) {
-    const record = candidates.get(place)!;
+  for (const record of inListOrder(candidates, list)) {
     const f = textsOf(record, list);
     const { typos, own, children } = itemTypos(f, q);
     if (typos === Infinity || typos > fewest) continue;
@@ -314,7 +320,7 @@ async function typoCandidates(read: Read, ix: WordIndex, words: readonly string[
   const into = await sourced(read, ix, states);
   for (const s of states) {
     if (s.kind !== 'skipped') continue;
-    for (const [place, record] of (await candidatesOf(read, ix, [meant[states.indexOf(s)]!]))!) into.set(place, record);
+    for (const [id, record] of (await candidatesOf(read, ix, [meant[states.indexOf(s)]!]))!) into.set(id, record);
   }
   return into;
 }
@@ -352,10 +358,9 @@ async function skippedPage(read: Read, ix: WordIndex, skip: string, q: string, p
   for (const [k, b] of wanted.entries()) {
     const into: Candidates = new Map();
     const block = got[k]!;
-    own(ix, block.records, (i) => block.from + i, into);
+    own(ix, block.records, into);
     const seen = tiers.map(() => 0);
-    for (const place of [...into.keys()].sort((x, y) => x - y)) {
-      const record = into.get(place)!;
+    for (const record of into.values()) {
       const { tier, children } = rankTexts(textsOf(record, ix.list), q, ix.list.exact === true, true);
       const t = tiers.indexOf(tier);
       if (t < 0) continue;

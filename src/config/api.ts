@@ -1,5 +1,6 @@
 // What lookup.json says of a declaration (Manifest.api): enough for the client
 // to route any request to its list and to answer it from the list's files.
+import type { OrderBy } from '../client/fold.js';
 import type { ApiList, KeyValue, Manifest } from '../client/types.js';
 import type { Declaration, ListSpec } from './declaration.js';
 
@@ -34,6 +35,10 @@ export function apiOf(d: Declaration): Manifest['api'] {
         ...(list.search && list.search.text ? { text: list.search.text.parts } : {}),
         ...(list.search && list.search.exact ? { exact: true as const } : {}),
         ...(list.search && !list.search.phrase ? { words: true as const } : {}),
+        // The words rule merges the records of several files in the list's order, which the client reckons.
+        ...(list.search && !list.search.phrase && list.order
+          ? { order: list.order.map(({ field, descending }): OrderBy => [field, descending]) }
+          : {}),
         ...(list.search && list.search.noTypos ? { typos: false as const } : {}),
         ...(children
           ? {

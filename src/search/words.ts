@@ -48,7 +48,7 @@ export function recordBlocks(records: readonly string[], bytes: number): Blocks 
   let from = 0;
   let size = 0;
   const close = (to: number) => {
-    const text = `{"from":${from},"records":[${records.slice(from, to).join(',')}]}`;
+    const text = `{"records":[${records.slice(from, to).join(',')}]}`;
     texts.push(text);
     names.push(nameOfText(text));
     from = to;
@@ -70,16 +70,9 @@ const wordSetText = (set: ResultSet): string =>
 /** Its bytes before the names are known: each is 16 hex digits. */
 const wordSetBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + 24;
 
-/**
- * Some entries' records (ascending) and where each is in the list, as the
- * steps from one to the next (the first from 0): a Term of more words merges
- * the records of several files in list order.
- */
-function recordsText(records: readonly string[], members: ArrayLike<number>): string {
-  const at: number[] = [];
-  for (let k = 0; k < members.length; k++) at.push(members[k]! - (k === 0 ? 0 : members[k - 1]!));
-  return `"records":[${Array.from(members, (e) => records[e]).join(',')}],"at":${json(at)}`;
-}
+/** Some entries' records, in list order. */
+const recordsText = (records: readonly string[], members: ArrayLike<number>): string =>
+  `"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
 
 /**
  * The search file text of some records and the large prefixes located there,

@@ -1,6 +1,6 @@
 // The validated sources, sorted in list order (docs/contract.md §2): what every later
 // stage renders from. Nothing here touches the disk.
-import { compareLabels, compareStrings, fold } from '../client/fold.js';
+import { compareInOrder, compareLabels, fold } from '../client/fold.js';
 import type { Id } from '../client/types.js';
 import type { OrderKey } from '../config/declaration.js';
 
@@ -54,14 +54,5 @@ export function sortInOrder<T extends Labelled & { fields?: Value[] }>(
   items: T[],
   order: readonly OrderKey[] | undefined,
 ): T[] {
-  if (!order) return sortLabels(items);
-  const compare = (a: T, b: T): number => {
-    for (const { field, descending } of order) {
-      const [x, y] = [a.fields![field]!, b.fields![field]!];
-      const c = typeof x === 'number' ? x - (y as number) : compareStrings(x, y as string);
-      if (c !== 0) return descending ? -c : c;
-    }
-    return compareLabels(a, b);
-  };
-  return items.sort(compare);
+  return items.sort(compareInOrder(order?.map(({ field, descending }) => [field, descending] as const)));
 }

@@ -25,7 +25,7 @@ export interface LookupClientOptions {
    * files behind the client are stored compressed (a Response has both).
    */
   fetch?: (url: string) => Promise<FetchedFile>;
-  /** How many parsed files to keep for later requests (a scroll, a retyped term). */
+  /** How many parsed files to keep for later requests (a scroll, a retyped term): 256 at most, of 24 MB of text at most, unless told. */
   cacheSize?: number;
 }
 
@@ -149,13 +149,16 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   const baseUrl = base.href;
   const fetchImpl = options.fetch ?? fetchTree;
-  const cacheSize = options.cacheSize ?? 64;
+  const cacheSize = options.cacheSize ?? 256;
+  // A Term made only of common words reads many record blocks: their text, not their number, is what a page holds.
+  const CACHE_TEXT = 24_000_000;
   // Only settled results are shared between requests, never a pending promise,
   // so no request's answer depends on another request's I/O: an edge runtime
   // ties I/O to the request that started it (Cloudflare cancels it when that
   // request's client goes away). Two requests for a file not yet read both
   // fetch it. See docs/hosts.md.
-  const cache = new Map<string, unknown>();
+  const cache = new Map<string, { value: unknown; size: number }>();
+  let cached = 0;
   let tree: Tree | undefined;
   /** Files found stale under the current manifest even after reading lookup.json afresh: a broken tree, not a deploy. */
   const confirmed = new Set<string>();
@@ -176,23 +179,26 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     return storedCompressed(path) ? inflate(await res.arrayBuffer()) : res.text();
   }
 
-  /** A file's JSON, or undefined when it is missing or not JSON (an app-shell fallback page). */
-  async function fetchJson(path: string): Promise<unknown> {
-    return parseJson(await fetchText(path));
-  }
-
   /** A file's JSON through the cache of parsed files: what the answers read the tree by. */
   async function load<T>(path: string): Promise<T | undefined> {
-    if (cache.has(path)) {
-      const value = cache.get(path);
+    const hit = cache.get(path);
+    if (hit) {
       cache.delete(path); // re-insert: the Map's order is the LRU order
-      cache.set(path, value);
-      return value as T | undefined;
+      cache.set(path, hit);
+      return hit.value as T | undefined;
     }
-    const value = await fetchJson(path);
-    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
-    cache.set(path, value);
-    return value as T | undefined;
+    const text = await fetchText(path);
+    const entry = { value: parseJson(text), size: text?.length ?? 0 };
+    cache.set(path, entry);
+    cached += entry.size;
+    // The oldest go first, down to the limits (the newest stays whatever its size).
+    for (const [oldest, { size }] of cache) {
+      if (cache.size <= cacheSize && cached <= CACHE_TEXT) break;
+      if (oldest === path) break;
+      cache.delete(oldest);
+      cached -= size;
+    }
+    return entry.value as T | undefined;
   }
 
   /**
@@ -225,6 +231,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     if (tree?.text === used.text) {
       tree = read;
       cache.clear();
+      cached = 0;
       confirmed.clear();
     }
     return true;

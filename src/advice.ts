@@ -169,7 +169,7 @@ const PART_NAMES: Record<Part, string> = {
   public: 'item and list files',
   id: 'Id buckets',
   search: 'search files',
-  results: 'result page files',
+  results: 'result page files and record blocks',
   other: 'root files',
   copies: '.gz/.br copies',
 };

@@ -13,15 +13,18 @@ export const FOLDER_CAP = 10_000;
 /**
  * What a file of the tree is, by its path alone: a public page file, another
  * public file (a list's first page, a whole list, an item), an Id bucket, a
- * search file, a result page file, a root or host file, or a compressed copy
- * of another file. Internal files may be stored gzipped (`.json.gz`).
+ * file of the Term index (a search file; the words rule's pool and skip
+ * files and typo vocabulary too), a result page file (or the words rule's
+ * record block), a root or host file, or a compressed copy of another file.
+ * Internal files may be stored gzipped (`.json.gz`).
  */
 export type Part = 'page' | 'public' | 'id' | 'search' | 'results' | 'other' | 'copies';
 
 export function partOf(path: string): Exclude<Part, 'copies'> {
   if (/(^|\/)(id|child)\/[0-9a-f]{16}-\d+\/\d+\/\d+\.json(\.gz)?$/.test(path)) return 'id';
-  if (/(^|\/)search\/[0-9a-f]{2}\/[0-9a-f]{14}\.json(\.gz)?$/.test(path)) return 'search';
-  if (/(^|\/)pages\/[0-9a-f]{2}\/[0-9a-f]{14}\.json(\.gz)?$/.test(path)) return 'results';
+  if (/(^|\/)(search|pools|skips)\/[0-9a-f]{2}\/[0-9a-f]{14}\.json(\.gz)?$/.test(path)) return 'search';
+  if (/(^|\/)vocab\/[0-9a-f]{16}-\d+\/\d+\/\d+\.json(\.gz)?$/.test(path)) return 'search';
+  if (/(^|\/)(pages|blocks)\/[0-9a-f]{2}\/[0-9a-f]{14}\.json(\.gz)?$/.test(path)) return 'results';
   if (/\/page\/\d+\.json$/.test(path)) return 'page';
   // A list's name starts with a letter; the host files at the root with `_`.
   return /^[A-Za-z][^/]*(\/.*)?\.json$/.test(path) && path !== 'lookup.json' ? 'public' : 'other';

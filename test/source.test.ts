@@ -86,7 +86,8 @@ const arbTerm = (labels: readonly string[]) =>
       ? [
           fc.tuple(fc.constantFrom(...labels), fc.nat(), fc.integer({ min: 1, max: 6 })).map(([label, at, length]) => {
             const words = label.split(' ');
-            return words[at % words.length]!.slice(0, length);
+            // By code points: a prefix never splits a character written as a surrogate pair (😀).
+            return [...words[at % words.length]!].slice(0, length).join('');
           }),
         ]
       : []),

@@ -12,7 +12,7 @@ export type Id = number | string;
 export interface DeclaredItem {
   id: Id;
   label: string;
-  /** What Term's tiers 1 and 2 are reckoned on: the label, or the list's `search.text` made from the item's fields. */
+  /** What Term's tiers 1 to 3 are reckoned on: the label, or the list's `search.text` made from the item's fields. */
   text: string;
   /** The row's parent columns, each as an id of the ancestor it names (outermost first). */
   up: Id[];
@@ -254,7 +254,7 @@ export function typoAllowance(word: string): number {
  * swaps of two adjacent letters, no letter edited twice, that make `a` into
  * the first j code points of `b`. The last row of the textbook table.
  */
-export function prefixDistances(a: readonly string[], b: readonly string[]): number[] {
+function prefixDistances(a: readonly string[], b: readonly string[]): number[] {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
     Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
   );

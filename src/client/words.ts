@@ -10,16 +10,7 @@
 // record blocks all of them have matches in), filtered and ranked.
 import { Stale } from './errors.js';
 import { compareInOrder, fold } from './fold.js';
-import {
-  blockPath,
-  headPath,
-  poolPath,
-  searchFileFor,
-  searchPath,
-  skipPath,
-  vocabBucket,
-  vocabPath,
-} from './paths.js';
+import { blockPath, headPath, poolPath, searchFileFor, searchPath, skipPath, vocabBucket, vocabPath } from './paths.js';
 import { COLUMN, EXACT, NONE, rankTexts, START, WORD, wordsOf, type FoldedTexts, type Tier } from './rank.js';
 import { textOf } from './search.js';
 import { itemTypos, mayHaveTypos, typoAllowance, typoCost } from './typos.js';
@@ -28,18 +19,21 @@ import type { ApiList, EntryRecord, Id, ListInfo, NestedRecord } from './types.j
 /** A file of the tree, parsed: undefined when it is missing or not JSON. `has` says whether reading it costs no request. */
 export type Read = (<T>(path: string) => Promise<T | undefined>) & { has?: (path: string) => boolean };
 
-/**
- * A large prefix's set: its total, page 1, and where its matches are: in its
- * pool file (null: none) and the search files its keys run over (its own and
- * those `also` names); or, when they are more than a pool holds, its skip file.
- */
-export type WordSet<R = EntryRecord> = [total: number, page1: R[], pool: string | null, skip?: string];
+/** A large prefix's set: its total and page 1, shared by the prefixes with those results. */
+export type WordSet<R = EntryRecord> = [total: number, page1: R[]];
 
 /** A search file or pool file of the words rule: records in list order, and a search file's large prefixes. */
 export interface WordChunk<R = EntryRecord> {
   records: R[];
   large?: Record<string, number>;
   sets?: WordSet<R>[];
+  /**
+   * Where a large prefix's matches are: its pool file (null: none) and the
+   * search files its keys run over (this one and those `also` names); or,
+   * when they are more than a pool holds, its skip file.
+   */
+  pools?: Record<string, string | null>;
+  skips?: Record<string, string>;
   /** A pooled prefix: the first keys of the search files beside this one its keys run over. */
   also?: Record<string, string[]>;
   /** A head's file in a list listed in two levels: the first keys of the head's other files. */
@@ -95,9 +89,13 @@ function addChunk(ix: WordIndex, chunk: WordChunk<unknown>, into: Candidates): v
 
 /** Records (of several files) in the list's order, which the client reckons as the builder sorts by it. */
 function inListOrder(candidates: Candidates, list: ApiList): EntryRecord[] {
-  const compare = compareInOrder<{ key: string; text: string; id: Id; fields?: readonly unknown[]; record: EntryRecord }>(
-    list.order,
-  );
+  const compare = compareInOrder<{
+    key: string;
+    text: string;
+    id: Id;
+    fields?: readonly unknown[];
+    record: EntryRecord;
+  }>(list.order);
   return [...candidates.values()]
     .map((record) => ({ key: fold(record[1]), text: record[1], id: record[0], fields: record[4], record }))
     .sort(compare)
@@ -110,7 +108,11 @@ const pageOwn = (ix: WordIndex, records: readonly unknown[]): EntryRecord[] =>
     : (records as NestedRecord[]).filter(([chain]) => chain === ix.chain).map(([, r]) => r);
 
 /** The first keys of the search files around `key`, and the path of each: a head's expanded in a list listed in two levels. */
-async function startsAround(read: Read, ix: WordIndex, key: string): Promise<{ starts: string[]; path: (i: number) => string }> {
+async function startsAround(
+  read: Read,
+  ix: WordIndex,
+  key: string,
+): Promise<{ starts: string[]; path: (i: number) => string }> {
   const { folder, info } = ix;
   const { layout, search, heads } = info;
   const i = searchFileFor(key, search);
@@ -152,6 +154,9 @@ function searchFileCached(read: Read, ix: WordIndex, key: string): boolean {
 const setOf = (chunk: WordChunk<unknown>, key: string): WordSet<unknown> | undefined =>
   chunk.large && Object.hasOwn(chunk.large, key) ? chunk.sets?.[chunk.large[key]!] : undefined;
 
+const skipOf = (chunk: WordChunk<unknown>, key: string): string | undefined =>
+  chunk.skips && Object.hasOwn(chunk.skips, key) ? chunk.skips[key] : undefined;
+
 /** What one word of a Term is, once its search file is read. */
 type WordState =
   | { kind: 'small'; chunk: WordChunk<unknown> }
@@ -162,14 +167,15 @@ async function stateOf(read: Read, ix: WordIndex, key: string): Promise<WordStat
   const found = await searchFileOf(read, ix, key);
   const set = setOf(found.chunk, key);
   if (!set) return { kind: 'small', chunk: found.chunk };
-  const [total, , , skip] = set;
+  const [total] = set;
+  const skip = skipOf(found.chunk, key);
   if (skip !== undefined) return { kind: 'skipped', total, skip };
   return { kind: 'pooled', total, paths: poolPaths(ix, key, found) };
 }
 
 /** Where a pooled prefix's matches are: its pool file, its own search file and those beside it its keys run over (`also`). */
 function poolPaths(ix: WordIndex, key: string, { chunk, path, around }: FoundFile): string[] {
-  const [, , pool] = setOf(chunk, key)!;
+  const pool = chunk.pools && Object.hasOwn(chunk.pools, key) ? chunk.pools[key]! : null;
   const also = chunk.also && Object.hasOwn(chunk.also, key) ? chunk.also[key]! : [];
   const at = (start: string) => {
     const i = around.starts.indexOf(start);
@@ -182,7 +188,8 @@ function poolPaths(ix: WordIndex, key: string, { chunk, path, around }: FoundFil
 /** The records of a pooled word's matches: its pool and the search files it runs over. */
 async function pooled(read: Read, ix: WordIndex, paths: readonly string[]): Promise<Candidates> {
   const into: Candidates = new Map();
-  for (const chunk of await Promise.all(paths.map((p) => routed<WordChunk<unknown>>(read, p)))) addChunk(ix, chunk, into);
+  for (const chunk of await Promise.all(paths.map((p) => routed<WordChunk<unknown>>(read, p))))
+    addChunk(ix, chunk, into);
   return into;
 }
 
@@ -235,7 +242,11 @@ async function candidatesOf(
     [...states.values()].map((s) => routed<Skip>(read, skipPath(ix.folder, (s as Skipped).skip))),
   );
   const sets = skips.map((s) => new Set(s.blocks.map((b) => b[0])));
-  return blocks(read, ix, skips[0]!.blocks.map((b) => b[0]).filter((name) => sets.every((s) => s.has(name))));
+  return blocks(
+    read,
+    ix,
+    skips[0]!.blocks.map((b) => b[0]).filter((name) => sets.every((s) => s.has(name))),
+  );
 }
 
 type Skipped = Extract<WordState, { kind: 'skipped' }>;
@@ -372,7 +383,12 @@ async function skippedPage(read: Read, ix: WordIndex, skip: string, q: string, p
 }
 
 /** The answer to folded Term q (non-empty), page `page`, of a paged list of the words rule. */
-export async function answerWords(read: Read, ix: WordIndex, q: string, page: number): Promise<{ total: number; kept: Kept[] }> {
+export async function answerWords(
+  read: Read,
+  ix: WordIndex,
+  q: string,
+  page: number,
+): Promise<{ total: number; kept: Kept[] }> {
   const { list, pageSize: size } = ix;
   const scope = ix.chain === undefined ? '' : `${ix.chain}/`;
   const words = wordsOf(q);
@@ -382,7 +398,8 @@ export async function answerWords(read: Read, ix: WordIndex, q: string, page: nu
     const found = await searchFileOf(read, ix, scope + q);
     const set = setOf(found.chunk, scope + q);
     if (set) {
-      const [count, page1, , skip] = set;
+      const [count, page1] = set;
+      const skip = skipOf(found.chunk, scope + q);
       if (page === 1) return { total: count, kept: pageOwn(ix, page1).map((record) => ({ record })) };
       if ((page - 1) * size >= count) return { total: count, kept: [] };
       if (skip !== undefined) return { total: count, kept: await skippedPage(read, ix, skip, q, page) };

@@ -35,8 +35,12 @@ export interface PartMeta {
   pages: string[];
 }
 
-/** Bumped whenever what the cache holds, or how labels fold, changes. */
-const VERSION = 3;
+/**
+ * Bumped whenever what the cache holds, how labels fold, or what a kept
+ * list's files are changes: 4, the words rule's index, which a list of one's
+ * own declared as before now has (a tree of 3 is built afresh once).
+ */
+const VERSION = 4;
 
 export interface CacheMeta {
   version: number;

@@ -109,15 +109,15 @@ export interface ResultSet {
   files: number;
   /** Its page files' names, in order, once pageFiles has rendered them. */
   names: string[];
-  /** Words rule: the pool file of its large keys (null: none, all its keys are in search files), or its skip file. */
-  pool?: string | null;
-  skip?: string;
   /** The search file being cut that already counts this set's bytes. */
   stamp: number;
 }
 
 export interface LargePrefix {
   prefix: string;
+  /** Words rule: the pool file of its large keys (null: none, all its keys are in search files), or its skip file. */
+  pool?: string | null;
+  skip?: string;
   /** Position of its first key. */
   lo: number;
   /** Entry indexes in result order. */

@@ -63,21 +63,22 @@ export function recordBlocks(records: readonly string[], bytes: number): Blocks 
   return { names, texts, blockOf };
 }
 
-/** A word set's text: `[total, page 1, pool]`, or `[total, page 1, null, skip]`. */
-const wordSetText = (set: ResultSet): string =>
-  `${set.head}${set.skip === undefined ? json(set.pool ?? null) : `null,${json(set.skip)}`}]`;
+/** A word set's text: `[total, page 1]`, shared by the large prefixes with those results. */
+const wordSetText = (set: ResultSet): string => `${set.head}]`;
 
-/** Its bytes before the names are known: each is 16 hex digits. */
-const wordSetBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + 24;
+/** Its bytes, and those of a prefix's pool or skip file's name beside it (16 hex digits). */
+const wordSetBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + 32;
 
 /** Some entries' records, in list order. */
 const recordsText = (records: readonly string[], members: ArrayLike<number>): string =>
   `"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
 
 /**
- * The search file text of some records and the large prefixes located there,
- * with their word sets, and for a pooled prefix, the first keys of the other
- * search files its keys run over.
+ * The search file text of some records and the large prefixes located there:
+ * their word sets, each prefix's pool file (`pools`, null where none) or skip
+ * file (`skips`), and for a pooled prefix, the first keys of the other search
+ * files its keys run over (`also`). A pool or skip is the prefix's own: two
+ * prefixes with the same matches have other keys, and other tiers.
  */
 function wordChunkText(
   records: string[],
@@ -94,8 +95,14 @@ function wordChunkText(
       return `${json(l.prefix)}:${index.get(l.set!)}`;
     });
     text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
+    const map = (ls: LargePrefix[], value: (l: LargePrefix) => unknown) =>
+      `{${ls.map((l) => `${json(l.prefix)}:${json(value(l))}`).join(',')}}`;
+    const pooled = located.filter((l) => l.skip === undefined);
+    const skipped = located.filter((l) => l.skip !== undefined);
     const more = located.filter((l) => also.has(l));
-    if (more.length > 0) text += `,"also":{${more.map((l) => `${json(l.prefix)}:${json(also.get(l))}`).join(',')}}`;
+    if (pooled.length > 0) text += `,"pools":${map(pooled, (l) => l.pool ?? null)}`;
+    if (skipped.length > 0) text += `,"skips":${map(skipped, (l) => l.skip)}`;
+    if (more.length > 0) text += `,"also":${map(more, (l) => also.get(l))}`;
   }
   return text + '}';
 }
@@ -121,10 +128,7 @@ function skipText(skips: Skips, blocks: Blocks): string {
   return `{"blocks":[${rows.join(',')}]}`;
 }
 
-/**
- * Word sets for a part's large prefixes: page 1 and the total, shared by
- * prefixes with the same results (their pool or skip is the same too).
- */
+/** Word sets for a part's large prefixes: page 1 and the total, shared by prefixes with the same results. */
 function wordSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
   const { list } = m;
   const setOf = new Map<string, ResultSet>();
@@ -135,7 +139,16 @@ function wordSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
     let set = setOf.get(digest);
     if (!set) {
       const page1 = pagesOf(list, { ...l, results: l.results.subarray(0, list.pageSize) })[0] ?? '[]';
-      set = { name: '', per: 0, source: l, pages: undefined, head: `[${l.results.length},${page1},`, files: 0, names: [], stamp: -1 };
+      set = {
+        name: '',
+        per: 0,
+        source: l,
+        pages: undefined,
+        head: `[${l.results.length},${page1}`,
+        files: 0,
+        names: [],
+        stamp: -1,
+      };
       setOf.set(digest, set);
     }
     l.set = set;
@@ -150,18 +163,19 @@ function wordSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
 export function wordHeadPart(m: Matcher, c: string, results: Int32Array, tiers: Uint8Array, blocks: Blocks): IndexPart {
   const { list } = m;
   const large: LargePrefix[] = list.reachable?.(c) === false ? [] : [{ prefix: c, lo: 0, results }];
-  const [set] = wordSets(m, large);
+  wordSets(m, large);
+  const [l] = large;
   let bytes = 0;
   for (const e of results) if ((bytes += m.recordBytes(e)) > list.poolBytes) break;
   return makePart(list, c, [c], [], function* () {
-    if (set && bytes <= list.poolBytes) {
+    if (l && bytes <= list.poolBytes) {
       const text = `{${recordsText(list.records, Int32Array.from(results).sort())}}`;
-      set.pool = nameOfText(text);
-      yield { kind: 'pool', name: set.pool, text };
-    } else if (set) {
+      l.pool = nameOfText(text);
+      yield { kind: 'pool', name: l.pool, text };
+    } else if (l) {
       const text = skipText(skipsOf(results, tiers, blocks.blockOf), blocks);
-      set.skip = nameOfText(text);
-      yield { kind: 'skip', name: set.skip, text };
+      l.skip = nameOfText(text);
+      yield { kind: 'skip', name: l.skip, text };
     }
     yield { kind: 'search', start: c, text: wordChunkText(list.records, new Int32Array(0), large, new Map()) };
   });
@@ -202,7 +216,11 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
     const others = new Set<number>();
     for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++)
       if (skip[i - lo] !== 1 && fileOf(i) !== own) others.add(fileOf(i));
-    if (others.size > 0) also.set(l, [...others].sort((a, b) => a - b).map((k) => starts[k]!));
+    if (others.size > 0)
+      also.set(
+        l,
+        [...others].sort((a, b) => a - b).map((k) => starts[k]!),
+      );
   }
   return makePart(list, name, starts, [], function* () {
     // The pool files: the keys no search file holds (each a large prefix) that are pooled.
@@ -231,7 +249,10 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
         const [x, y] = [keys[last]!, keys[i]!];
         while (lcp < x.length && x.charCodeAt(lcp) === y.charCodeAt(lcp)) lcp++;
         const allowed = lcp <= vcDepth[i - lo]!;
-        if (allowed && (size >= list.poolFileBytes || (size >= list.poolFileBytes / 3 && fnv1a(y, FNV_BASIS) % 32 === 0)))
+        if (
+          allowed &&
+          (size >= list.poolFileBytes || (size >= list.poolFileBytes / 3 && fnv1a(y, FNV_BASIS) % 32 === 0))
+        )
           yield* close();
       }
       const e = owners[i]!;
@@ -240,21 +261,19 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
       last = i;
     }
     yield* close();
-    // Each large prefix's set: its skip file, or the pool file of its first pooled large key (all of them are in it).
+    // Each large prefix's skip file, or the pool file of its first pooled large key (all of them are in it).
     for (const l of large) {
-      const set = l.set!;
-      if (set.pool !== undefined || set.skip !== undefined) continue;
       const skips = skipsFor.get(l);
       if (skips) {
         const text = skipText(skips, blocks);
-        set.skip = nameOfText(text);
-        yield { kind: 'skip', name: set.skip, text };
+        l.skip = nameOfText(text);
+        yield { kind: 'skip', name: l.skip, text };
         continue;
       }
-      set.pool = null;
+      l.pool = null;
       for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++) {
         if (poolAt[i - lo]! >= 0) {
-          set.pool = poolNames[poolAt[i - lo]!]!;
+          l.pool = poolNames[poolAt[i - lo]!]!;
           break;
         }
       }

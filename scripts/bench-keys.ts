@@ -210,7 +210,10 @@ function row(corpus: string, side: string, what: string, f: ReturnType<typeof fi
   return `| ${corpus} | ${side} | ${what} | ${f.keystrokes} | ${pct(f.atMostOne, f.keystrokes)} | ${pct(f.atMostTwo, f.keystrokes)} | ${f.most} | ${kb(f.all.median)} / ${kb(f.all.p95)} / ${kb(f.all.max)} | ${kb(f.reading.median)} / ${kb(f.reading.p95)} / ${kb(f.reading.max)} |`;
 }
 
-export async function keysBench(options: { against: string }): Promise<void> {
+export async function keysBench(
+  options: { against: string },
+  toDocs: (name: string, lines: string[]) => void,
+): Promise<void> {
   const base = cliAt(options.against);
   const here = join(process.cwd(), 'lib/cli.js');
   const corpora: [name: keyof typeof QUERIES, list: string, write: (dir: string) => void][] = [
@@ -219,7 +222,7 @@ export async function keysBench(options: { against: string }): Promise<void> {
     ['wordnet', 'word', (dir) => (writeWordSources(dir), writeWordConfig(dir))],
   ];
   const lines = [
-    `Real queries typed a character at a time, a fresh visit each; REV is ${base.title}. A keystroke's requests after lookup.json, and its bytes as stored (median / p95 / most), over every keystroke and over those that read a file:`,
+    `\`npm run bench -- keys\`, ${new Date().toISOString().slice(0, 10)}: real queries typed a character at a time, a fresh visit each; REV is ${base.title}. A keystroke's requests after lookup.json, and its bytes as stored (median / p95 / most), over every keystroke and over those that read a file:`,
     '',
     '| corpus | tree | Terms | keystrokes | ≤ 1 request | ≤ 2 requests | most | bytes, every keystroke | bytes, keystrokes that read |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -268,4 +271,5 @@ export async function keysBench(options: { against: string }): Promise<void> {
     rmSync(base.dir, { recursive: true, force: true });
   }
   console.log(lines.join('\n'));
+  toDocs('keys', lines);
 }

@@ -649,7 +649,7 @@ else if (which === 'size')
     toDocs,
   );
 else if (which === 'cities') await citiesBench(toDocs);
-else if (which === 'keys') await keysBench({ against: values.against ?? '536b582' });
+else if (which === 'keys') await keysBench({ against: values.against ?? '536b582' }, toDocs);
 else if (which === 'compress')
   await compressBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6), toDocs);
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));

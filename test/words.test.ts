@@ -45,3 +45,22 @@ test('a list of one’s own forgives a typo, unless it says "typos": false', asy
     items: [],
   });
 });
+
+test('a typo answer keeps only the items with the fewest typos, in list order, and pages them', async () => {
+  const out = join(tempDir(), 'dist');
+  const places = 'id,text\n1,Wishington\n2,Washington\n3,Washington Heights\n4,Wishingtown\n5,Walsingham\n';
+  await buildFrom({ 'place.csv': places, 'reflist.config.json': JSON.stringify({ lists: { place: {} } }) }, out, 1);
+  const client = await treeClient(out, { baseUrl: pathToFileURL(`${out}/`) });
+  const ask = async (url: string) => (await client.request(url)).body;
+  // washingtn is one typo from the start of Washington, two from Wishington's: only the fewest count.
+  expect(await ask('/place.json?Term=washingtn')).toEqual({ total: 2, items: [{ id: 2, text: 'Washington' }] });
+  expect(await ask('/place.json?Term=washingtn&Page=2')).toEqual({
+    total: 2,
+    items: [{ id: 3, text: 'Washington Heights' }],
+  });
+  // Every word's typos count: heights is exact, washingtn one typo; wishingtn heights two.
+  expect(await ask('/place.json?Term=heights%20wishingtn')).toEqual({
+    total: 1,
+    items: [{ id: 3, text: 'Washington Heights' }],
+  });
+});

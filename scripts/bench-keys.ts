@@ -240,6 +240,7 @@ export async function keysBench(
         const ks = await typeQueries(out, list, QUERIES[name]);
         lines.push(row(name, side, 'one word', figures(ks.filter((k) => !k.many))));
         lines.push(row(name, side, 'several words or a typo', figures(ks.filter((k) => k.many))));
+        lines.push(row(name, side, 'every one', figures(ks)));
         rmSync(out, { recursive: true, force: true });
       }
       rmSync(sources, { recursive: true, force: true });

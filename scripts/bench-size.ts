@@ -165,16 +165,17 @@ export async function typing(tree: string): Promise<Typing> {
       const text = fold(String(items[Math.floor(random() * items.length)]![label]));
       if (list === lists[0]) starts.set(text.slice(0, 2), (starts.get(text.slice(0, 2)) ?? 0) + 1);
       const words = text.split(' ');
-      const term = words
-        .slice(Math.floor(random() * words.length))
-        .join(' ')
-        .slice(0, 14);
+      // 14 characters at most, by code points: a label may hold a character written as a surrogate pair.
+      const term = [...words.slice(Math.floor(random() * words.length)).join(' ')].slice(0, 14).join('');
       const client = visit();
       await client.manifest();
-      for (let i = 1; i <= term.length; i++) {
+      const typed = [...term];
+      for (let i = 1; i <= typed.length; i++) {
         const [r0, b0] = [requests, bytes];
-        const { status } = await client.request(`/${list.path}.json?Term=${encodeURIComponent(term.slice(0, i))}`);
-        if (status !== 200) throw new Error(`${list.path} ${term.slice(0, i)}: ${status}`);
+        const { status } = await client.request(
+          `/${list.path}.json?Term=${encodeURIComponent(typed.slice(0, i).join(''))}`,
+        );
+        if (status !== 200) throw new Error(`${list.path} ${typed.slice(0, i).join('')}: ${status}`);
         perKeystroke.push(requests - r0);
         if (requests > r0) sizes.push(bytes - b0);
       }

@@ -34,6 +34,8 @@ export interface WordChunk<R = EntryRecord> {
    */
   pools?: Record<string, string | null>;
   skips?: Record<string, string>;
+  /** A skipped word's pair pools: its matches that also have a word of a first letter, by that letter. */
+  pairs?: Record<string, Record<string, string>>;
   /** A pooled prefix: the first keys of the search files beside this one its keys run over. */
   also?: Record<string, string[]>;
   /** A head's file in a list listed in two levels: the first keys of the head's other files. */
@@ -161,7 +163,7 @@ const skipOf = (chunk: WordChunk<unknown>, key: string): string | undefined =>
 type WordState =
   | { kind: 'small'; chunk: WordChunk<unknown> }
   | { kind: 'pooled'; total: number; paths: string[] }
-  | { kind: 'skipped'; total: number; skip: string };
+  | { kind: 'skipped'; total: number; skip: string; pairs: Record<string, string> | undefined };
 
 async function stateOf(read: Read, ix: WordIndex, key: string): Promise<WordState> {
   const found = await searchFileOf(read, ix, key);
@@ -169,7 +171,9 @@ async function stateOf(read: Read, ix: WordIndex, key: string): Promise<WordStat
   if (!set) return { kind: 'small', chunk: found.chunk };
   const [total] = set;
   const skip = skipOf(found.chunk, key);
-  if (skip !== undefined) return { kind: 'skipped', total, skip };
+  const { pairs } = found.chunk;
+  if (skip !== undefined)
+    return { kind: 'skipped', total, skip, pairs: pairs && Object.hasOwn(pairs, key) ? pairs[key] : undefined };
   return { kind: 'pooled', total, paths: poolPaths(ix, key, found) };
 }
 
@@ -219,11 +223,21 @@ async function candidatesOf(
     s.kind === 'small' ? 0 : s.kind === 'pooled' ? s.paths.filter((p) => !read.has?.(p)).length : Infinity;
   const best = (): WordState | undefined => {
     let found: WordState | undefined;
-    for (const s of states.values()) {
-      if (s.kind === 'skipped') continue;
+    for (const [w, state] of states) {
+      const s = state.kind === 'skipped' ? paired(w, state) : state;
+      if (!s) continue;
       if (!found || cost(s) < cost(found) || (cost(s) === cost(found) && total(s) < total(found))) found = s;
     }
     return found;
+  };
+  // A word beyond a pool with a pair pool for another word's first letter: the matches of both are there.
+  const paired = (w: string, s: Skipped): WordState | undefined => {
+    const other = words.find(
+      (v) => v !== w && s.pairs && Object.hasOwn(s.pairs, String.fromCodePoint(v.codePointAt(0)!)),
+    );
+    if (other === undefined) return undefined;
+    const pool = s.pairs![String.fromCodePoint(other.codePointAt(0)!)]!;
+    return { kind: 'pooled', total: s.total, paths: [poolPath(ix.folder, pool)] };
   };
   // Words whose search file is read already first, then the longest (the rarest, as a rule) one at a time.
   const order = [...words].sort((a, b) => b.length - a.length);

@@ -29,7 +29,7 @@ import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
 export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
-import { recordBlocks, vocabularyFiles, wordHeadPart, wordPart } from './words.js';
+import { planPairs, recordBlocks, vocabularyFiles, wordHeadPart, wordPart } from './words.js';
 import type {
   IndexLayout,
   IndexPart,
@@ -78,6 +78,21 @@ function groups(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number)
     i = j;
   }
   return found;
+}
+
+/** Each entry's first letters (code points) of the words of its texts: what the words rule's pair pools are cut by. */
+function firstLetters(entries: readonly Entry[], searched: Searched): string[] {
+  return entries.map((entry, e) => {
+    const letters = new Set<string>();
+    const texts = [
+      searched.texts?.[e] ?? entry.key,
+      ...(entry.children ?? []).map((c) => c.key),
+      ...(searched.columns?.[e] ?? []),
+    ];
+    for (const text of texts)
+      for (const word of text.split(' ')) if (word !== '') letters.add(String.fromCodePoint(word.codePointAt(0)!));
+    return [...letters].join('');
+  });
 }
 
 /**
@@ -192,6 +207,11 @@ export function buildSearchIndex(
   if (rootLarge) others(n);
   const index: SearchIndex = { layout, metas: fresh.map((p) => p.meta), fresh };
   if (!blocks) return index;
+  if (blocks.skipped.length > 0) {
+    // Half the list's records' bytes unless told: a short text's common words all, a long text's rarest.
+    const budget = options.pairBytes ?? records.reduce((sum, r) => sum + Buffer.byteLength(r) + 1, 0) / 2;
+    planPairs(m, blocks.skipped, new Set(keys), firstLetters(entries, searched), budget);
+  }
   // Every head is answered from the blocks; without one, no prefix is large enough to be.
   const whole: SearchFile[] =
     layout.heads.length > 0 ? blocks.names.map((name, b) => ({ kind: 'block', name, text: blocks.texts[b]! })) : [];

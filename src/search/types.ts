@@ -25,6 +25,8 @@ export interface SearchIndexOptions {
   blockBytes?: number;
   /** Words rule: the typo vocabulary's buckets hold about this many bytes. */
   vocabBytes?: number;
+  /** Words rule: the pair pools of the words beyond a pool take at most this many bytes of records (half the list's records' own, unless told). */
+  pairBytes?: number;
 }
 
 /**
@@ -118,6 +120,9 @@ export interface LargePrefix {
   /** Words rule: the pool file of its large keys (null: none, all its keys are in search files), or its skip file. */
   pool?: string | null;
   skip?: string;
+  /** Words rule, a skipped word: its matches by the first letter of their other words (planPairs), and their pool files' names. */
+  pairs?: Map<string, Int32Array>;
+  pairNames?: Record<string, string>;
   /** Position of its first key. */
   lo: number;
   /** Entry indexes in result order. */

@@ -29,11 +29,12 @@ import type { IndexPart, LargePrefix, Pairs, ResultSet, SearchFile } from './typ
 const json = JSON.stringify;
 const nameOfText = (text: string): string => createHash('sha1').update(text).digest('hex').slice(0, 16);
 
-/** The list's record blocks: their names and texts, and each entry's block. */
+/** The list's record blocks: their names and texts, and each entry's block; and its large prefixes beyond a pool, as the parts find them. */
 export interface Blocks {
   names: string[];
   texts: string[];
   blockOf: Int32Array;
+  skipped: LargePrefix[];
 }
 
 /**
@@ -60,7 +61,60 @@ export function recordBlocks(records: readonly string[], bytes: number): Blocks 
     if (size >= bytes || (size >= bytes / 2 && fnv1a(records[i]!) % 8 === 0)) close(i + 1);
   }
   if (from < records.length) close(records.length);
-  return { names, texts, blockOf };
+  return { names, texts, blockOf, skipped: [] };
+}
+
+/**
+ * Pair pools (docs/search-index.md, Common words): for a word that matches
+ * more than a pool holds, the matches it shares with each first letter of
+ * their other words, `entries` being each entry's first letters. A Term of
+ * that word and a word of that letter reads its pair pool, not the blocks.
+ * The rarest such words first, while the pairs' records take at most
+ * `budget` bytes, each pair at most a pool's.
+ */
+export function planPairs(
+  m: Matcher,
+  skipped: readonly LargePrefix[],
+  words: ReadonlySet<string>,
+  letters: readonly string[],
+  budget: number,
+): void {
+  const { poolBytes } = m.list;
+  let used = 0;
+  const chosen = skipped.filter((l) => words.has(l.prefix)).sort((a, b) => a.results.length - b.results.length);
+  for (const l of chosen) {
+    const byLetter = new Map<string, number[]>();
+    for (const e of l.results) {
+      for (const x of letters[e]!) {
+        const members = byLetter.get(x);
+        if (members) members.push(e);
+        else byLetter.set(x, [e]);
+      }
+    }
+    const pairs = new Map<string, Int32Array>();
+    let bytes = 0;
+    for (const [x, members] of byLetter) {
+      let size = 0;
+      for (const e of members) if ((size += m.recordBytes(e)) > poolBytes) break;
+      if (size > poolBytes) continue;
+      pairs.set(x, Int32Array.from(members).sort());
+      bytes += size;
+    }
+    if (used + bytes > budget) break;
+    used += bytes;
+    if (pairs.size > 0) l.pairs = pairs;
+  }
+}
+
+/** Each pair pool of a large prefix, rendered, and its name by letter kept on the prefix. */
+function* pairFiles(m: Matcher, l: LargePrefix): Generator<SearchFile> {
+  if (!l.pairs) return;
+  l.pairNames = {};
+  for (const [x, members] of [...l.pairs].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const text = `{${recordsText(m.list.records, members)}}`;
+    l.pairNames[x] = nameOfText(text);
+    yield { kind: 'pool', name: l.pairNames[x], text };
+  }
 }
 
 /** A word set's text: `[total, page 1]`, shared by the large prefixes with those results. */
@@ -100,9 +154,11 @@ function wordChunkText(
     const pooled = located.filter((l) => l.skip === undefined);
     const skipped = located.filter((l) => l.skip !== undefined);
     const more = located.filter((l) => also.has(l));
+    const paired = located.filter((l) => l.pairNames);
     if (pooled.length > 0) text += `,"pools":${map(pooled, (l) => l.pool ?? null)}`;
     if (skipped.length > 0) text += `,"skips":${map(skipped, (l) => l.skip)}`;
     if (more.length > 0) text += `,"also":${map(more, (l) => also.get(l))}`;
+    if (paired.length > 0) text += `,"pairs":${map(paired, (l) => l.pairNames)}`;
   }
   return text + '}';
 }
@@ -167,6 +223,7 @@ export function wordHeadPart(m: Matcher, c: string, results: Int32Array, tiers: 
   const [l] = large;
   let bytes = 0;
   for (const e of results) if ((bytes += m.recordBytes(e)) > list.poolBytes) break;
+  if (l && bytes > list.poolBytes) blocks.skipped.push(l);
   return makePart(list, c, [c], [], function* () {
     if (l && bytes <= list.poolBytes) {
       const text = `{${recordsText(list.records, Int32Array.from(results).sort())}}`;
@@ -176,6 +233,7 @@ export function wordHeadPart(m: Matcher, c: string, results: Int32Array, tiers: 
       const text = skipText(skipsOf(results, tiers, blocks.blockOf), blocks);
       l.skip = nameOfText(text);
       yield { kind: 'skip', name: l.skip, text };
+      yield* pairFiles(m, l);
     }
     yield { kind: 'search', start: c, text: wordChunkText(list.records, new Int32Array(0), large, new Map()) };
   });
@@ -196,7 +254,7 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
     for (const e of matches) if ((bytes += m.recordBytes(e)) > list.poolBytes) break;
     if (l && bytes <= list.poolBytes) return;
     vcDepth.fill(depth, a - lo, b - lo);
-    if (l) skipsFor.set(l, skipsOf(l.results, m.tiersOf(l.results), blocks.blockOf));
+    if (l) skipsFor.set(l, skipsOf(l.results, m.tiersOf(l.results), blocks.blockOf)), blocks.skipped.push(l);
   });
   wordSets(m, large);
   const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes, vcDepth);
@@ -268,6 +326,7 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
         const text = skipText(skips, blocks);
         l.skip = nameOfText(text);
         yield { kind: 'skip', name: l.skip, text };
+        yield* pairFiles(m, l);
         continue;
       }
       l.pool = null;

@@ -11,10 +11,7 @@ const AUTHORS = PRESETS['lookup-service'].sources.find((s) => s.file === 'author
 
 async function authorsAnswer(config: object | undefined, url: string) {
   const out = join(tempDir(), 'dist');
-  await buildFrom(
-    { 'author.csv': AUTHORS, ...(config ? { 'reflist.config.json': JSON.stringify(config) } : {}) },
-    out,
-  );
+  await buildFrom({ 'author.csv': AUTHORS, ...(config ? { 'reflist.config.json': JSON.stringify(config) } : {}) }, out);
   const client = await treeClient(out, { baseUrl: pathToFileURL(`${out}/`) });
   return (await client.request(url)).body;
 }

@@ -59,7 +59,6 @@ export interface LookupOptions {
 const ok = (body: unknown): Answer => ({ status: 200, body });
 export const fail = (status: number, error: string): Answer => ({ status, body: { error } });
 
-
 /** A child's row as the record of its parent carrying that child alone: what `Id` with `child` answers. */
 function parentOf([id, text, [pid, ptext, counts = [], , fields]]: ChildRecord): EntryRecord {
   return fields ? [pid, ptext, counts, [[id, text]], fields] : [pid, ptext, counts, [[id, text]]];

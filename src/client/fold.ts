@@ -50,9 +50,9 @@ export type OrderBy = readonly [field: number, descending: boolean];
  * and strings by code unit, then the default order. The builder sorts a
  * list by it, and the client merges the records of several files by it.
  */
-export function compareInOrder<T extends { key: string; text: string; id: number | string; fields?: readonly unknown[] }>(
-  order: readonly OrderBy[] | undefined,
-): (a: T, b: T) => number {
+export function compareInOrder<
+  T extends { key: string; text: string; id: number | string; fields?: readonly unknown[] },
+>(order: readonly OrderBy[] | undefined): (a: T, b: T) => number {
   if (!order || order.length === 0) return compareLabels;
   return (a, b) => {
     for (const [field, descending] of order) {

@@ -26,7 +26,14 @@ export const MIXED = 5;
 /** No match. */
 export const NONE = 6;
 /** Best first: an answer lists tier 0, then 1 to 5, each in list order. The phrase rule has no tier 3 or 5. */
-export type Tier = typeof EXACT | typeof START | typeof WORD | typeof SCATTERED | typeof COLUMN | typeof MIXED | typeof NONE;
+export type Tier =
+  | typeof EXACT
+  | typeof START
+  | typeof WORD
+  | typeof SCATTERED
+  | typeof COLUMN
+  | typeof MIXED
+  | typeof NONE;
 const TIERS = [EXACT, START, WORD, SCATTERED, COLUMN, MIXED] as const;
 
 /**
@@ -44,7 +51,12 @@ export const AT_TEXT_WORD = 1;
 export const AT_COLUMN = 2;
 export const AT_COLUMN_WORD = 3;
 export const AT_TEXT_FIRST = 4;
-export type KeyAt = typeof AT_TEXT | typeof AT_TEXT_WORD | typeof AT_COLUMN | typeof AT_COLUMN_WORD | typeof AT_TEXT_FIRST;
+export type KeyAt =
+  | typeof AT_TEXT
+  | typeof AT_TEXT_WORD
+  | typeof AT_COLUMN
+  | typeof AT_COLUMN_WORD
+  | typeof AT_TEXT_FIRST;
 
 /** The tier a query gives the key it starts; `equal` when the query is the whole key. Only a whole text or value can be exact. */
 export function keyTier(at: KeyAt, equal: boolean, exact: boolean): Tier {
@@ -117,7 +129,12 @@ export function rankTexts(
     const c = textTier(value, q, exact, true);
     if (c < own) own = c;
   }
-  if (ws && own === NONE && f.columns.length > 0 && startsWords(ws, [...wordsOf(f.text), ...f.columns.flatMap(wordsOf)]))
+  if (
+    ws &&
+    own === NONE &&
+    f.columns.length > 0 &&
+    startsWords(ws, [...wordsOf(f.text), ...f.columns.flatMap(wordsOf)])
+  )
     own = MIXED;
   if (f.children.length === 0) return { tier: own, children: undefined };
   const tiers = f.children.map((child) => (ws ? wordsTextTier(child, q, ws, exact) : textTier(child, q, exact)));

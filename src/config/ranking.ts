@@ -158,7 +158,10 @@ export function readSearch(
       e.add(`${path}.exact`, `expected true or false, got ${JSON.stringify(v['exact'])}`);
     if (v['match'] === 'phrase') search.phrase = true;
     else if (v['match'] !== undefined && v['match'] !== 'words')
-      e.add(`${path}.match`, `expected "words" (every word of the Term, in any order) or "phrase", got ${JSON.stringify(v['match'])}`);
+      e.add(
+        `${path}.match`,
+        `expected "words" (every word of the Term, in any order) or "phrase", got ${JSON.stringify(v['match'])}`,
+      );
     if (v['typos'] === false) search.noTypos = true;
     else if (v['typos'] !== undefined && v['typos'] !== true)
       e.add(`${path}.typos`, `expected true or false, got ${JSON.stringify(v['typos'])}`);

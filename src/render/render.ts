@@ -198,7 +198,11 @@ export function* indexFiles(list: string, layout: string, dir: Directory, parts:
 }
 
 /** A file of the words rule's index (search/words.ts) at its path. */
-export function wordFile(list: string, layout: string, file: Exclude<SearchFile, { kind: 'search' | 'pages' }>): TreeFile {
+export function wordFile(
+  list: string,
+  layout: string,
+  file: Exclude<SearchFile, { kind: 'search' | 'pages' }>,
+): TreeFile {
   switch (file.kind) {
     case 'pool':
       return [poolPath(list, file.name), file.text];

@@ -11,13 +11,11 @@
 // as stored (median, 95th percentile and most, over every keystroke and over
 // those that read anything), for one-word Terms apart from Terms of several
 // words or with a typo.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Manifest } from '../src/client/types.js';
 import { fold } from '../src/client/fold.js';
 import { tempDir } from '../test/helpers.js';
-import { buildWith, cliAt, typing } from './bench-size.js';
+import { buildWith, cliAt, counted, typing } from './bench-size.js';
 import { writeCharConfig, writeCharSources } from './examples/characters.js';
 import { writeCityConfig, writeCitySources } from './examples/cities.js';
 import { writeWordConfig, writeWordSources } from './examples/wordnet.js';
@@ -141,35 +139,6 @@ interface Keystroke {
   bytes: number;
   /** Several words, or past a typo. */
   many: boolean;
-}
-
-/** A client over a tree on disk (the tree's own lookup-client.js), counting the requests and bytes after lookup.json. */
-async function counted(tree: string) {
-  const { createLookupClient } = (await import(pathToFileURL(join(tree, 'lookup-client.js')).href)) as {
-    createLookupClient(o: object): {
-      request(url: string): Promise<{ status: number; body: unknown }>;
-      manifest(): Promise<Manifest>;
-    };
-  };
-  const tally = { requests: 0, bytes: 0 };
-  const fetch = async (url: string) => {
-    const path = url.slice('bench:/'.length).replace(/\?.*/, '');
-    let data: Buffer | undefined;
-    try {
-      data = readFileSync(join(tree, path));
-    } catch {
-      data = undefined;
-    }
-    if (path !== 'lookup.json') tally.requests++, (tally.bytes += data?.length ?? 0);
-    const body = data ?? Buffer.alloc(0);
-    return {
-      ok: !!data,
-      status: data ? 200 : 404,
-      text: async () => body.toString('utf8'),
-      arrayBuffer: async () => new Uint8Array(body).buffer,
-    };
-  };
-  return { tally, visit: () => createLookupClient({ baseUrl: 'bench:/', fetch }) };
 }
 
 /** Each query typed a character at a time into `list` of `tree`, a fresh visit each. */

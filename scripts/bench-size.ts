@@ -110,21 +110,15 @@ interface Typing {
   later: { term: string; total: number; page2: number; page20: number };
 }
 
-/**
- * Typing 300 labels' word starts (14 characters at most) a character at a
- * time in each searchable list without a parent, through the client the tree
- * carries (lookup-client.js: a tree of another commit is read by its own), a
- * fresh page visit each: the requests and bytes (as stored) of a keystroke.
- */
-export async function typing(tree: string): Promise<Typing> {
+/** A client over a tree on disk (the tree's own lookup-client.js), counting the requests and bytes after lookup.json. */
+export async function counted(tree: string) {
   const { createLookupClient } = (await import(pathToFileURL(join(tree, 'lookup-client.js')).href)) as {
     createLookupClient(o: object): {
       request(url: string): Promise<{ status: number; body: unknown }>;
       manifest(): Promise<Manifest>;
     };
   };
-  let requests = 0;
-  let bytes = 0;
+  const tally = { requests: 0, bytes: 0 };
   const fetch = async (url: string) => {
     const path = url.slice('bench:/'.length).replace(/\?.*/, '');
     let data: Buffer | undefined;
@@ -133,7 +127,7 @@ export async function typing(tree: string): Promise<Typing> {
     } catch {
       data = undefined;
     }
-    if (path !== 'lookup.json') requests++, (bytes += data?.length ?? 0);
+    if (path !== 'lookup.json') tally.requests++, (tally.bytes += data?.length ?? 0);
     const body = data ?? Buffer.alloc(0);
     return {
       ok: !!data,
@@ -142,7 +136,17 @@ export async function typing(tree: string): Promise<Typing> {
       arrayBuffer: async () => new Uint8Array(body).buffer,
     };
   };
-  const visit = () => createLookupClient({ baseUrl: 'bench:/', fetch });
+  return { tally, visit: () => createLookupClient({ baseUrl: 'bench:/', fetch }) };
+}
+
+/**
+ * Typing 300 labels' word starts (14 characters at most) a character at a
+ * time in each searchable list without a parent, through the client the tree
+ * carries (lookup-client.js: a tree of another commit is read by its own), a
+ * fresh page visit each: the requests and bytes (as stored) of a keystroke.
+ */
+export async function typing(tree: string): Promise<Typing> {
+  const { tally, visit } = await counted(tree);
   const manifest = JSON.parse(readFileSync(join(tree, 'lookup.json'), 'utf8')) as Manifest;
   const lists = manifest.api.lists.filter(
     (l) => l.shape === 'paged' && !l.parent && (manifest.lists[l.name] as ListInfo).search.length > 0,
@@ -171,13 +175,13 @@ export async function typing(tree: string): Promise<Typing> {
       await client.manifest();
       const typed = [...term];
       for (let i = 1; i <= typed.length; i++) {
-        const [r0, b0] = [requests, bytes];
+        const [r0, b0] = [tally.requests, tally.bytes];
         const { status } = await client.request(
           `/${list.path}.json?Term=${encodeURIComponent(typed.slice(0, i).join(''))}`,
         );
         if (status !== 200) throw new Error(`${list.path} ${typed.slice(0, i).join('')}: ${status}`);
-        perKeystroke.push(requests - r0);
-        if (requests > r0) sizes.push(bytes - b0);
+        perKeystroke.push(tally.requests - r0);
+        if (tally.requests > r0) sizes.push(tally.bytes - b0);
       }
     }
   }
@@ -185,9 +189,9 @@ export async function typing(tree: string): Promise<Typing> {
   const pageCost = async (page: number, term: string) => {
     const client = visit();
     await client.manifest();
-    const r0 = requests;
+    const r0 = tally.requests;
     const answer = await client.request(`/${lists[0]!.path}.json?Term=${encodeURIComponent(term)}&Page=${page}`);
-    return { requests: requests - r0, total: (answer.body as Envelope).total };
+    return { requests: tally.requests - r0, total: (answer.body as Envelope).total };
   };
   // Its first letter where the two do not make 20 pages.
   const term = (await pageCost(1, common)).total >= 20 * manifest.pageSize ? common : common.slice(0, 1);

@@ -146,17 +146,18 @@ const FIELDS = [
   {
     key: 'lat',
     column: 'lat',
-    config: { type: 'number', min: -90, max: 90 },
-    cell: (g: G) => spaced(g, pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999'])),
+    // Optional: an empty cell is null, and an order puts it last both ways.
+    config: { type: 'number', min: -90, max: 90, optional: true },
+    cell: (g: G) => spaced(g, pick(g, ['-86.6417', '1e1', '0.5', '45', '-0.25', '89.999999', '', ''])),
   },
   // Alternative names: often another item's label, or the start many labels share, so a Term matches one item's
   // label and another's field, and one item's whole field (an exact match) and other labels' starts.
   {
     key: 'alt',
     column: 'alt_names',
-    config: { column: 'alt_names', type: 'string' },
+    config: { column: 'alt_names', type: 'string', optional: true },
     cell: (g: G, used: string[], shared?: number) =>
-      chance(g, 0.2) ? '' : chance(g, 0.2) ? pick(g, SHARED).trim() : text(g, used, shared),
+      chance(g, 0.2) ? pick(g, ['', ' ']) : chance(g, 0.2) ? pick(g, SHARED).trim() : text(g, used, shared),
   },
 ];
 

@@ -145,20 +145,34 @@ export function declaredItems(d: Declaration, files: Record<string, string>): Ma
         [list.id.key, id],
         [list.label.key, label],
       ]);
+      // An optional field's empty cell (nothing but white space) is null.
       for (const f of list.fields)
-        values.set(f.key, f.type === 'string' ? cell(f.column) : Number(bare(cell(f.column))));
+        values.set(
+          f.key,
+          f.optional && bare(cell(f.column)) === ''
+            ? null
+            : f.type === 'string'
+              ? cell(f.column)
+              : Number(bare(cell(f.column))),
+        );
       const up = (list.parent?.columns ?? []).map((column, i) => idOfCell(upLists[i]!, cell(column)));
       // The client makes the search text from what an item carries: a number field as its JSON text, not its cell's.
       const searchText =
         text === undefined
           ? label
-          : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(values.get(fieldNamed(list, name).key)));
+          : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(values.get(fieldNamed(list, name).key) ?? ''));
       return { id, label, text: searchText, up, own: Object.fromEntries(list.keys.map((k) => [k, values.get(k)])) };
     });
     // Each order key in turn, then the default order, which orders any two items.
     const compare = (a: DeclaredItem, b: DeclaredItem): number => {
       for (const { field, descending } of order) {
-        const c = cmp(a.own[field.key] as string | number, b.own[field.key] as string | number);
+        const [x, y] = [a.own[field.key] as string | number | null, b.own[field.key] as string | number | null];
+        // Empty optional cells last, ascending or descending.
+        if (x === null || y === null) {
+          if (x !== y) return x === null ? 1 : -1;
+          continue;
+        }
+        const c = cmp(x, y);
         if (c !== 0) return descending ? -c : c;
       }
       return compareItems(a, b);
@@ -383,7 +397,7 @@ export function createDeclaredReference(
   ): { item: DeclaredItem; children: DeclaredItem[] }[] => {
     const { exact, columns, phrase, typos } = rankingOf(list);
     const tierOf = phrase ? phraseTier : wordsTier;
-    const valuesOf = (item: DeclaredItem): string[] => columns.map((f) => item.own[f.key] as string);
+    const valuesOf = (item: DeclaredItem): string[] => columns.map((f) => (item.own[f.key] as string | null) ?? '');
     const hits = all
       .flatMap((item, index) => {
         const children = childrenOf(list, item);

@@ -42,7 +42,7 @@ const EVERY_KIND = {
     },
     district: {
       parent: { list: 'region', column: 'region_code' },
-      fields: { lat: 'number' },
+      fields: { lat: 'number', elevation: { type: 'integer', optional: true } },
       shape: 'grid',
       items: true,
     },
@@ -145,7 +145,11 @@ describe('listTypes: a declaration as TypeScript types', () => {
       'RegionItem',
       ['name: string;', 'code: string;', '"pop-total": number;'],
     ],
-    ['a grid row has its keys and no count', 'DistrictItem', ['id: number;', 'text: string;', 'lat: number;']],
+    [
+      'a grid row has its keys and no count; an optional field may be null',
+      'DistrictItem',
+      ['id: number;', 'text: string;', 'lat: number;', 'elevation: number | null;'],
+    ],
     [
       "children under their key, as their list's items; no count where the list takes no group",
       'DivisionItem',

@@ -56,7 +56,12 @@ export function compareInOrder<
   if (!order || order.length === 0) return compareLabels;
   return (a, b) => {
     for (const [field, descending] of order) {
-      const [x, y] = [a.fields![field] as number | string, b.fields![field] as number | string];
+      const [x, y] = [a.fields![field] as number | string | null, b.fields![field] as number | string | null];
+      // An optional field's empty cell (null) comes last whichever way the field sorts.
+      if (x === null || y === null) {
+        if (x !== y) return x === null ? 1 : -1;
+        continue;
+      }
       const c = typeof x === 'number' ? x - (y as number) : compareStrings(x, y as string);
       if (c !== 0) return descending ? -c : c;
     }

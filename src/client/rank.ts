@@ -100,7 +100,7 @@ export function foldTexts(item: ItemTexts): FoldedTexts {
   return {
     text: fold(item.text),
     children: (item.children ?? []).map(fold),
-    columns: (item.columns ?? []).map((v) => fold(String(v))),
+    columns: (item.columns ?? []).map((v) => fold(String(v ?? ''))),
   };
 }
 

@@ -8,10 +8,11 @@ import type { ApiList, EntryRecord } from './types.js';
 /**
  * The text a list's Term matches in tiers 1 and 2: the label, or the
  * declared search text made from the item's fields (`field(i)`: the field at
- * index i of the list's fields), each written as the item has it.
+ * index i of the list's fields), each written as the item has it (an
+ * optional field's null as nothing).
  */
 export function textOf(list: Pick<ApiList, 'text'>, label: string, field: (i: number) => unknown): string {
-  return list.text ? list.text.map((part) => (typeof part === 'number' ? String(field(part)) : part)).join('') : label;
+  return list.text ? list.text.map((part) => (typeof part === 'number' ? String(field(part) ?? '') : part)).join('') : label;
 }
 
 /**

@@ -286,7 +286,7 @@ function textsOf(record: EntryRecord, list: ApiList): FoldedTexts {
   return {
     text: fold(textOf(list, record[1], field)),
     children: (record[3] ?? []).map((c) => fold(c[1])),
-    columns: (list.search ?? []).map((i) => fold(String(field(i)))),
+    columns: (list.search ?? []).map((i) => fold(String(field(i) ?? ''))),
   };
 }
 

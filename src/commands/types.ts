@@ -79,11 +79,12 @@ function describe(d: Declaration, list: ListSpec): string {
   return `${list.name}: ${list.shape} at ${shownPath(d, list, false)}${taken}${items}`;
 }
 
-/** What a key of an item holds: the id by its type, a number field; else a string (the label, a string field). */
-function keyType(list: ListSpec, key: string): 'number' | 'string' {
+/** What a key of an item holds: the id by its type, a number field; else a string (the label, a string field); an optional field may be null. */
+function keyType(list: ListSpec, key: string): string {
   if (key === list.id.key) return list.id.type === 'integer' ? 'number' : 'string';
   const field = list.fields.find((f) => f.key === key);
-  return field && field.type !== 'string' ? 'number' : 'string';
+  const type = field && field.type !== 'string' ? 'number' : 'string';
+  return field?.optional ? `${type} | null` : type;
 }
 
 /** An item's type: its keys in declared order, then the count and the children its answers add. */

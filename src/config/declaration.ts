@@ -53,6 +53,8 @@ export interface FieldSpec {
   type: FieldType;
   min?: number;
   max?: number;
+  /** A cell may be empty: the item holds null (docs/lists.md, "Fields"). */
+  optional?: true;
 }
 
 export interface ParentSpec {

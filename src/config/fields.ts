@@ -3,7 +3,7 @@
 // several) and its fields, each with the key it is written under. Pure.
 import { didYouMean } from '../errors.js';
 import type { FieldSpec, FieldType, IdSpec, LabelSpec } from './declaration.js';
-import { isObject, quote, readColumn, readName, type Errors, type Json } from './json.js';
+import { isObject, quote, readBoolean, readColumn, readName, type Errors, type Json } from './json.js';
 
 /** Characters a string id may hold: RFC 3986's unreserved ones but `.` and `~`, so no id is `..` or a hidden file. */
 const PATH_SAFE = /^[A-Za-z0-9_-]$/;
@@ -101,7 +101,7 @@ const FIELD_TYPES = ['integer', 'number', 'string'] as const;
 export function readFields(e: Errors, path: string, v: Json): FieldSpec[] {
   if (v === undefined) return [];
   if (!isObject(v)) {
-    e.add(path, 'expected an object of key: type or key: {"column", "type", "min", "max"}');
+    e.add(path, 'expected an object of key: type or key: {"column", "type", "min", "max", "optional"}');
     return [];
   }
   const fields: FieldSpec[] = [];
@@ -112,11 +112,11 @@ export function readFields(e: Errors, path: string, v: Json): FieldSpec[] {
     if (!isObject(spec) && typeof spec !== 'string') {
       e.add(
         at,
-        `expected a type (integer, number, string) or {"column", "type", "min", "max"}, got ${JSON.stringify(spec)}`,
+        `expected a type (integer, number, string) or {"column", "type", "min", "max", "optional"}, got ${JSON.stringify(spec)}`,
       );
       continue;
     }
-    e.keys(at, o, ['column', 'type', 'min', 'max']);
+    e.keys(at, o, ['column', 'type', 'min', 'max', 'optional']);
     const type = o['type'];
     if (!FIELD_TYPES.includes(type as FieldType)) {
       e.add(
@@ -137,6 +137,7 @@ export function readFields(e: Errors, path: string, v: Json): FieldSpec[] {
         );
       else field[bound] = n;
     }
+    if (readBoolean(e, `${at}.optional`, o['optional'])) field.optional = true;
     if (column !== undefined) fields.push(field);
   }
   return fields;

@@ -268,7 +268,7 @@ export function searchedOf(list: ListSpec, entries: readonly { text: string; fie
     exact: search.exact === true,
     ...(search.phrase ? {} : { words: true, typos: !search.noTypos }),
     ...(text ? { texts: entries.map((e) => fold(textOf({ text: text.parts }, e.text, (i) => e.fields![i]))) } : {}),
-    ...(fields.length > 0 ? { columns: entries.map((e) => fields.map((i) => fold(String(e.fields![i])))) } : {}),
+    ...(fields.length > 0 ? { columns: entries.map((e) => fields.map((i) => fold(String(e.fields![i] ?? '')))) } : {}),
   };
 }
 

@@ -7,7 +7,8 @@ import type { OrderKey } from '../config/declaration.js';
 /** An item's id is the client's (client/types.ts): an integer, or a string for a list declared with string ids. */
 export type { Id };
 /** A field's value on an item (docs/lists.md, Labels and fields). */
-export type Value = number | string;
+/** A typed cell: null only in an optional field's empty cell. */
+export type Value = number | string | null;
 
 export interface Labelled {
   id: Id;

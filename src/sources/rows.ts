@@ -53,8 +53,9 @@ function bounded(n: number, field: FieldSpec): number | { error: string } {
  */
 function parseValue(kind: Kind, cell: string): Value | { error: string } {
   if (kind.is === 'text') return cell.trim() === '' ? { error: 'empty text' } : cell;
-  if (kind.is === 'field' && kind.field.type === 'string') return cell;
   const value = cell.trim();
+  if (kind.is === 'field' && kind.field.optional && value === '') return null;
+  if (kind.is === 'field' && kind.field.type === 'string') return cell;
   switch (kind.is) {
     case 'group':
       return isId({ id: 'string', chars: DEFAULT_ID_CHARS }, value)
@@ -76,6 +77,10 @@ function parseValue(kind: Kind, cell: string): Value | { error: string } {
     }
   }
 }
+
+/** What to do when a field's cells may be empty: printed once, after the errors (src/errors.ts, errorLines). */
+const optionalHint = ({ key, column, type }: FieldSpec) =>
+  `if a row may leave "${key}" empty, declare it optional: "fields": {"${key}": {${column === key ? '' : `"column": "${column}", `}"type": "${type}", "optional": true}} (an empty cell is then null)`;
 
 /** Typed rows of one source by the columns a list reads from it; every bad value is reported. */
 export function typeRows(table: RawTable | undefined, columns: readonly Column[], errors: ReflistError[]): Row[] {
@@ -128,11 +133,16 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
     for (const [c, column] of columns.entries()) {
       const raw = cells[at[c]!]!;
       const value = parseValue(column.kind, raw);
-      if (typeof value === 'object') {
+      if (value !== null && typeof value === 'object') {
         const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
         if (column.kind.is === 'id') codes.failed(c, column.name, column.kind.list, raw);
         errors.push(
-          new ReflistError('INVALID_VALUE', `${column.name}: ${value.error}, got "${shown}"`, { file, line }),
+          new ReflistError(
+            'INVALID_VALUE',
+            `${column.name}: ${value.error}, got "${shown}"`,
+            { file, line },
+            column.kind.is === 'field' && raw.trim() === '' ? optionalHint(column.kind.field) : undefined,
+          ),
         );
         // A row with a bad key is dropped; one with a bad label or field keeps
         // its key, so rows that refer to it do not report it as unknown too.

@@ -128,7 +128,7 @@ const textTier = (text: unknown, q: string, exact: boolean, words: boolean): num
 
 /** A searched column's tier: 0 exact (when the list says so), 4 when q starts one of its words. */
 const columnTier = (value: unknown, q: string, exact: boolean): number => {
-  const f = fold(String(value));
+  const f = fold(String(value ?? ''));
   return exact && f === q ? 0 : (' ' + f).includes(' ' + q) ? 4 : NONE;
 };
 
@@ -146,7 +146,7 @@ function textOf(list: ListSpec, item: Item): unknown {
   const { text } = rankingOf(list);
   return text === undefined
     ? item[list.label.key]
-    : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(item[fieldNamed(list, name).key]));
+    : text.replace(/\{([^{}]*)\}/g, (_, name: string) => String(item[fieldNamed(list, name).key] ?? ''));
 }
 
 /** A letter inserted, deleted or substituted, or two swapped, in the word `w` after its first letter: one typo. */
@@ -258,6 +258,9 @@ describe('the declared reference agrees with itself over random declarations', (
         const { ask, routes } = load(declared);
         const cmp = (a: unknown, b: unknown): number =>
           (a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0;
+        // An optional field's null comes after every value, whichever way its key sorts.
+        const before = (x: unknown, y: unknown, descending = false): boolean =>
+          x === null || y === null ? y === null && x !== null : cmp(x, y) === (descending ? 1 : -1);
         for (const route of routes) {
           const { list } = route;
           const { order } = rankingOf(list);
@@ -270,9 +273,9 @@ describe('the declared reference agrees with itself over random declarations', (
           const { items } = collect(ask, route, declared.pageSize);
           for (let i = 1; i < items.length; i++) {
             const [a, b] = [keysOf(items[i - 1]!), keysOf(items[i]!)];
-            const k = a.findIndex((x, j) => cmp(x, b[j]) !== 0);
+            const k = a.findIndex((x, j) => x !== b[j] && (x === null || b[j] === null || cmp(x, b[j]) !== 0));
             // Ids are unique among a route's items, so two items always differ by some key, and the first that differs decides.
-            expect({ a, b, before: k >= 0 && cmp(a[k], b[k]) === (order[k]?.descending ? 1 : -1) }).toEqual({
+            expect({ a, b, before: k >= 0 && before(a[k], b[k], order[k]?.descending) }).toEqual({
               a,
               b,
               before: true,
@@ -300,7 +303,7 @@ describe('the declared reference agrees with itself over random declarations', (
           const childLabel = key ? specOf(d, list.children!.list).label.key : '';
           const childrenOf = (x: Item): Item[] => (key ? (x[key] as Item[]) : []);
           const childTier = (c: Item, q: string) => textTier(c[childLabel], q, exact, words);
-          const valuesOf = (x: Item) => columns.map((f) => fold(String(x[f.key])));
+          const valuesOf = (x: Item) => columns.map((f) => fold(String(x[f.key] ?? '')));
           const tierOfItem = (x: Item, q: string) =>
             Math.min(
               textTier(textOf(list, x), q, exact, words),

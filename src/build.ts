@@ -20,8 +20,7 @@ import { packageFile } from './root.js';
 import type { ListItem, Node } from './sources/model.js';
 import { checkSources } from './sources/check.js';
 import { createProgress, type Progress } from './progress.js';
-import { estimateListFiles, type RenderOptions } from './render/render.js';
-import { estimateTreeFiles } from './render/nested.js';
+import type { RenderOptions } from './render/render.js';
 import type { Section, TreeFile } from './tree-files.js';
 import { planBuild, type How } from './plan/plan.js';
 import { renderTree } from './render/tree.js';
@@ -150,7 +149,7 @@ async function run(
   warn: (line: string) => void,
 ) {
   const { dir, declaration, sections, pageSize } = config;
-  progress.phase('reading and checking sources');
+  progress.phase('reading sources');
   // A config that says anything else makes every section again: it may change any file.
   // The host shapes no file: another one is checked without rendering anything again.
   const { host: _host, ...shaping } = declaration;
@@ -164,13 +163,16 @@ async function run(
   const generation = servedGeneration(config.out);
   const served = servedBuild(generation && cacheDir(generation), key);
   const changes = findChanges(dir, declaration, sections, served);
+  progress.phase('checking sources');
   const { groups, trees, items } = checkSources(dir, declaration, staleSections(sections, changes));
   const { lists, sources } = listChanges(dir, sections, changes, items);
   const roots = sections.map((s) => s.root);
   const plan = planBuild(roots, trees, lists, servedForPlan(declaration.lists, served, lists));
   const counted = { ...served?.meta.rows, ...countRows(config, trees, items, groups) };
   const rows = Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0]));
-  progress.phase('writing files', estimate(config, trees, items, groups.ids.length));
+  // Indexing and writing interleave (renderTree yields files as it makes them), so they are one phase. It has
+  // no estimate: a count of files that the render would make is known only once it has made them.
+  progress.phase('indexing and writing files');
   const outputs = renderTree(
     plan,
     {
@@ -245,21 +247,4 @@ function countRows(
   }
   if (declaration.groups) rows[groupSegment(declaration.groups.param)] = groups.ids.length;
   return rows;
-}
-
-/** About how many files the build renders, for a progress bar. */
-function estimate(
-  { sections, pageSize }: BuildConfig,
-  trees: Record<string, Node[]>,
-  lists: Record<string, ListItem[]>,
-  groups: number,
-): number {
-  let files = 10;
-  for (const { root } of sections) {
-    const nodes = trees[root.name];
-    if (nodes) files += estimateTreeFiles(nodes);
-    const items = lists[root.name];
-    if (items) files += estimateListFiles(root, items.length, pageSize, groups);
-  }
-  return files;
 }

@@ -71,9 +71,10 @@ function peakMemory(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
 
+/** What became of a root list and the lists under it, as the build's report says it. */
 const HOW: Record<How, string> = {
-  rendered: 'rendered',
-  edited: 'edited in place (from the records that changed)',
+  rendered: 'built from their sources',
+  edited: 'edited in place (from the rows that changed)',
   updated: 'updated in place',
   kept: 'kept (sources unchanged)',
 };
@@ -165,7 +166,7 @@ it writes nothing and names them. Then: npm install, npm run build.
         const groups = new Map<How, string[]>();
         for (const [section, how] of Object.entries(report.sections))
           groups.set(how, [...(groups.get(how) ?? []), section]);
-        say(`sections: ${[...groups].map(([how, sections]) => `${sections.join(', ')} ${HOW[how]}`).join('; ')}\n`);
+        say(`lists: ${[...groups].map(([how, sections]) => `${sections.join(', ')} ${HOW[how]}`).join('; ')}\n`);
         say(`${fitLine(report.size, opts.out)}\n`);
         say(
           report.unchanged

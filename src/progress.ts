@@ -1,4 +1,4 @@
-// Where a command's output goes (Io), and the progress of a long build: a bar
+// Where a command's output goes (Io), and the progress of a long build: a line
 // redrawn in place on a terminal, a plain line every few seconds otherwise
 // (CI logs), nothing with --quiet.
 
@@ -16,51 +16,39 @@ export interface ProgressSink {
 }
 
 export interface Progress {
-  /** A new phase starts ("reading sources"); `total` is an estimate when known. */
-  phase(name: string, total?: number): void;
-  /** `done` units of the current phase are finished. */
+  /** A new phase starts ("reading sources"). */
+  phase(name: string): void;
+  /** `done` files of the current phase are finished. */
   tick(done: number): void;
-  /** Clears the bar. */
+  /** Clears the line. */
   end(): void;
 }
 
-const WIDTH = 24;
-
+/**
+ * Progress as a line: the phase, the files done so far and the time, redrawn
+ * in place on a terminal, every five seconds otherwise. No total and no bar:
+ * the build cannot know how many files it makes before it has made them, and
+ * a guess that is off tenfold misleads more than a count (docs/architecture.md).
+ */
 export function createProgress(sink: ProgressSink | undefined, now: () => number = () => performance.now()): Progress {
   if (!sink) return { phase() {}, tick() {}, end() {} };
   const started = now();
   let name = '';
-  let estimate: number | undefined;
   let last = 0;
   let drawn = false;
-  const seconds = () => ((now() - started) / 1000).toFixed(1);
-  const draw = (done: number) => {
-    // An estimate that the count has passed says nothing more: the count goes on alone.
-    const total = estimate !== undefined && done <= estimate ? estimate : undefined;
-    if (sink.isTTY) {
-      const fraction = total ? Math.min(done / total, 1) : 0;
-      const filled = Math.round(fraction * WIDTH);
-      const bar = total ? `[${'█'.repeat(filled)}${'░'.repeat(WIDTH - filled)}] ${Math.floor(fraction * 100)}% ` : '';
-      sink.write(
-        `\r\x1b[2K${name} ${bar}${done.toLocaleString('en-US')}${total ? ` of ~${total.toLocaleString('en-US')}` : ''} (${seconds()} s)`,
-      );
-      drawn = true;
-    } else {
-      sink.write(
-        `${name}: ${done.toLocaleString('en-US')}${total ? ` of ~${total.toLocaleString('en-US')}` : ''} (${seconds()} s)\n`,
-      );
-    }
-  };
+  const line = (done?: number) =>
+    `${name}${done === undefined ? '' : `: ${done.toLocaleString('en-US')} files`} (${((now() - started) / 1000).toFixed(1)} s)`;
   return {
-    phase(next, total) {
-      [name, estimate] = [next, total];
-      if (sink.isTTY) draw(0);
+    phase(next) {
+      name = next;
+      if (sink.isTTY) sink.write(`\r\x1b[2K${line()}`), (drawn = true);
     },
     tick(done) {
       const t = now();
       if (t - last < (sink.isTTY ? 100 : 5000)) return;
       last = t;
-      draw(done);
+      if (sink.isTTY) sink.write(`\r\x1b[2K${line(done)}`), (drawn = true);
+      else sink.write(`${line(done)}\n`);
     },
     end() {
       if (drawn) sink.write('\r\x1b[2K');

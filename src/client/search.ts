@@ -12,7 +12,9 @@ import type { ApiList, EntryRecord } from './types.js';
  * optional field's null as nothing).
  */
 export function textOf(list: Pick<ApiList, 'text'>, label: string, field: (i: number) => unknown): string {
-  return list.text ? list.text.map((part) => (typeof part === 'number' ? String(field(part) ?? '') : part)).join('') : label;
+  return list.text
+    ? list.text.map((part) => (typeof part === 'number' ? String(field(part) ?? '') : part)).join('')
+    : label;
 }
 
 /**

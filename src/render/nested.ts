@@ -136,10 +136,3 @@ export function* renderTreeSection(
   for (const [name, nested] of paged) infos[name] = yield* nested.shared(options);
   return infos;
 }
-
-export function estimateTreeFiles(nodes: Node[]): number {
-  return nodes.reduce(
-    (n, node) => n + 2 + Object.values(node.nested).reduce((m, items) => m + 1 + estimateTreeFiles(items), 0),
-    1,
-  );
-}

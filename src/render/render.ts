@@ -339,13 +339,6 @@ export function* searchFiles(
   return { ...searchInfo(dir), ...(index.vocab ? { vocab: index.vocab } : {}) };
 }
 
-/** About how many files a list renders (the search files are guessed), for a progress bar. */
-export function estimateListFiles(list: ListSpec, total: number, pageSize: number, groups: number): number {
-  const pages = Math.max(1, Math.ceil(total / pageSize)) + 1;
-  const variants = list.counts ? 1 + groups : 1;
-  return pages * variants + bucketsFor(total) * (list.children ? 2 : 1) + Math.ceil(total / 40);
-}
-
 const NOT_FOUND_PAGE = `<!doctype html><meta charset="utf-8"><title>404 Not Found</title><h1>404 Not Found</h1>\n`;
 
 /** The files at the root: the scripts, 404.html, the host files and lookup.json (last: it names every list's search files). */

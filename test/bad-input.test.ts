@@ -212,9 +212,11 @@ describe('a source that fails one way throughout gets one hint that names the fi
     return stderr.trimEnd().split('\n');
   }
 
-  test('a file separated by semicolons, read with commas: the delimiter to declare', async () => {
+  test('a file separated by semicolons, declared as read with commas: the delimiter to declare', async () => {
     const lines = await failing({
-      'reflist.config.json': JSON.stringify({ lists: { city: { label: 'name', fields: { country: 'string' } } } }),
+      'reflist.config.json': JSON.stringify({
+        lists: { city: { source: { file: 'city.csv', delimiter: ',' }, label: 'name', fields: { country: 'string' } } },
+      }),
       'city.csv': 'id;name;country\n1;Wien;AT\n2;Berlin;DE\n',
     });
     expect(lines).toContain('city.csv:1: no column "id" (declared by lists.city.id); its header has "id;name;country"');
@@ -222,7 +224,7 @@ describe('a source that fails one way throughout gets one hint that names the fi
       'hint: city.csv is separated by ";": declare "source": {"file": "city.csv", "delimiter": ";"}',
     ]);
     expect(lines.at(-1)).toBe('build failed with 3 errors; nothing was written');
-    // The lookup service's files, read without a config, get it too; a tab is named as such.
+    // The lookup service's files, read without a config, are comma-separated by contract and get it too; a tab is named as such.
     const tabs = await failing({ ...VALID, 'author.csv': 'id\ttext\n1\tSmith\n' });
     expect(tabs[0]).toBe('author.csv:1: missing columns "id", "text"; its header has "id\\ttext"');
     expect(tabs.filter((l) => l.startsWith('hint: '))).toEqual([

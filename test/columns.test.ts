@@ -2,7 +2,7 @@
 // it names that a header lacks is one located error, with the closest column
 // the header has or its columns.
 import { expect, test } from 'vitest';
-import { checkColumns } from '../src/config/columns.js';
+import { checkColumns, detectDelimiter } from '../src/config/columns.js';
 import { checkConfig } from '../src/config/declaration.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 
@@ -65,4 +65,16 @@ test.each([
   ],
 ])('headers %j: %s in %s:%s, %s', (headers, code, file, line, message) => {
   expect(errorsWith(headers)).toEqual([{ code, file, line, message }]);
+});
+
+test.each([
+  ['commas', 'id,name,country', ','],
+  ['semicolons', 'id;name;country', ';'],
+  ['tabs', 'id\tname\tcountry', '\t'],
+  ['semicolons, with a comma inside a quoted column name', '"id";"name, official";"country"', ';'],
+  ['the first line only: the rows may hold any delimiter', 'id;name\r\n1,2,3,4,5;Wien', ';'],
+  ['a tie, or a single column: commas', 'id;name,country', ','],
+  ['a single column', 'id', ','],
+])('a source that declares no delimiter is read by its header line: %s', (_, line, delimiter) => {
+  expect(detectDelimiter(line)).toBe(delimiter);
 });

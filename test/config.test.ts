@@ -64,7 +64,7 @@ describe('a config declares the lists', () => {
     expect(byName.get('family')).toEqual({
       name: 'family',
       path: 'family',
-      source: { file: 'family.csv', delimiter: ',' },
+      source: { file: 'family.csv', delimiter: ',', detect: true },
       id: { column: 'id', type: 'integer', key: 'id', chars: 'A-Za-z0-9_-' },
       label: { template: '{text}', columns: ['text'], key: 'text' },
       fields: [],

@@ -25,6 +25,26 @@ export function delimiterHint(file: string, header: readonly string[], wanted: r
   return undefined;
 }
 
+/**
+ * The delimiter of a source that declares none, from its header line (its
+ * text up to the first line break): the one of `,` `;` and tab that comes most
+ * often outside double quotes, `,` on a tie or when none does. A header names
+ * columns, which seldom hold a delimiter, so its count is a sure sign where
+ * the rows' cells (free text, decimal commas) are not.
+ */
+export function detectDelimiter(headerLine: string): Delimiter {
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const c of headerLine) {
+    if (c === '"') quoted = !quoted;
+    else if (c === '\n' || c === '\r') break;
+    else if (!quoted && (DELIMITERS as string[]).includes(c)) counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  let best: Delimiter = ',';
+  for (const d of DELIMITERS) if ((counts.get(d) ?? 0) > (counts.get(best) ?? 0)) best = d;
+  return best;
+}
+
 /** A header's columns named in a message at most; the rest are counted. */
 const SHOWN = 12;
 

@@ -26,6 +26,8 @@ export interface SourceSpec {
   /** Relative to the config's folder. */
   file: string;
   delimiter: Delimiter;
+  /** No delimiter was declared: the file's header line says which (load.ts, detectDelimiter). */
+  detect?: true;
 }
 
 export interface IdSpec {

@@ -39,14 +39,15 @@ export class Errors {
 }
 
 export function readSource(e: Errors, path: string, v: Json, fallback: string): SourceSpec | undefined {
-  if (v === undefined) return { file: fallback, delimiter: ',' };
-  if (typeof v === 'string') return checkFile(e, path, v) ? { file: v, delimiter: ',' } : undefined;
+  if (v === undefined) return { file: fallback, delimiter: ',', detect: true };
+  if (typeof v === 'string') return checkFile(e, path, v) ? { file: v, delimiter: ',', detect: true } : undefined;
   if (!isObject(v)) return e.fail(path, `expected a file name or {"file", "delimiter"}, got ${JSON.stringify(v)}`);
   e.keys(path, v, ['file', 'delimiter']);
   const file = v['file'];
   if (typeof file !== 'string') return e.fail(`${path}.file`, 'expected a file name');
   if (!checkFile(e, `${path}.file`, file)) return undefined;
-  const delimiter = v['delimiter'] ?? ',';
+  const delimiter = v['delimiter'];
+  if (delimiter === undefined) return { file, delimiter: ',', detect: true };
   if (delimiter !== ',' && delimiter !== ';' && delimiter !== '\t') {
     return e.fail(`${path}.delimiter`, `expected ",", ";" or "\\t", got ${JSON.stringify(delimiter)}`);
   }

@@ -7,8 +7,8 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, s
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { didYouMean, ReflistError, ReflistErrors } from '../errors.js';
-import { checkColumns } from './columns.js';
-import { checkConfig, sourceFiles, type Declaration, type SourceSpec } from './declaration.js';
+import { checkColumns, detectDelimiter } from './columns.js';
+import { checkConfig, sourceFiles, type Declaration, type Delimiter, type SourceSpec } from './declaration.js';
 import { isLookupService, LOOKUP_SERVICE_CONFIG } from './preset.js';
 
 export const CONFIG_FILE = 'reflist.config.json';
@@ -62,13 +62,50 @@ function readJson(path: string, name: string): unknown {
   }
 }
 
-/** The first record of a CSV file: its header. At most 64 KiB are read. */
-function readHeader(path: string, source: SourceSpec): string[] {
+/** A CSV file's first 64 KiB, where its header is. */
+function readStart(path: string): Buffer {
   const fd = openSync(path, 'r');
   try {
     const buffer = Buffer.alloc(65536);
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    const records = parse(buffer.subarray(0, n), {
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The declaration with each source that declares no delimiter read by the
+ * one its header line shows (columns.ts, detectDelimiter): a copy, the
+ * checked declaration is left as it is.
+ */
+function withDetectedDelimiters(d: Declaration, dir: string, present: readonly SourceSpec[]): Declaration {
+  const detected = new Map<string, Delimiter>();
+  for (const s of present)
+    if (s.detect)
+      detected.set(
+        s.file,
+        detectDelimiter(
+          readStart(join(dir, s.file))
+            .toString('utf8')
+            .replace(/^\uFEFF/, ''),
+        ),
+      );
+  const resolve = (s: SourceSpec): SourceSpec => (s.detect ? { ...s, delimiter: detected.get(s.file) ?? ',' } : s);
+  return {
+    ...d,
+    ...(d.groups ? { groups: { ...d.groups, source: resolve(d.groups.source) } } : {}),
+    lists: d.lists.map((l) => ({
+      ...l,
+      source: resolve(l.source),
+      ...(l.counts ? { counts: { ...l.counts, source: resolve(l.counts.source) } } : {}),
+    })),
+  };
+}
+
+/** The first record of a CSV file: its header. At most 64 KiB are read. */
+function readHeader(path: string, source: SourceSpec): string[] {
+  try {
+    const records = parse(readStart(path), {
       delimiter: source.delimiter,
       bom: true,
       to: 1,
@@ -79,8 +116,6 @@ function readHeader(path: string, source: SourceSpec): string[] {
     return records[0] ?? [];
   } catch {
     return []; // read.ts reports what is wrong with the file, with its line
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -227,9 +262,16 @@ export function readDeclaration(
  * every column a source lacks.
  */
 export function loadDeclaration(sources: string, configOption?: string): Loaded {
-  const { declaration, dir, config, name } = readDeclaration(sources, configOption);
+  const read = readDeclaration(sources, configOption);
+  const { dir, config, name } = read;
+  const there = (s: SourceSpec) => existsSync(join(dir, s.file));
+  // The lookup service's files are comma-separated by its contract; a project's say so in their header.
+  const declaration =
+    config === undefined
+      ? read.declaration
+      : withDetectedDelimiters(read.declaration, dir, sourceFiles(read.declaration).filter(there));
   const files = sourceFiles(declaration);
-  const present = files.filter((s) => existsSync(join(dir, s.file)));
+  const present = files.filter(there);
   const csvs = csvFiles(dir);
   const declared = new Set(files.map((s) => s.file));
   if (config === undefined)

@@ -122,6 +122,21 @@ describe('the client', () => {
       code: 'NO_TREE',
       message: 'no reflist tree at https://example.org/nothing/ (lookup.json is missing)',
     });
+    // A fetch of its own that answers text() alone: pages read, the index's compressed files say what is missing.
+    const textOnly = await treeClient(out, {
+      baseUrl: 'https://example.org/lookup/',
+      fetch: async (url: string) => {
+        const { ok, status, text } = await filesFetch().fetch(url);
+        return { ok, status, text } as Awaited<ReturnType<typeof fileAnswer>>;
+      },
+    });
+    expect((await textOnly.request('/author.json?Page=2')).status).toBe(200);
+    const bad = await fails(textOnly.request('/author.json?Term=smith'));
+    expect(bad).toBeInstanceOf(LookupError);
+    expect(bad).toMatchObject({ code: 'BAD_FETCH' });
+    expect((bad as Error).message).toMatch(
+      /^GET https:\/\/example\.org\/lookup\/author\/\S+\.gz: the fetch given to createLookupClient answered without arrayBuffer\(\)/,
+    );
   });
 
   test('without a baseUrl, where the runtime gives the module no URL of its own, asks for one', async () => {

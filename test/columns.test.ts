@@ -40,7 +40,7 @@ test.each([
     'MISSING_COLUMN',
     'author.csv',
     1,
-    'no column "id" (declared by lists.author.id) (did you mean "ID_"?)',
+    'no column "id" (declared by lists.author.id; did you mean "ID_"?)',
   ],
   [
     { 'state.csv': ['id', 'text'] },

@@ -160,10 +160,11 @@ describe('reflist init', () => {
     });
   });
 
-  test('writes a README that says where reflist comes from and how the demo runs offline, and links to no registry page', async () => {
+  test('writes a README that names the four widgets, says where reflist comes from and how the demo runs offline, and links to no registry page', async () => {
     const dir = join(tempDir(), 'lists');
     expect((await cli(['init', dir])).code).toBe(0);
     const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    expect(readme.split('\n').slice(0, 6).join(' ')).toMatch(/select2, react-select, Tom Select and Choices\.js/);
     expect(readme).toContain(`npm install      # once: installs reflist from ${VENDORED}\n`);
     expect(readme).toContain('`npm install --save-dev jquery@3 select2@4.1`');
     expect(readme).not.toMatch(/npmjs\.com|https?:\/\/(?!OWNER)/);

@@ -47,6 +47,19 @@ function freshCopy(): string {
   return copy;
 }
 
+test('engines names a Node that has the node: APIs src uses (crypto.hash came in 20.12)', () => {
+  const engines = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } })
+    .engines;
+  const [major, minor] = /^>=(\d+)\.(\d+)/.exec(engines.node)!.slice(1).map(Number) as [number, number];
+  const usesHash = /import \{[^}]*\bhash\b[^}]*\} from 'node:crypto'/.test(
+    readFileSync(join(ROOT, 'src/write/write.ts'), 'utf8'),
+  );
+  expect({ usesHash, atLeast2012: major > 20 || (major === 20 && minor >= 12) }).toEqual({
+    usesHash: true,
+    atLeast2012: true,
+  });
+});
+
 describe('the npm package', () => {
   const project = tempDir('reflist-consumer-');
   let files: string[] = [];

@@ -176,7 +176,14 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
       if (res.status === undefined || res.status === 404 || res.status === 410) return undefined;
       throw new LookupError('HTTP', `GET ${url}: HTTP ${res.status}`, res.status);
     }
-    return storedCompressed(path) ? inflate(await res.arrayBuffer()) : res.text();
+    if (!storedCompressed(path)) return res.text();
+    // A custom fetch (a test's, a framework's) may give text() alone: say so here, not deep in the answer.
+    if (typeof res.arrayBuffer !== 'function')
+      throw new LookupError(
+        'BAD_FETCH',
+        `GET ${url}: the fetch given to createLookupClient answered without arrayBuffer(), which the client needs for ${path} (the index's files are gzip-compressed)`,
+      );
+    return inflate(await res.arrayBuffer());
   }
 
   /** A file's JSON through the cache of parsed files: what the answers read the tree by. */

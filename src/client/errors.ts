@@ -21,7 +21,9 @@ export type LookupErrorCode =
   /** An adapter's request was answered with an error status (a 400, a 404): select2 shows it as "could not be loaded". */
   | 'ANSWERED'
   /** An adapter was called with arguments that do not fit the list (a cascade's parent ids). */
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  /** The `fetch` given to createLookupClient answered without what the client reads (`arrayBuffer()` for the index's compressed files). */
+  | 'BAD_FETCH';
 
 export class LookupError extends Error {
   readonly code: LookupErrorCode;

@@ -17,10 +17,10 @@ import { packageFiles, tarball } from './tarball.js';
 
 const README = (name: string, preset: Preset, vendor: string) => `# ${name}
 
-Reference lists for select2 drop-downs. reflist builds the CSV files in
-\`sources/\` into \`dist/\`: static JSON files that any static host can serve
-and select2 can read, with \`lookup-client.js\` to answer searches, pages, ids
-and counts.
+Reference lists for drop-downs: select2, react-select, Tom Select and
+Choices.js. reflist builds the CSV files in \`sources/\` into \`dist/\`: static
+JSON files that any static host can serve and each widget can read, with
+\`lookup-client.js\` to answer searches, pages, ids and counts.
 
 ## The lists
 

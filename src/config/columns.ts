@@ -1,7 +1,7 @@
 // A declaration against its sources' headers: every column it names must be
 // in its source's header, matched case-insensitively, as the sources' columns
 // always were. Pure: load.ts reads the headers.
-import { didYouMean, ReflistError } from '../errors.js';
+import { didYouMean, ReflistError, suggest } from '../errors.js';
 import type { Declaration, Delimiter } from './declaration.js';
 
 const quote = (s: string) => JSON.stringify(s);
@@ -55,6 +55,14 @@ export function headerHas(header: readonly string[]): string {
   return `; its header has ${header.slice(0, SHOWN).map(quote).join(', ')}${more}`;
 }
 
+/** A column a relation needs that the header lacks, with who declared it and, in the one bracket, the closest column: `no column "genus_id" (declared by lists.species.parent; did you mean "genus"?)`. */
+function noColumn(column: string, by: string, header: readonly string[]): string {
+  const close = suggest(column, header);
+  return close === undefined
+    ? `no column ${quote(column)} (declared by ${by})${headerHas(header)}`
+    : `no column ${quote(column)} (declared by ${by}; did you mean ${quote(close)}?)`;
+}
+
 /** What to say of a column a header lacks: the closest of its columns, else the columns it has. */
 export const columnHint = (column: string, header: readonly string[]): string =>
   didYouMean(column, header) || headerHas(header);
@@ -96,11 +104,8 @@ export function checkColumns(
     const at = `lists.${list.name}`;
     const missing = (column: string) => !has(header, column);
     const hint = (column: string) => columnHint(column, header);
-    list.parent?.columns
-      .filter(missing)
-      .forEach((c) => sourceError(file, `no column ${quote(c)} (declared by ${at}.parent)${hint(c)}`));
-    if (missing(list.id.column))
-      sourceError(file, `no column ${quote(list.id.column)} (declared by ${at}.id)${hint(list.id.column)}`);
+    for (const c of list.parent?.columns.filter(missing) ?? []) sourceError(file, noColumn(c, `${at}.parent`, header));
+    if (missing(list.id.column)) sourceError(file, noColumn(list.id.column, `${at}.id`, header));
     for (const c of list.label.columns.filter(missing))
       configError(`${at}.label`, file, `the template names column ${quote(c)}, which ${file} does not have${hint(c)}`);
     for (const f of list.fields.filter((f) => missing(f.column)))
@@ -108,13 +113,13 @@ export function checkColumns(
     if (list.counts) {
       const h = headers.get(list.counts.source.file);
       for (const c of h ? [list.counts.group, list.counts.id, list.counts.count].filter((c) => !has(h, c)) : []) {
-        sourceError(list.counts.source.file, `no column ${quote(c)} (declared by ${at}.counts)${columnHint(c, h!)}`);
+        sourceError(list.counts.source.file, noColumn(c, `${at}.counts`, h!));
       }
     }
   }
   const g = d.groups;
   const h = g && headers.get(g.source.file);
   for (const c of h ? [g!.id, g!.label].filter((c) => !has(h, c)) : [])
-    sourceError(g!.source.file, `no column ${quote(c)} (declared by groups)${columnHint(c, h!)}`);
+    sourceError(g!.source.file, noColumn(c, 'groups', h!));
   return errors;
 }

@@ -73,7 +73,7 @@ function peakMemory(): number {
 
 /** What became of a root list and the lists under it, as the build's report says it. */
 const HOW: Record<How, string> = {
-  rendered: 'built from their sources',
+  rendered: 'built from the sources',
   edited: 'edited in place (from the rows that changed)',
   updated: 'updated in place',
   kept: 'kept (sources unchanged)',

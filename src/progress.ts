@@ -37,7 +37,7 @@ export function createProgress(sink: ProgressSink | undefined, now: () => number
   let last = 0;
   let drawn = false;
   const line = (done?: number) =>
-    `${name}${done === undefined ? '' : `: ${done.toLocaleString('en-US')} files`} (${((now() - started) / 1000).toFixed(1)} s)`;
+    `${name}${done === undefined ? '' : `: ${done.toLocaleString('en-US')} file${done === 1 ? '' : 's'}`} (${((now() - started) / 1000).toFixed(1)} s)`;
   return {
     phase(next) {
       name = next;

@@ -1,6 +1,7 @@
 // Load test on loopback: what a server costs per request of each kind.
 //
 //   npm run load [-- --authors N --duration S --connections C]
+//   npm run load -- --against REV [--against REV…] [--rounds R] [--authors N --duration S --connections C]
 //
 // Builds a tree from a synthetic corpus (100,000 authors by default) and starts,
 // each in its own process on a free 127.0.0.1 port: the compat server
@@ -12,6 +13,14 @@
 // p99 latency, errors and non-2xx answers, and the server's resident memory
 // before and after. Load generator and servers share this machine's cores, so
 // the figures compare targets; they are not a capacity plan.
+//
+// With --against, only compat servers run: this tree's and, for each REV, the
+// one of that commit (cloned and built, as `npm run bench -- ab` does) or of a
+// checkout (a folder holding lib/cli.js), over the same tree. Each round
+// drives every server on each of their rows (a page file, the search files
+// of the Terms, the Terms answered), the servers in a turned order each
+// round, and the table gives each server's median requests/s and the median
+// of its rounds' ratios to this tree's.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,6 +32,7 @@ import { fold } from '../src/client/fold.js';
 import { bucketOf, bucketPath, MANIFEST, searchFileFor, searchPath } from '../src/client/paths.js';
 import type { ListInfo, Manifest } from '../src/client/types.js';
 import { freePort, nginxMainConf, tempDir, type Running } from '../test/helpers.js';
+import { cliAt } from './bench-size.js';
 import { startNetlifyDeno } from '../test/hosts/netlify.js';
 import { startWorkerd } from '../test/hosts/workerd.js';
 import { mulberry32 } from './sources/prng.js';
@@ -115,12 +125,92 @@ function cycle(paths: string[]): () => string {
   return () => paths[i++ % paths.length]!;
 }
 
+/** autocannon on `url` for `duration` seconds, each request's path the next of `next`. */
+function drive(url: string, next: () => string, duration: number, connections: number): Promise<Result> {
+  return autocannon({ url, connections, duration, requests: [{ setupRequest: (req) => ({ ...req, path: next() }) }] });
+}
+
+/** `lib/cli.js` of a checkout (a folder holding it) or of a commit, cloned and built. */
+function cliOf(rev: string): string {
+  if (existsSync(join(rev, 'lib/cli.js'))) return join(rev, 'lib/cli.js');
+  const { cli, title } = cliAt(rev);
+  console.log(`${rev}: ${title}`);
+  return cli;
+}
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * Each arm's compat server over `tree`, driven on every row in each round,
+ * the arms in a turned order each round so that none always runs first (a
+ * machine's load drifts); requests/s by arm and row, and each arm's ratios to
+ * the first's, round by round.
+ */
+async function abRounds(
+  arms: { name: string; cli: string }[],
+  rows: [string, () => string][],
+  tree: string,
+  { rounds, duration, connections }: { rounds: number; duration: number; connections: number },
+): Promise<void> {
+  const servers: Server[] = [];
+  try {
+    for (const arm of arms) {
+      const port = await freePort();
+      const args = [arm.cli, 'serve', '--dir', tree, '--port', String(port), '--host', '127.0.0.1'];
+      servers.push(await start(arm.name, process.execPath, args, port, '/lookup.json'));
+    }
+    const rates = rows.map(() => arms.map((): number[] => []));
+    for (let round = 0; round < rounds; round++) {
+      for (const [r, [row, next]] of rows.entries()) {
+        for (let k = 0; k < arms.length; k++) {
+          const a = (k + round) % arms.length;
+          const result = await drive(servers[a]!.url, next, duration, connections);
+          if (result.errors + result.timeouts + result.non2xx > 0)
+            console.log(
+              `  ${arms[a]!.name} ${row}: ${result.errors + result.timeouts} errors, ${result.non2xx} non-2xx`,
+            );
+          rates[r]![a]!.push(result.requests.average);
+          console.log(`  round ${round + 1} ${row} ${arms[a]!.name}: ${Math.round(result.requests.average)} req/s`);
+        }
+      }
+    }
+    const int = (n: number) => Math.round(n).toLocaleString('en-US');
+    console.log(`\n${connections} connections, ${duration} s a run, ${rounds} rounds, 127.0.0.1; A is this tree\n`);
+    console.log(
+      `| row | ${arms.map((a) => `${a.name} req/s`).join(' | ')} | ${arms
+        .slice(1)
+        .map((a) => `${a.name} / A by round (median)`)
+        .join(' | ')} |`,
+    );
+    console.log(
+      `|---|${arms.map(() => '---:|').join('')}${arms
+        .slice(1)
+        .map(() => '---|')
+        .join('')}`,
+    );
+    for (const [r, [row]] of rows.entries()) {
+      const ratios = arms.slice(1).map((_, i) => rates[r]![i + 1]!.map((x, round) => x / rates[r]![0]![round]!));
+      console.log(
+        `| ${row} | ${rates[r]!.map((xs) => int(median(xs))).join(' | ')} | ${ratios.map((xs) => `${xs.map((x) => x.toFixed(2)).join(', ')} (${median(xs).toFixed(2)})`).join(' | ')} |`,
+      );
+    }
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
       authors: { type: 'string', default: '100000' },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '50' },
+      against: { type: 'string', multiple: true },
+      rounds: { type: 'string', default: '3' },
     },
   });
   const [authors, duration, connections] = [
@@ -165,6 +255,22 @@ async function main() {
   }).filter((t) => t !== '');
   const { buckets, search, layout } = manifest.lists['author'] as ListInfo;
   const enc = encodeURIComponent;
+  const searchFiles = terms.map((t) => '/' + searchPath('author', layout, search, searchFileFor(t, search)));
+
+  if (values.against) {
+    const arms = [
+      { name: 'this tree', cli: 'lib/cli.js' },
+      ...values.against.map((rev) => ({ name: rev, cli: cliOf(rev) })),
+    ];
+    const rows: [string, () => string][] = [
+      ['/author/page/7.json', () => '/author/page/7.json'],
+      ['search file of Term=…', cycle(searchFiles)],
+      ['/author.json?Term=…', cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
+    ];
+    await abRounds(arms, rows, tree, { rounds: Number(values.rounds), duration, connections });
+    rmSync(work, { recursive: true, force: true });
+    return;
+  }
 
   const servers: Server[] = [];
   const stopAll = () => Promise.all(servers.map((s) => s.stop()));
@@ -234,17 +340,15 @@ async function main() {
       ['compat  /author.json?Page=7', compat, () => '/author.json?Page=7'],
       ['compat  /author.json?Id=…', compat, cycle(ids.map((id) => `/author.json?Id=${id}`))],
       ['compat  /author.json?Term=…', compat, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
+      ['compat  /author/page/7.json', compat, () => '/author/page/7.json'],
+      ['compat  search file of Term=…', compat, cycle(searchFiles)],
       ['serve   /author/page/7.json', serve, () => '/author/page/7.json'],
       [
         'serve   id bucket of Id=…',
         serve,
         cycle(ids.map((id) => '/' + bucketPath('author', layout, buckets, bucketOf(String(id), buckets)))),
       ],
-      [
-        'serve   search file of Term=…',
-        serve,
-        cycle(terms.map((t) => '/' + searchPath('author', layout, search, searchFileFor(t, search)))),
-      ],
+      ['serve   search file of Term=…', serve, cycle(searchFiles)],
       ['workerd _worker.js /author.json?Term=…', workerd, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
       ['workerd _worker.js /author.json?Id=…', workerd, cycle(ids.map((id) => `/author.json?Id=${id}`))],
       ['deno    _netlify/reflist.js /author.json?Term=…', deno, cycle(terms.map((t) => `/author.json?Term=${enc(t)}`))],
@@ -267,12 +371,7 @@ async function main() {
     const table: string[][] = [];
     for (const [name, server, next] of targets) {
       const before = rss(server.pid);
-      const result = await autocannon({
-        url: server.url,
-        connections,
-        duration,
-        requests: [{ setupRequest: (req) => ({ ...req, path: next() }) }],
-      });
+      const result = await drive(server.url, next, duration, connections);
       const after = rss(server.pid);
       const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
       table.push([

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { run } from '../src/cli.js';
-import { createCompatServer, encodeRequestHead } from '../src/commands/serve.js';
+import { encodeRequestHead } from '../src/commands/request-lines.js';
+import { createCompatServer } from '../src/commands/serve.js';
 import { VALID } from './fixtures/valid.js';
 import { buildFrom, tempDir, treeClient } from './helpers.js';
 import { exchangeBytes } from './host-checks.js';
@@ -148,6 +149,17 @@ describe('the compat server', () => {
     const res = await raw(Buffer.from(rawUrl, 'utf8').toString('latin1'));
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect({ status: res.status, body: JSON.parse(res.body) as unknown }).toEqual(await clientAnswer(encoded));
+  });
+
+  test('answers a raw UTF-8 request after the answer before it on the connection, to a client that has ended its side', async () => {
+    // exchangeBytes sends the text as UTF-8, then ends its side of the connection.
+    const answer = await exchangeBytes(
+      base,
+      'GET /author.json?Page=2 HTTP/1.1\r\nHost: x\r\n\r\nGET /author.json?Term=mü HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
+    expect(answer.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 200']);
+    const last = answer.slice(answer.lastIndexOf('\r\n\r\n') + 4);
+    expect(JSON.parse(last)).toEqual((await clientAnswer('/author.json?Term=m%C3%BC')).body);
   });
 
   test('answers a request it cannot read at all with a JSON 400, not an empty one', async () => {

@@ -12,7 +12,8 @@ import { createProgress, type Io } from '../progress.js';
 import { vendorSources, vendorWarnings } from './demo-vendor.js';
 import { devHandler, hasTree } from './dev-router.js';
 import { DEBOUNCE_MS, scheduleBuilds } from './schedule.js';
-import { listen, readRawRequestLines } from './serve.js';
+import { readRawRequestLines } from './request-lines.js';
+import { listen } from './serve.js';
 import { watchInputs } from './watch.js';
 
 // What dev is made of, as its tests and the package's tests import it.

@@ -2,14 +2,14 @@
 // service's query-string URLs through the very client the browser runs.
 import { createReadStream, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
-import { Duplex } from 'node:stream';
 import { createLookupClient, fileAnswer, type LookupClient } from '../client/client.js';
 import { adapterRouteOf, answerHttp } from '../client/host.js';
 import { MANIFEST } from '../client/paths.js';
 import { toUrl } from '../client/request.js';
 import { ReflistError } from '../errors.js';
+import { readRawRequestLines } from './request-lines.js';
 
 const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
@@ -154,111 +154,6 @@ export function compatHandler({ dir, headers = {} }: ServeOptions): Handler {
 
 export function createCompatServer(options: ServeOptions): Server {
   return readRawRequestLines(createServer(compatHandler(options)));
-}
-
-/** What Node's parser says of a request it could not read (the `clientError` event). */
-interface ClientError extends Error {
-  code?: string;
-  reason?: string;
-  /** The bytes it was reading, and where in them it stopped. */
-  rawPacket?: Buffer;
-  bytesParsed?: number;
-}
-
-/**
- * The head of a request whose line Node's parser refused for a byte it takes
- * in no request target: a raw space, a control character, a byte beyond
- * ASCII (`curl 'http://host/author.json?Term=ß'` sends the ß as its UTF-8
- * bytes, as static hosts take it). `packet` holds the request's line from
- * before `at`, where the parser stopped; the head is the request from that
- * line on, its target's such bytes percent-encoded as a browser sends them,
- * and to close the connection after it. Undefined when `packet` does not
- * hold the head from the line's start to its end.
- */
-export function encodeRequestHead(packet: Buffer, at: number): Buffer | undefined {
-  const start = at > 0 ? packet.lastIndexOf(0x0a, at - 1) + 1 : 0;
-  const end = packet.indexOf(0x0a, at);
-  // Only a whole head: the rest of it would go to the parser that failed.
-  if (end < 0 || !/\r?\n\r?\n/.test(packet.subarray(start).toString('latin1'))) return undefined;
-  // latin1: one character a byte, so a character's code is its byte.
-  const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (.+) (HTTP\/\d\.\d)\r?$/s.exec(
-    packet.subarray(start, end).toString('latin1'),
-  );
-  if (!line) return undefined;
-  const target = line[2]!.replace(
-    /[^\x21-\x7e]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
-  // The parser reads no more of the client's connection: the answer closes it.
-  return Buffer.concat([
-    Buffer.from(`${line[1]} ${target} ${line[3]}\r\nconnection: close\r\n`, 'latin1'),
-    packet.subarray(end + 1),
-  ]);
-}
-
-/** Statuses for what Node's parser refuses, as Node's own answers give them; anything else is a 400. */
-const REFUSED: Record<string, number> = {
-  HPE_HEADER_OVERFLOW: 431,
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
-  ERR_HTTP_REQUEST_TIMEOUT: 408,
-};
-
-/**
- * Makes `server` answer a request whose line Node's parser refuses as it
- * answers the same request percent-encoded (encodeRequestHead), where Node
- * would answer an empty 400, and every other request it cannot read with a
- * JSON error. The request is read again on a connection of its own that
- * writes to the client's; the client's connection then ends, as the parser
- * reads no more of it. Its answer waits for one still being written there.
- */
-export function readRawRequestLines(server: Server): Server {
-  const answering = new WeakMap<Duplex, Promise<void>>();
-  const refused = new WeakSet<Duplex>();
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    answering.set(req.socket, new Promise((closed) => res.once('close', () => closed())));
-  });
-  server.on('clientError', async (err: ClientError, socket: Duplex) => {
-    // The parser stays failed: every later chunk on this connection fails again.
-    if (refused.has(socket)) return;
-    refused.add(socket);
-    await answering.get(socket);
-    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-    const head =
-      err.code === 'HPE_INVALID_URL' && err.rawPacket
-        ? encodeRequestHead(err.rawPacket, err.bytesParsed ?? 0)
-        : undefined;
-    if (head) return void server.emit('connection', relay(socket, head));
-    const status = REFUSED[err.code ?? ''] ?? 400;
-    const body = JSON.stringify({ error: `the request could not be read: ${err.reason ?? err.message}` });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: ${TYPES['.json']}\r\naccess-control-allow-origin: *\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-  });
-  return server;
-}
-
-/**
- * A connection that reads `head` and writes to `socket`: the request read
- * again, answered to the client. Its reading side ends only once the server
- * has ended the answer, which a server would otherwise take for a client gone.
- */
-function relay(socket: Duplex, head: Buffer): Duplex {
-  const inner = new Duplex({
-    read() {},
-    write: (chunk: Buffer, encoding, done) => void socket.write(chunk, encoding, done),
-    final: (done) => {
-      inner.push(null);
-      socket.end(done);
-    },
-    destroy: (err, done) => {
-      socket.destroy();
-      done(err);
-    },
-  });
-  socket.once('close', () => inner.destroy());
-  inner.push(head);
-  return inner;
 }
 
 /**

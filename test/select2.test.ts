@@ -1,15 +1,12 @@
 // The select2 wiring without a browser: URLs, paging, the division flattening,
-// ids, preselection and the cascade's queries, against a fixture tree served by
-// `serve`; and in Chromium, what templateResult marks of what a term matched.
-import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// ids, preselection and the cascade's queries, against a fixture tree served
+// by `serve`; and in Chromium, docs/select2.md's example followed as written
+// from an empty folder, with no bundler (test/widget-site.ts), beside a page
+// of its site that checks what templateResult marks of what a term matched.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DemoPage, launchChromium } from '../scripts/demo-page.js';
-import { servePreview, waitForServer } from '../scripts/preview.js';
-import { build } from '../src/build.js';
+import { DemoPage } from '../scripts/demo-page.js';
 import type { LookupClient } from '../src/client/client.js';
 import {
   cascadeAjax,
@@ -29,8 +26,19 @@ import {
 import type { ApiList, Grid } from '../src/client/types.js';
 import { PRESET_API } from './host-checks.js';
 import { VALID } from './fixtures/valid.js';
-import { buildFrom, freePort, startServe, tempDir, treeClient, writeSources, type Running } from './helpers.js';
-import { expectMarks, hasChromium, MARKS_SOURCES, marksBody } from './widget-site.js';
+import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
+import {
+  addMarksPage,
+  docBlock,
+  docExample,
+  expectMarks,
+  hasChromium,
+  marksBody,
+  poll,
+  shippedReference,
+  useWidgetSite,
+  type Item,
+} from './widget-site.js';
 
 /** A list of the lookup service as lookup.json states it. */
 const LIST = (name: string): ApiList => PRESET_API.lists.find((l) => l.name === name)!;
@@ -322,68 +330,131 @@ describe('a cascade of nested lists', () => {
   });
 });
 
-describe.skipIf(!hasChromium)('what select2 marks of a label, in Chromium', () => {
-  let dir: string;
-  let server: ChildProcess;
-  let browser: Browser;
-  let url: string;
+describe.skipIf(!hasChromium)("docs/select2.md's example as written, unbundled, in Chromium", () => {
+  const reference = shippedReference();
+  const site = useWidgetSite('select2');
+  const demo = () => new DemoPage(site.page);
 
-  beforeAll(async () => {
-    dir = tempDir('reflist-select2-marks-');
-    const site = join(dir, 'site');
-    await build({ sources: writeSources(join(dir, 'sources'), MARKS_SOURCES), out: join(site, 'lookup') });
-    for (const file of [
-      'jquery/dist/jquery.min.js',
-      'select2/dist/js/select2.min.js',
-      'select2/dist/css/select2.min.css',
-    ])
-      cpSync(join('node_modules', file), join(site, file.split('/').at(-1)!));
-    // The README's way: select2Ajax and templateResult from the tree's lookup-client.js.
-    writeFileSync(
-      join(site, 'index.html'),
-      `<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="select2.min.css">
-<script src="jquery.min.js"></script><script src="select2.min.js"></script>
-${marksBody((id) => `<select id="${id}" style="width: 100%"></select>`)}
-<script type="module">
-  import { createLookupClient, select2Ajax, templateResult } from '/lookup/lookup-client.js';
-  const client = createLookupClient();
-  $('#marked').select2({ ajax: select2Ajax(client, 'condition'), templateResult });
-  $('#plain').select2({ ajax: select2Ajax(client, 'condition', { highlight: false }), templateResult });
-</script>`,
-    );
-    const port = await freePort();
-    server = servePreview(site, port, 'ignore', true);
-    url = `http://127.0.0.1:${port}/`;
-    await waitForServer(url);
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    server?.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  /** The reference's items for a service URL. */
+  function items(path: string): Item[] {
+    const { status, body } = reference(path);
+    expect(status, path).toBe(200);
+    return (body as { items: Item[] }).items;
+  }
+
+  /** What a person should see for a paged query: each item (with its count in brackets), then its children. */
+  const expectedTexts = (path: string) =>
+    items(path).flatMap((item) => [
+      item.count === undefined ? item.text : `${item.text} (${item.count})`,
+      ...(item.children ?? []).map((c) => c.text),
+    ]);
+
+  /** Opens the example, waiting until the last select is a select2 (and a saved author is shown). */
+  async function visit(query = ''): Promise<void> {
+    await site.page.goto(`${site.url}${query}`);
+    await site.page.locator('#county + .select2').waitFor();
+  }
+
+  test("the page imports the tree's lookup-client.js and nothing else: no bundle, no bare module name", () => {
+    const blocks = docExample('select2');
+    expect(blocks.map((b) => b.name)).toEqual([
+      'install',
+      'tree',
+      'vendor',
+      'public/index.html',
+      'public/app.js',
+      'serve',
+    ]);
+    const script = docBlock('select2', 'public/app.js').code;
+    expect([...script.matchAll(/^import .* from '([^']+)';$/gm)].map((m) => m[1])).toEqual([
+      '/lookup/lookup-client.js',
+    ]);
+    expect(blocks.some((b) => /esbuild|webpack|vite|importmap/.test(b.code))).toBe(false);
   });
 
-  test('what a term matched shows in <mark>, a label holding markup shows as text, and highlight: false marks nothing', async () => {
-    const page = await browser.newPage({ viewport: { width: 960, height: 720 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    const demo = new DemoPage(page);
-    try {
-      await page.goto(url);
-      await page.locator('#plain + .select2').waitFor();
-      await expectMarks(page, {
+  test('opening authors lists their page 1, scrolling loads page 2 below it with one request, and typing "smi" shows that term\'s page 1', async () => {
+    await visit();
+    const page1 = expectedTexts('/author.json');
+    const page2 = expectedTexts('/author.json?Page=2');
+    expect(page2.length).toBeGreaterThan(0);
+    await demo().open('author');
+    await poll(() => demo().resultTexts('author')).toEqual(page1);
+    const before = site.requests.length;
+    await demo().scrollResults('author');
+    await poll(() => demo().resultTexts('author')).toEqual([...page1, ...page2]);
+    expect(site.requests.slice(before)).toEqual(['/lookup/author/page/2.json']);
+    await demo().type('smi');
+    await poll(() => demo().resultTexts('author')).toEqual(expectedTexts('/author.json?Term=smi'));
+  });
+
+  test("the saved author id in the address shows its name, as select2's selection", async () => {
+    const [saved] = items('/author.json?Id=1007');
+    await visit('?author=1007');
+    await poll(() => demo().selection('author')).toEqual({ value: '1007', text: saved!.text });
+  });
+
+  test('divisions show their GBIF count, each followed by its categories; a division and a category are chosen by distinct values', async () => {
+    await visit();
+    const [aves] = items('/division.json?Term=aves&System=gbif');
+    await demo().open('division');
+    await demo().type('aves');
+    await poll(() => demo().resultTexts('division')).toEqual(expectedTexts('/division.json?Term=aves&System=gbif'));
+    await demo()
+      .results('division')
+      .getByRole('option', { name: `${aves!.text} (${aves!.count})`, exact: true })
+      .click();
+    expect(await demo().selection('division')).toMatchObject({ value: `d:${aves!.id}` });
+    const category = aves!.children![0]!;
+    await demo().choose('division', category.text, category.text);
+    expect(await demo().selection('division')).toEqual({ value: `c:${category.id}`, text: category.text });
+  });
+
+  test("the cascade United States → California → Los Angeles gives the county's fields; another country empties state and county", async () => {
+    await visit();
+    expect(await site.page.locator('#state').isDisabled()).toBe(true);
+    await demo().choose('country', 'united st', 'United States');
+    await poll(() => site.page.locator('#state').isDisabled()).toBe(false);
+    expect(await site.page.locator('#county').isDisabled()).toBe(true);
+    await demo().choose('state', 'calif', 'California');
+    await poll(() => site.page.locator('#county').isDisabled()).toBe(false);
+    await demo().choose('county', 'los', 'Los Angeles');
+    expect(await demo().selection('county')).toEqual({ value: '6037', text: 'Los Angeles' });
+    expect((await demo().selectedData('county'))[0]).toMatchObject({ FIPS: 6037, parentIds: ['840', '6'] });
+
+    await demo().choose('country', 'canad', 'Canada');
+    await poll(() => demo().selection('state')).toMatchObject({ value: null });
+    expect(await demo().selection('county')).toMatchObject({ value: null });
+    expect(await site.page.locator('#county').isDisabled()).toBe(true);
+    await demo().open('state');
+    await poll(() => demo().resultTexts('state')).toEqual(expectedTexts('/country/124/state.json'));
+  });
+
+  describe('highlighting, on a page of a words-rule list', () => {
+    let url: string;
+    beforeAll(async () => {
+      // The example's way: select2Ajax and templateResult from the tree's lookup-client.js.
+      url = await addMarksPage(
+        site,
+        marksBody((id) => `<select id="${id}" style="width: 100%"></select>`),
+        `import { createLookupClient, select2Ajax, templateResult } from '/marks/lookup/lookup-client.js';
+const client = createLookupClient();
+$('#marked').select2({ ajax: select2Ajax(client, 'condition'), templateResult });
+$('#plain').select2({ ajax: select2Ajax(client, 'condition', { highlight: false }), templateResult });
+`,
+      );
+    }, 60_000);
+
+    test('what a term matched shows in <mark>, a label holding markup shows as text, and highlight: false marks nothing', async () => {
+      await site.page.goto(url);
+      await site.page.locator('#plain + .select2').waitFor();
+      await expectMarks(site.page, {
         async search(id, term) {
-          if ((await demo.results(id).count()) === 0) await demo.open(id);
-          await page.locator('.select2-container--open .select2-search__field').fill('');
-          await demo.type(term);
+          if ((await demo().results(id).count()) === 0) await demo().open(id);
+          await site.page.locator('.select2-container--open .select2-search__field').fill('');
+          await demo().type(term);
         },
-        options: (id) => demo.results(id).locator('li.select2-results__option--selectable'),
+        options: (id) => demo().results(id).locator('li.select2-results__option--selectable'),
       });
-      mkdirSync('test-output', { recursive: true });
-      await page.screenshot({ path: join('test-output', 'select2-marks.png') });
-    } finally {
-      await page.close();
-    }
-    expect(errors, 'errors thrown in the page').toEqual([]);
+    });
   });
 });

@@ -1,12 +1,14 @@
 // The drop-down adapters' examples as sites: each docs page's example
-// (docs/react-select.md, tom-select.md, choices.md) followed as a reader
-// follows it, from an empty folder: the page's install line, the command that
-// builds the tree at /lookup/, its HTML, its script and its esbuild command,
-// all taken from the page and run as written, with the real widget from the
-// npm registry. test/react-select.test.ts, tom-select.test.ts and
-// choices.test.ts drive the site in Chromium; scripts/bench-widgets.ts measures it.
-// Beside the example, a page of their own at /marks/ (addMarksPage), and the
-// expectations every adapter's highlighting meets (expectMarks), select2's too.
+// (docs/select2.md, react-select.md, tom-select.md, choices.md) followed as a
+// reader follows it, from an empty folder: the page's install line, the
+// command that builds the tree at /lookup/, its HTML, its script and its
+// esbuild command (select2's: none, its page imports the tree's
+// lookup-client.js), all taken from the page and run as written, with the
+// real widget from the npm registry. test/select2.test.ts,
+// react-select.test.ts, tom-select.test.ts and choices.test.ts drive the site
+// in Chromium; scripts/bench-widgets.ts measures the three bundled ones.
+// Beside the example, pages of their own over trees of their own (addPage):
+// the expectations every adapter's highlighting meets (expectMarks).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,8 +24,11 @@ import { checkConfig } from '../src/config/declaration.js';
 import { freePort, tempDir, writeSources } from './helpers.js';
 import { createDeclaredReference } from './reference-declared.js';
 
+/** The widgets whose adapter a page imports by name (`reflist/tom-select`), bundled with the page's script. */
 export const WIDGETS = ['react-select', 'tom-select', 'choices'] as const;
 export type Widget = (typeof WIDGETS)[number];
+/** The widgets whose docs page has an "## Example": select2's imports the tree's lookup-client.js, unbundled. */
+export type Example = Widget | 'select2';
 
 /** The page size of the tree the examples build (the build's default). */
 export const PAGE_SIZE = 30;
@@ -42,7 +47,7 @@ export interface Block {
  * ```` ```js app.js ````): a file's block by the file's path, a command's by
  * what it does.
  */
-export function docExample(widget: Widget): Block[] {
+export function docExample(widget: Example): Block[] {
   const page = readFileSync(join(ROOT, 'docs', `${widget}.md`), 'utf8');
   const example = /^## Example\n([\s\S]*?)(?=^## )/m.exec(page)?.[1] ?? '';
   return Array.from(example.matchAll(/^```(\w+) (\S+)\n([\s\S]*?)^```$/gm), ([, lang, name, code]) => ({
@@ -53,7 +58,7 @@ export function docExample(widget: Widget): Block[] {
 }
 
 /** The block named `name` of a docs page's example. */
-export function docBlock(widget: Widget, name: string): Block {
+export function docBlock(widget: Example, name: string): Block {
   const block = docExample(widget).find((b) => b.name === name);
   if (!block)
     throw new Error(`docs/${widget}.md: "## Example" has no block named "${name}" (\`\`\`<language> ${name})`);
@@ -94,7 +99,7 @@ function sh(commands: string, cwd: string): Promise<void> {
  * serves, the page at its root and the tree at `lookup/`. lib/ must be
  * compiled (the tests' setup does it): the tarball packs it as it is.
  */
-export async function writeWidgetSite(dir: string, widget: Widget): Promise<string> {
+export async function writeWidgetSite(dir: string, widget: Example): Promise<string> {
   mkdirSync(dir, { recursive: true });
   await sh(`npm pack --ignore-scripts --silent --pack-destination '${dir}'`, ROOT);
   cpSync(join(ROOT, 'sources'), join(dir, 'sources'), { recursive: true });
@@ -139,6 +144,7 @@ export const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_00
 
 /** What a widget's tests work with: the site's address, this test's page, and the requests it made. */
 export interface WidgetTest {
+  widget: Example;
   url: string;
   /** The example's folder, its packages installed, and the folder it serves (`url`). */
   dir: string;
@@ -156,8 +162,9 @@ export interface WidgetTest {
  * recorded, and after each test a screenshot in test-output/ and no errors
  * thrown in the page.
  */
-export function useWidgetSite(widget: Widget): WidgetTest {
+export function useWidgetSite(widget: Example): WidgetTest {
   const current = {
+    widget,
     buckets(list: string, ids: readonly (string | number)[]): number {
       const { buckets } = JSON.parse(readFileSync(join(current.root, 'lookup', 'lookup.json'), 'utf8')).lists[list] as {
         buckets: number;
@@ -228,30 +235,59 @@ export const marksBody = (element: (id: string) => string) =>
 
 /**
  * Adds a page to a widget's site at /marks/, beside the docs example: a tree
- * of MARKS_SOURCES at /marks/lookup/, `body` (marksBody), and `script` (JSX
- * allowed) bundled by esbuild from the example's folder, so that reflist and
- * the widget are the ones the example installed. Resolves to the page's address.
+ * of MARKS_SOURCES, `body` (marksBody) and `script`, as addPage makes them.
  */
-export async function addMarksPage(site: WidgetTest, body: string, script: string): Promise<string> {
-  const out = join(site.root, 'marks');
-  await build({ sources: writeSources(join(site.dir, 'marks-sources'), MARKS_SOURCES), out: join(out, 'lookup') });
-  writeFileSync(join(site.dir, 'marks.jsx'), script);
-  await esbuild({
-    absWorkingDir: site.dir,
-    entryPoints: ['marks.jsx'],
-    outdir: out,
-    bundle: true,
-    format: 'esm',
-    jsx: 'automatic',
-    minify: true, // React's production build, as the example's bundle
-    logLevel: 'warning',
-  });
-  const css = existsSync(join(out, 'marks.css')) ? '<link rel="stylesheet" href="marks.css">' : '';
+export function addMarksPage(site: WidgetTest, body: string, script: string): Promise<string> {
+  return addPage(site, 'marks', writeSources(join(site.dir, 'marks-sources'), MARKS_SOURCES), body, script);
+}
+
+/** What a select2 page loads before its script: the docs example's jQuery and select2, from its vendor/. */
+const SELECT2_HEAD =
+  '<link rel="stylesheet" href="/vendor/select2.min.css"><script src="/vendor/jquery.min.js"></script><script src="/vendor/select2.min.js"></script>';
+
+/**
+ * Adds a page to a widget's site at /`folder`/, beside the docs example: a
+ * tree of the sources in `sources` at /`folder`/lookup/, `body`, and
+ * `script`. A bundled widget's script (JSX allowed) is bundled by esbuild
+ * from the example's folder, so that reflist and the widget are the ones the
+ * example installed; select2's is a module as it is, which imports the tree's
+ * lookup-client.js, loaded after the example's jQuery and select2. Resolves
+ * to the page's address.
+ */
+export async function addPage(
+  site: WidgetTest,
+  folder: string,
+  sources: string,
+  body: string,
+  script: string,
+): Promise<string> {
+  const out = join(site.root, folder);
+  await build({ sources, out: join(out, 'lookup') });
+  if (site.widget === 'select2') writeFileSync(join(out, `${folder}.js`), script);
+  else {
+    writeFileSync(join(site.dir, `${folder}.jsx`), script);
+    await esbuild({
+      absWorkingDir: site.dir,
+      entryPoints: [`${folder}.jsx`],
+      outdir: out,
+      bundle: true,
+      format: 'esm',
+      jsx: 'automatic',
+      minify: true, // React's production build, as the example's bundle
+      logLevel: 'warning',
+    });
+  }
+  const head =
+    site.widget === 'select2'
+      ? SELECT2_HEAD
+      : existsSync(join(out, `${folder}.css`))
+        ? `<link rel="stylesheet" href="${folder}.css">`
+        : '';
   writeFileSync(
     join(out, 'index.html'),
-    `<!doctype html><meta charset="utf-8">${css}${body}<script type="module" src="marks.js"></script>`,
+    `<!doctype html><meta charset="utf-8">${head}${body}<script type="module" src="${folder}.js"></script>`,
   );
-  return `${site.url}marks/`;
+  return `${site.url}${folder}/`;
 }
 
 /** How to search a drop-down of a highlighting page and read what it shows. */

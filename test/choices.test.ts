@@ -9,6 +9,8 @@ import { highlight } from '../src/client/highlight.js';
 import { NONE, textTier } from '../src/client/rank.js';
 import {
   addMarksPage,
+  addPlacesPage,
+  expectPagedCascade,
   expectMarks,
   hasChromium,
   marksBody,
@@ -363,6 +365,41 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     expect(byId.length).toBeGreaterThan(0);
     expect(byId.length).toBeLessThanOrEqual(distinct);
     expect(byId.length).toBeLessThan(100);
+  });
+
+  describe('a cascade down to a paged level, on a page of real places', () => {
+    let url: string;
+    beforeAll(async () => {
+      url = await addPlacesPage(
+        site,
+        '<select id="country"></select><select id="city"></select>',
+        `import Choices from 'choices.js';
+import 'choices.js/public/assets/styles/choices.css';
+import { createLookupClient } from 'reflist/client';
+import { cascade } from 'reflist/choices';
+const client = createLookupClient({ baseUrl: '/places/lookup/' });
+cascade(Choices, client, ['#country', '#city'], ['country', 'city']);
+`,
+      );
+    }, 60_000);
+
+    test("a country's cities come a page at a time as the list is scrolled to its end, one request a page, and another country's replace them", async () => {
+      await site.page.goto(url);
+      await box('city').waitFor();
+      await expectPagedCascade(site, {
+        async choose(id, term, text) {
+          await open(id);
+          await type(id, term);
+          await listbox(id)
+            .locator('.choices__item--choice[data-value]')
+            .filter({ hasText: new RegExp(`^${text}$`) })
+            .click();
+        },
+        open,
+        texts: async (id) => (await rows(id)).map((row) => row.label),
+        scroll: (id) => listbox(id).evaluate((el) => el.scrollTo(0, el.scrollHeight)),
+      });
+    });
   });
 
   describe('highlighting, on a page of a words-rule list', () => {

@@ -8,6 +8,8 @@ import { highlight } from '../src/client/highlight.js';
 import { fold } from './reference.js';
 import {
   addMarksPage,
+  addPlacesPage,
+  expectPagedCascade,
   expectMarks,
   hasChromium,
   marksBody,
@@ -281,6 +283,46 @@ describe.skipIf(!hasChromium)("react-select over a static tree, in Chromium (doc
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(distinct);
     expect(reads.length).toBeLessThan(100);
+  });
+
+  describe('a cascade down to a paged level, on a page of real places', () => {
+    let url: string;
+    beforeAll(async () => {
+      url = await addPlacesPage(
+        site,
+        '<div id="app"></div>',
+        `import { useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { AsyncPaginate } from 'react-select-async-paginate';
+import { createLookupClient } from 'reflist/client';
+import { cascade } from 'reflist/react-select';
+const client = createLookupClient({ baseUrl: '/places/lookup/' });
+const lists = ['country', 'city'];
+const places = cascade(client, lists);
+function Places() {
+  const [chosen, setChosen] = useState([]);
+  return lists.map((list, level) => (
+    <AsyncPaginate key={places.key(chosen, level)} inputId={list} {...places.props(chosen, setChosen, level)} />
+  ));
+}
+createRoot(document.getElementById('app')).render(<Places />);
+`,
+      );
+    }, 60_000);
+
+    test("a country's cities come a page at a time as the menu is scrolled to its end, one request a page, and another country's replace them", async () => {
+      await site.page.goto(url);
+      await site.page.locator('#city').waitFor({ state: 'attached' });
+      await expectPagedCascade(site, {
+        choose,
+        open: (id) => site.page.locator(`#${id}`).click(),
+        texts: async (id) => (await menuTexts(id)) ?? [],
+        scroll: async (id) =>
+          (await listbox(id)).evaluate((el) => {
+            el.scrollTop = el.scrollHeight;
+          }),
+      });
+    });
   });
 
   describe('highlighting, on a page of a words-rule list', () => {

@@ -1,12 +1,14 @@
 // The select2 wiring without a browser: URLs, paging, the division flattening,
-// ids, preselection and the cascade's queries, against a fixture tree served
-// by `serve`; and in Chromium, docs/select2.md's example followed as written
-// from an empty folder, with no bundler (test/widget-site.ts), beside a page
-// of its site that checks what templateResult marks of what a term matched.
+// ids, preselection and the cascade's queries (a paged level a page at a
+// time), against fixture trees served by `serve`; and in Chromium,
+// docs/select2.md's example followed as written from an empty folder, with no
+// bundler (test/widget-site.ts), beside pages of its site that check what
+// templateResult marks of what a term matched and a cascade's paged level.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DemoPage } from '../scripts/demo-page.js';
+import { build } from '../src/build.js';
 import type { LookupClient } from '../src/client/client.js';
 import {
   cascadeAjax,
@@ -23,15 +25,18 @@ import {
   type Select2Ajax,
   type Select2Page,
 } from '../src/widgets/select2.js';
-import type { ApiList, Grid } from '../src/client/types.js';
+import type { ApiList, Envelope, Grid } from '../src/client/types.js';
 import { PRESET_API } from './host-checks.js';
+import { placesReference, writePlaceSources } from './fixtures/places.js';
 import { VALID } from './fixtures/valid.js';
 import { buildFrom, startServe, tempDir, treeClient, type Running } from './helpers.js';
 import {
   addMarksPage,
+  addPlacesPage,
   docBlock,
   docExample,
   expectMarks,
+  expectPagedCascade,
   hasChromium,
   marksBody,
   poll,
@@ -330,6 +335,39 @@ describe('a cascade of nested lists', () => {
   });
 });
 
+describe('a cascade level of a paged list under a parent', () => {
+  const sources = writePlaceSources(tempDir('reflist-places-'));
+  const reference = placesReference(sources);
+  let places: LookupClient;
+  let running: Running;
+  beforeAll(async () => {
+    const out = join(tempDir(), 'places');
+    await build({ sources, out });
+    running = await startServe(out);
+    places = await treeClient(out, { baseUrl: running.url });
+  });
+  afterAll(() => running?.stop());
+
+  /** The reference's page of Malta's cities at `query`, as select2 shows it: values and texts, and whether more follow. */
+  function expected(query: string, page: number) {
+    const { status, body } = reference(`/country/MT/city.json?${query}`);
+    expect(status).toBe(200);
+    const { total, items } = body as Envelope<{ id: number; text: string }>;
+    return { results: items.map((c) => [String(c.id), c.text]), more: page * 30 < total };
+  }
+
+  test("Malta's 69 cities come 30 a page as select2 scrolls, page 3 the last, and a Term pages the same way", async () => {
+    const [, city] = cascadeAjax(places, [fakeSelect('MT').select, fakeSelect().select], ['country', 'city']);
+    const shown = async (params: { term?: string; page?: number }) => {
+      const { results, pagination } = await ask(city!, params);
+      return { results: results.map((c) => [c.id, c.text]), more: pagination.more };
+    };
+    for (const page of [1, 2, 3]) expect(await shown({ page })).toEqual(expected(`Page=${page}`, page));
+    expect(expected('Page=3', 3).results).toHaveLength(9);
+    expect(await shown({ term: 'san', page: 1 })).toEqual(expected('Term=san', 1));
+  });
+});
+
 describe.skipIf(!hasChromium)("docs/select2.md's example as written, unbundled, in Chromium", () => {
   const reference = shippedReference();
   const site = useWidgetSite('select2');
@@ -454,6 +492,30 @@ $('#plain').select2({ ajax: select2Ajax(client, 'condition', { highlight: false 
           await demo().type(term);
         },
         options: (id) => demo().results(id).locator('li.select2-results__option--selectable'),
+      });
+    });
+  });
+
+  describe('a cascade down to a paged level, on a page of real places', () => {
+    let url: string;
+    beforeAll(async () => {
+      url = await addPlacesPage(
+        site,
+        '<select id="country" style="width: 20em"></select><select id="city" style="width: 20em"></select>',
+        `import { cascade, createLookupClient } from '/places/lookup/lookup-client.js';
+cascade(createLookupClient(), [$('#country'), $('#city')], ['country', 'city']);
+`,
+      );
+    }, 60_000);
+
+    test("a country's cities come a page at a time as the list is scrolled to its end, one request a page, and another country's replace them", async () => {
+      await site.page.goto(url);
+      await site.page.locator('#city + .select2').waitFor();
+      await expectPagedCascade(site, {
+        choose: (id, term, text) => demo().choose(id, term, text),
+        open: (id) => demo().open(id),
+        texts: (id) => demo().resultTexts(id),
+        scroll: (id) => demo().scrollResults(id),
       });
     });
   });

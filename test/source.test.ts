@@ -127,9 +127,10 @@ test("a cascade level is the reference's answer under the ids chosen above: a wh
       if (states.status !== 200) await expect(stateOptions).rejects.toThrow(/404/);
       else {
         const items = (states.body as Envelope<{ id: number; text: string }>).items;
-        expect(await stateOptions).toEqual(
-          items.map((s) => ({ ...s, id: String(s.id), itemId: s.id, parentIds: [String(country)] })),
-        );
+        expect(await stateOptions).toEqual({
+          options: items.map((s) => ({ ...s, id: String(s.id), itemId: s.id, parentIds: [String(country)] })),
+          more: false,
+        });
       }
       const counties = referenceRequest(src, 30, `/country/${country}/state/${state}/county.json`);
       const countyOptions = childOptions(client, 'county', [String(country), String(state)], countyTerm);
@@ -139,15 +140,16 @@ test("a cascade level is the reference's answer under the ids chosen above: a wh
         .map((row, index) => ({ row, index, tier: q === '' ? 1 : tierOf(row.county, q) }))
         .filter((r) => r.tier !== 0)
         .sort((a, b) => a.tier - b.tier || a.index - b.index);
-      expect(await countyOptions).toEqual(
-        rows.map(({ row }) => ({
+      expect(await countyOptions).toEqual({
+        options: rows.map(({ row }) => ({
           ...row,
           id: String(row.FIPS),
           text: row.county,
           itemId: row.FIPS,
           parentIds: [String(country), String(state)],
         })),
-      );
+        more: false,
+      });
     }),
     { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 20) },
   );

@@ -8,6 +8,8 @@ import { highlight } from '../src/client/highlight.js';
 import { NONE, textTier } from '../src/client/rank.js';
 import {
   addMarksPage,
+  addPlacesPage,
+  expectPagedCascade,
   expectMarks,
   hasChromium,
   marksBody,
@@ -511,6 +513,42 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     expect(reads.length).toBeGreaterThan(0);
     expect(reads.length).toBeLessThanOrEqual(distinct);
     expect(reads.length).toBeLessThan(100);
+  });
+
+  describe('a cascade down to a paged level, on a page of real places', () => {
+    let url: string;
+    beforeAll(async () => {
+      url = await addPlacesPage(
+        site,
+        '<select id="country" placeholder="Country"></select><select id="city" placeholder="City"></select>',
+        `import TomSelect from 'tom-select';
+import 'tom-select/dist/css/tom-select.css';
+import { createLookupClient } from 'reflist/client';
+import { cascade } from 'reflist/tom-select';
+const client = createLookupClient({ baseUrl: '/places/lookup/' });
+cascade(TomSelect, client, ['#country', '#city'], ['country', 'city']);
+`,
+      );
+    }, 60_000);
+
+    test("a country's cities come a page at a time as the list is scrolled to its end, one request a page, and another country's replace them", async () => {
+      await site.page.goto(url);
+      await control('city').waitFor({ state: 'attached' });
+      await expectPagedCascade(site, {
+        async choose(id, term, text) {
+          await open(id);
+          await typeInto(id, term);
+          // What the term found, before the click: the list shown before its answer is the whole list's.
+          await poll(() => optionTexts(id)).toEqual([text]);
+          await options(id)
+            .filter({ hasText: new RegExp(`^${text}$`) })
+            .click();
+        },
+        open,
+        texts: optionTexts,
+        scroll: (id) => site.page.locator(`#${id}-ts-dropdown`).evaluate((el) => el.scrollTo(0, el.scrollHeight)),
+      });
+    });
   });
 
   describe('highlighting, on a page of a words-rule list', () => {

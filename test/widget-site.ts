@@ -8,7 +8,8 @@
 // react-select.test.ts, tom-select.test.ts and choices.test.ts drive the site
 // in Chromium; scripts/bench-widgets.ts measures the three bundled ones.
 // Beside the example, pages of their own over trees of their own (addPage):
-// the expectations every adapter's highlighting meets (expectMarks).
+// the expectations every adapter's highlighting meets (expectMarks), and
+// every adapter's cascade down to a paged level (expectPagedCascade).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -21,6 +22,7 @@ import { build } from '../src/build.js';
 import { bucketOf } from '../src/client/paths.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { checkConfig } from '../src/config/declaration.js';
+import { placesReference, writePlaceSources } from './fixtures/places.js';
 import { freePort, tempDir, writeSources } from './helpers.js';
 import { createDeclaredReference } from './reference-declared.js';
 
@@ -336,4 +338,76 @@ export async function expectMarks(page: Page, widget: MarksDriver): Promise<void
   }
   await page.waitForTimeout(300); // an image that failed to load would have run its handler by now
   expect(dialogs, 'dialogs opened').toEqual([]);
+}
+
+/**
+ * Adds the places page to a widget's site at /places/: a cascade country →
+ * city over the real cities of test/fixtures/places.ts, the city a paged list
+ * under its country, made by `script` with `body` (addPage). Resolves to the
+ * page's address.
+ */
+export function addPlacesPage(site: WidgetTest, body: string, script: string): Promise<string> {
+  return addPage(site, 'places', writePlaceSources(join(site.dir, 'places-sources')), body, script);
+}
+
+/** How to drive a cascade of the places page: choose in one level, open another, read and scroll its list. */
+export interface CascadeDriver {
+  /** Opens level `id`, types `term` and chooses the option showing `text`. */
+  choose(id: string, term: string, text: string): Promise<void>;
+  /** Opens level `id` (its list shows). */
+  open(id: string): Promise<void>;
+  /** The texts the open list of level `id` shows, in order (no "loading more" row). */
+  texts(id: string): Promise<string[]>;
+  /** Scrolls the open list of level `id` to its end. */
+  scroll(id: string): Promise<void>;
+}
+
+/**
+ * What every adapter's cascade does with a paged level, on the places page:
+ * under Malta, the city level shows the reference's page 1 of its 69 cities,
+ * then page 2 and page 3 below it as the list is scrolled to its end, one
+ * request a page, and nothing more past the last; under Liechtenstein, its 11
+ * cities and none of Malta's, however often the list is closed and opened.
+ */
+export async function expectPagedCascade(site: WidgetTest, widget: CascadeDriver): Promise<void> {
+  const { page } = site;
+  const reference = placesReference(join(site.dir, 'places-sources'));
+  const texts = (url: string) => {
+    const { status, body } = reference(url);
+    expect(status, url).toBe(200);
+    return (body as { items: { text: string }[] }).items.map((item) => item.text);
+  };
+  const malta = [1, 2, 3].map((n) => texts(`/country/MT/city.json?Page=${n}`));
+  expect(malta.map((p) => p.length)).toEqual([PAGE_SIZE, PAGE_SIZE, 9]);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const { pathname, search } = new URL(request.url());
+    if (pathname.startsWith('/places/lookup/country/MT/city')) asked.push(pathname + search);
+  });
+
+  await widget.choose('country', 'malt', 'Malta');
+  await widget.open('city');
+  await poll(() => widget.texts('city')).toEqual(malta[0]);
+  await widget.scroll('city');
+  await poll(() => widget.texts('city')).toEqual(malta.slice(0, 2).flat());
+  await widget.scroll('city');
+  await poll(() => widget.texts('city')).toEqual(malta.flat());
+  await widget.scroll('city');
+  await page.waitForTimeout(700); // a load past the last page would have shown by now
+  expect(await widget.texts('city')).toEqual(malta.flat());
+  expect(asked, 'one request a page of cities').toEqual([
+    '/places/lookup/country/MT/city.json',
+    '/places/lookup/country/MT/city/page/2.json',
+    '/places/lookup/country/MT/city/page/3.json',
+  ]);
+
+  await widget.choose('country', 'liecht', 'Liechtenstein');
+  await widget.open('city');
+  const liechtenstein = texts('/country/LI/city.json');
+  await poll(() => widget.texts('city')).toEqual(liechtenstein);
+  // Closed and opened again: still Liechtenstein's cities alone.
+  await page.keyboard.press('Escape');
+  await widget.open('city');
+  await page.waitForTimeout(300);
+  await poll(() => widget.texts('city')).toEqual(liechtenstein);
 }

@@ -1,11 +1,12 @@
 // A cascade down nested lists (`['country', 'state', 'county']`), whatever the
-// widget: the options of a level under the values chosen above it, and the
+// widget: the options of a level under the values chosen above it, a page at
+// a time where the level is a paged list under its parent, and the
 // rule every adapter shares, written once: a level is disabled until the one
 // above it has a value, and a new value there (or none) clears it, which in
 // turn clears the levels below it. Each adapter (src/widgets/) plugs its
 // widget in as a CascadeLevel; react-select, driven by the page's state,
 // uses the same rule on its values.
-import { childOptions, type CascadeOption, type Client } from './source.js';
+import { childOptions, type Client, type LevelPage } from './source.js';
 
 /** A level's widget, as the cascade drives it. */
 export interface CascadeLevel {
@@ -32,26 +33,32 @@ export const chooseAt = <T>(values: readonly T[], level: number, value: T): T[] 
 
 export interface Cascade {
   readonly lists: readonly string[];
-  /** The options of `level` under `above`, the values chosen at each level above it, filtered by `term`; none while one is missing. */
-  optionsUnder(level: number, above: Above, term?: string): Promise<CascadeOption[]>;
-  /** The options of `level` under the values its connected levels above hold now. */
-  options(level: number, term?: string): Promise<CascadeOption[]>;
+  /**
+   * Page `page` of the options of `level` under `above`, the values chosen at each level above it, filtered
+   * by `term`; nothing while one is missing. Only a paged list under its parent has a page after the first.
+   */
+  optionsUnder(level: number, above: Above, term?: string, page?: number): Promise<LevelPage>;
+  /** Page `page` of the options of `level` under the values its connected levels above hold now. */
+  options(level: number, term?: string, page?: number): Promise<LevelPage>;
   /** Wires the levels, one widget a list in order: disabled while the level above is empty, cleared when its value changes. */
   connect(levels: readonly CascadeLevel[]): void;
 }
 
+const NOTHING: LevelPage = { options: [], more: false };
+
 export function createCascade(client: Client, lists: readonly string[]): Cascade {
   let connected: readonly CascadeLevel[] = [];
-  const optionsUnder = async (level: number, above: Above, term = '') =>
-    isReady(above) ? childOptions(client, lists[level]!, above, term) : [];
+  const optionsUnder = async (level: number, above: Above, term = '', page = 1) =>
+    isReady(above) ? childOptions(client, lists[level]!, above, term, page) : NOTHING;
   return {
     lists,
     optionsUnder,
-    options: (level, term) =>
+    options: (level, term, page) =>
       optionsUnder(
         level,
         Array.from({ length: level }, (_, i) => connected[i]?.value()),
         term,
+        page,
       ),
     connect(levels) {
       connected = levels;

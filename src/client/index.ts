@@ -34,7 +34,7 @@ export { answerHttp, HOST_FILES, routeOf, servicePaths, toResponse } from './hos
 export type { HttpAnswer } from './host.js';
 // The widget-neutral source the drop-down adapters are made of.
 export { childOptions, groupOf, optionsForValues, optionsPage, preselectValues, without } from './source.js';
-export type { Client, GroupOption } from './source.js';
+export type { Client, GroupOption, LevelPage } from './source.js';
 export { chooseAt, createCascade, isReady } from './cascade.js';
 export type { Above, Cascade, CascadeLevel } from './cascade.js';
 export {

@@ -93,13 +93,18 @@ export function parseChildValue(list: ApiList, value: string): { kind: 'parent' 
 
 /** The service URL for one query, by the list's own parameter names; the group only where the list has counts. */
 export function listUrl(list: ApiList, term: string, page: number, group?: string): string {
+  return `/${list.path}.json${queryOf(list, term, page, group)}`;
+}
+
+/** The query of one request (`?Term=smi&Page=2`), by the list's own parameter names; '' when it asks nothing. */
+function queryOf(list: ApiList, term: string, page: number, group?: string): string {
   const params = new URLSearchParams();
   const { params: names } = list;
   if (term !== '' && names.term) params.set(names.term, term);
   if (page > 1 && names.page) params.set(names.page, String(page));
   if (group !== undefined && names.group) params.set(names.group, group);
   const query = params.toString();
-  return `/${list.path}.json${query ? `?${query}` : ''}`;
+  return query ? `?${query}` : '';
 }
 
 /** `option` without the keys a widget reads of its own (select2's `disabled`, …): an item's field so keyed would be taken for one. */
@@ -250,20 +255,31 @@ export function cascadeResults(list: ApiList, items: readonly PageItem[], parent
   return items.map((item) => ({ ...plainOption(list, item), parentIds }));
 }
 
+/** A page of a cascade's level: its options, and whether a next page follows. */
+export interface LevelPage {
+  options: CascadeOption[];
+  more: boolean;
+}
+
 /**
- * A level of a cascade down nested lists, of any depth: the options of list
- * `name` under the ids chosen at each level above it (`childOptions(client,
- * 'county', ['US', 'TX'])`), all of them, filtered by `term` as the service
- * filters a Term. A grid takes no Term, so it is filtered here the same way.
+ * A page of a level of a cascade down nested lists, of any depth: the options
+ * of list `name` under the ids chosen at each level above it
+ * (`childOptions(client, 'county', ['US', 'TX'])`), filtered by `term` as the
+ * service filters a Term. A paged list under its parent comes a page at a
+ * time, as any paged list does (`more` while its parent has more); a whole
+ * list or a grid is one page of all its items. A grid takes no Term, so it is
+ * filtered here the same way.
  */
 export async function childOptions(
   client: Client,
   name: string,
   parentIds: readonly string[],
   term = '',
-): Promise<CascadeOption[]> {
+  page = 1,
+): Promise<LevelPage> {
+  const manifest = await client.manifest();
   const list = await listOf(client, name);
-  const above = chainOf((await client.manifest()).api, list).slice(0, -1);
+  const above = chainOf(manifest.api, list).slice(0, -1);
   if (parentIds.length !== above.length)
     throw new LookupError(
       'INVALID_ARGUMENT',
@@ -274,16 +290,18 @@ export async function childOptions(
     .concat(list.path)
     .join('/')}.json`;
   const parents = [...parentIds];
+  const paged = list.shape === 'paged' && list.params.page !== undefined;
+  // A whole list or a grid has no page after its first.
+  if (page > 1 && !paged) return { options: [], more: false };
   if (list.shape === 'grid') {
     const grid = await fetchBody<Grid<PageItem>>(client, path);
     const label = keyOf(list.keys, 'label');
-    return cascadeResults(
-      list,
-      byTerm(grid.rows, term, (row) => String(row[label])),
-      parents,
-    );
+    const rows = byTerm(grid.rows, term, (row) => String(row[label]));
+    return { options: cascadeResults(list, rows, parents), more: false };
   }
-  const query = term !== '' && list.params.term ? `?${new URLSearchParams({ [list.params.term]: term })}` : '';
-  const body = await fetchBody<Envelope<PageItem>>(client, path + query);
-  return cascadeResults(list, body.items, parents);
+  const body = await fetchBody<Envelope<PageItem>>(client, path + queryOf(list, term, page));
+  return {
+    options: cascadeResults(list, body.items, parents),
+    more: paged && page * manifest.pageSize < body.total,
+  };
 }

@@ -220,7 +220,9 @@ export async function preselect(
  * A cascade down nested lists (`['family', 'genus', 'species']`): one Choices
  * instance a level, made here with `options.config` merged in. A level is
  * disabled until the one above it has a value; choosing or clearing a value
- * clears every level below it and loads the choices under the new one.
+ * clears every level below it and loads the choices under the new one. A
+ * level that is a paged list under its parent loads its next page when its
+ * list is scrolled to the end, as `createChoices` does.
  */
 export function cascade<T extends ChoicesInstance>(
   Choices: ChoicesClass<T>,
@@ -243,10 +245,10 @@ export function cascade<T extends ChoicesInstance>(
     choices.map((level, i) => {
       const wiring = wire(
         level,
-        async (term) => {
-          const found = await levels.options(i, term);
+        async (term, page) => {
+          const found = await levels.options(i, term, page);
           marks[i] = await marker(client, lists[i]!, options.highlight);
-          return { options: found, more: false };
+          return found;
         },
         options.delay,
       );

@@ -113,8 +113,8 @@ export function loadOptions(client: Client, list: string, options: ReactSelectSo
 }
 
 /** What AsyncPaginate's `loadOptions` answers. */
-export interface PaginatedOptions {
-  options: (ReactSelectOption | ReactSelectGroup)[];
+export interface PaginatedOptions<T = ReactSelectOption | ReactSelectGroup> {
+  options: T[];
   hasMore: boolean;
   additional: { page: number };
 }
@@ -147,28 +147,33 @@ export async function optionsForIds(
   return { options: found.options.map(toOption), unknown: found.unknown };
 }
 
-/** What a level of a cascade takes: the props to spread on an AsyncSelect, and its `key`. */
+/** What a level of a cascade takes: the props to spread on an AsyncPaginate, and its `key`. */
 export interface CascadeLevelProps {
   isDisabled: boolean;
-  defaultOptions: true;
-  cacheOptions: true;
-  loadOptions(input: string): Promise<ReactSelectOption<CascadeOption>[]>;
+  additional: { page: number };
+  loadOptions(
+    search: string,
+    loaded?: unknown,
+    additional?: { page?: number },
+  ): Promise<PaginatedOptions<ReactSelectOption<CascadeOption>>>;
   value: ReactSelectOption<CascadeOption> | null;
   onChange(option: ReactSelectOption<CascadeOption> | null): void;
 }
 
 /**
  * A cascade down nested lists (`['family', 'genus', 'species']`), one
- * AsyncSelect a level, over the values chosen so far (the page's own state):
+ * AsyncPaginate a level, over the values chosen so far (the page's own state):
  *
  *     const [values, setValues] = useState([]);
  *     lists.map((list, level) =>
- *       <AsyncSelect key={taxonomy.key(values, level)} {...taxonomy.props(values, setValues, level)} />)
+ *       <AsyncPaginate key={taxonomy.key(values, level)} {...taxonomy.props(values, setValues, level)} />)
  *
  * A level is disabled until every level above it has a value; choosing or
  * clearing one clears every level below it. `key` changes with the values
- * above, so that a level's options are loaded again under a new parent.
- * With `highlight` (the default), the options carry what the term matched.
+ * above, so that a level's options are loaded again under a new parent. A
+ * level that is a paged list under its parent loads page after page as its
+ * menu is scrolled; a whole list or a grid is one page. With `highlight` (the
+ * default), the options carry what the term matched.
  */
 export function cascade(client: Client, lists: readonly string[], options: { highlight?: boolean } = {}) {
   type Values = readonly (ReactSelectOption<CascadeOption> | null | undefined)[];
@@ -181,12 +186,16 @@ export function cascade(client: Client, lists: readonly string[], options: { hig
       const ids = above(values, level);
       return {
         isDisabled: !isReady(ids),
-        defaultOptions: true,
-        cacheOptions: true,
-        loadOptions: async (input) => {
-          const found = await levels.optionsUnder(level, ids, input);
+        additional: { page: 1 },
+        loadOptions: async (search, _loaded, additional) => {
+          const page = additional?.page ?? 1;
+          const found = await levels.optionsUnder(level, ids, search, page);
           const mark = await marker(client, lists[level]!, options.highlight);
-          return found.map((option) => withMarks(toOption(option), input, mark));
+          return {
+            options: found.options.map((option) => withMarks(toOption(option), search, mark)),
+            hasMore: found.more,
+            additional: { page: page + 1 },
+          };
         },
         value: values[level] ?? null,
         onChange: (option) => setValues(chooseAt(values, level, option)),

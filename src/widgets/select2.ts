@@ -183,8 +183,6 @@ export async function preselect(
   return option;
 }
 
-const whole = <T>(results: T[]): Select2Page<T> => ({ results, pagination: { more: false } });
-
 /** A select's value when it is an id; '' when nothing is chosen. */
 function chosenId($select: JQuerySelect): string {
   const value = $select.val();
@@ -194,7 +192,8 @@ function chosenId($select: JQuerySelect): string {
 /**
  * The ajax options of a cascade down nested lists (`['country', 'state',
  * 'county']`), one per select; each level asks under the ids chosen above it
- * when select2 asks, and offers nothing while one of them is empty.
+ * when select2 asks (the next page as it scrolls, where the level is a paged
+ * list under its parent), and offers nothing while one of them is empty.
  */
 export function cascadeAjax(
   client: Client,
@@ -214,10 +213,10 @@ function ajaxOf(
   highlight?: boolean,
 ): Select2Ajax<CascadeOption>[] {
   return levels.lists.map((list, level) =>
-    ajaxFrom(async ({ term }) => {
-      const found = await levels.optionsUnder(level, selects.slice(0, level).map(chosenId), term);
+    ajaxFrom(async ({ term, page }) => {
+      const { options, more } = await levels.optionsUnder(level, selects.slice(0, level).map(chosenId), term, page);
       const mark = await marker(client, list, highlight);
-      return whole(found.map((o) => withMarks(toSelect2(o), term, mark)));
+      return { results: options.map((o) => withMarks(toSelect2(o), term, mark)), pagination: { more } };
     }, delay),
   );
 }

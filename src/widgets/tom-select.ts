@@ -20,6 +20,7 @@ export interface TomSelectInstance {
   /** What the box holds (Tom Select's last input value). */
   lastValue: string;
   control_input: HTMLInputElement;
+  wrapper: HTMLElement;
   updateOption(value: string, data: object): void;
   addOptions(data: object[]): void;
   getValue(): string | string[];
@@ -27,6 +28,8 @@ export interface TomSelectInstance {
   clear(silent?: boolean): void;
   clearOptions(filter?: (option: unknown, value: string) => boolean): void;
   load(query: string): void;
+  /** Loads the empty query once: the first focus (`preload: 'focus'`) calls it too. */
+  preload(): void;
   refreshOptions(triggerDropdown?: boolean): void;
   on(event: 'change' | 'type', handler: (value: string) => void): void;
   on(event: 'dropdown_close', handler: () => void): void;
@@ -90,7 +93,13 @@ class Shown {
    * Shows `options` for `typed`: a first page in place of what showed, a next page after it, each with
    * what `typed` matched of it. Returns them for Tom Select.
    */
-  show(tom: TomSelectInstance, typed: string, first: boolean, options: readonly LookupOption[], mark: Mark): object[] {
+  show(
+    tom: TomSelectInstance,
+    typed: string,
+    first: boolean,
+    options: readonly LookupOption[],
+    mark: Mark,
+  ): LookupOption[] {
     if (first || typed !== this.query) this.values = new Set();
     this.query = typed;
     const ordered = options.map((o) => ({ ...o, $order: ++this.order, $marks: mark(o.text, typed) }));
@@ -130,6 +139,8 @@ function settingsWith<T extends TomSelectInstance>(load: Load<T>, score: Score<T
 
 /** A paged drop-down: what it shows, the page that follows it, and the whole list's page 1 to show again. */
 interface Paging {
+  /** Counts the times a cascade's level was emptied under a new value above: an answer asked before is late. */
+  round: number;
   shown: Shown;
   /** The next page of the query shown; false after its last. */
   next: number | false;
@@ -168,12 +179,18 @@ function setNext(tom: Paged, paging: Paging, query: string, next: number | false
 /**
  * Shows the whole list's page 1 again, when the box is emptied (erased, or
  * closed: Tom Select empties the box, and virtual_scroll puts back the
- * options of the first answer it got, which need not be that page). Without
- * an answer yet, the next load of the empty query is let through.
+ * options of the first answer it got, which need not be that page, and in a
+ * cascade's level were another parent's). Tom Select shows every option it
+ * holds for an empty box, whatever `score` says: it keeps that page and the
+ * chosen values only. Without an answer yet, the next load of the empty query
+ * is let through.
  */
 function showHome(tom: Paged, paging: Paging): void {
   const home = paging.home;
-  tom.addOptions(paging.shown.show(tom, '', true, home?.options ?? [], () => undefined));
+  const shown = paging.shown.show(tom, '', true, home?.options ?? [], () => undefined);
+  const kept = new Set([...shown.map((o) => o.id), ...[tom.getValue()].flat()]);
+  tom.clearOptions((_, value) => kept.has(value));
+  tom.addOptions(shown);
   if (home) setNext(tom, paging, '', home.more && 2);
   else tom.clearPagination();
 }
@@ -182,7 +199,7 @@ function showHome(tom: Paged, paging: Paging): void {
 function pagingOf(pagings: WeakMap<TomSelectInstance, Paging>, tom: Paged): Paging {
   const paging = pagings.get(tom);
   if (paging) return paging;
-  const created: Paging = { shown: new Shown(), next: false, typed: false };
+  const created: Paging = { round: 0, shown: new Shown(), next: false, typed: false };
   pagings.set(tom, created);
   // virtual_scroll restores its own options on these first; then the whole list's page 1 shows.
   tom.on('type', (typed) => {
@@ -197,6 +214,52 @@ function pagingOf(pagings: WeakMap<TomSelectInstance, Paging>, tom: Paged): Pagi
   return created;
 }
 
+/** One page of a paged drop-down's options for what is typed, with how to mark what it matched. */
+type PageLoader = (query: string, page: number) => Promise<{ options: LookupOption[]; more: boolean; mark: Mark }>;
+
+/**
+ * Tom Select's `load` over `loadPage`, for the virtual_scroll plugin: page 1
+ * for what is typed, the next page when the list is scrolled to its end. An
+ * answer for what the box no longer holds, or asked before a cascade's level
+ * was emptied, changes nothing.
+ */
+function pagedLoad(pagings: WeakMap<TomSelectInstance, Paging>, loadPage: PageLoader): Load<Paged> {
+  return function (query, callback) {
+    const paging = pagingOf(pagings, this);
+    const page = pageToLoad(paging, query);
+    const round = paging.round;
+    paging.typed = false;
+    loadPage(query, page).then(
+      ({ options: found, more, mark }) => {
+        if (round !== paging.round) return callback(paging.shown.held(this));
+        if (query === '' && page === 1) paging.home = { options: found, more };
+        if (!isCurrent(this, paging, query, page)) return callback(paging.shown.held(this));
+        const shown = paging.shown.show(this, query, page === 1, found, mark);
+        setNext(this, paging, query, more && page + 1);
+        callback(shown);
+      },
+      () => callback(),
+    );
+  };
+}
+
+/** What the settings of a paged drop-down add to Tom Select's own: the load above, with virtual_scroll. */
+function pagedSettings(loadPage: PageLoader, plugins: unknown = []) {
+  const pagings = new WeakMap<TomSelectInstance, Paging>();
+  const score: Score<Paged> = function (typed) {
+    return pagingOf(pagings, this).shown.score(typed);
+  };
+  return {
+    pagings,
+    settings: {
+      ...settingsWith(pagedLoad(pagings, loadPage), score),
+      // A page's own plugins (an array of names) are kept beside it.
+      plugins: [...(Array.isArray(plugins) ? plugins : []), 'virtual_scroll'],
+      firstUrl: () => 1,
+    },
+  };
+}
+
 /**
  * `new TomSelect(select, tomSelectSettings(client, 'author'))`: page 1 of
  * `list` for what is typed, in the service's order, and the next page when
@@ -206,33 +269,10 @@ function pagingOf(pagings: WeakMap<TomSelectInstance, Paging>, tom: Paged): Pagi
  * for what the box no longer holds changes nothing, whenever it arrives.
  */
 export function tomSelectSettings(client: Client, list: string, options: TomSelectSourceOptions = {}) {
-  const pagings = new WeakMap<TomSelectInstance, Paging>();
-  // The settings hold virtual_scroll among their plugins.
-  const load: Load<Paged> = function (query, callback) {
-    const paging = pagingOf(pagings, this);
-    const page = pageToLoad(paging, query);
-    paging.typed = false;
-    optionsPage(client, list, query, page, groupOf(options.group))
-      .then(async (answer) => ({ ...answer, mark: await marker(client, list, options.highlight) }))
-      .then(
-        ({ options: found, more, mark }) => {
-          if (query === '' && page === 1) paging.home = { options: found, more };
-          if (!isCurrent(this, paging, query, page)) return callback(paging.shown.held(this));
-          const shown = paging.shown.show(this, query, page === 1, found, mark);
-          setNext(this, paging, query, more && page + 1);
-          callback(shown);
-        },
-        () => callback(),
-      );
-  };
-  const score: Score<Paged> = function (typed) {
-    return pagingOf(pagings, this).shown.score(typed);
-  };
-  return {
-    ...settingsWith(load, score),
-    plugins: ['virtual_scroll'],
-    firstUrl: () => 1,
-  };
+  return pagedSettings(async (query, page) => ({
+    ...(await optionsPage(client, list, query, page, groupOf(options.group))),
+    mark: await marker(client, list, options.highlight),
+  })).settings;
 }
 
 /**
@@ -259,7 +299,9 @@ export async function preselect(
  * TomSelect a level, made here with `settings` merged in, marking what the
  * term matched unless `options.highlight` is false. A level is disabled until
  * the one above it has a value; choosing or clearing a value clears every
- * level below it and loads the options under the new one.
+ * level below it and loads the options under the new one. A level that is a
+ * paged list under its parent loads its next page when the list is scrolled
+ * to its end (virtual_scroll, as `tomSelectSettings`).
  */
 export function cascade<T extends TomSelectInstance>(
   TomSelect: new (element: string | Element, settings: object) => T,
@@ -270,38 +312,50 @@ export function cascade<T extends TomSelectInstance>(
   options: { highlight?: boolean } = {},
 ): T[] {
   const levels = createCascade(client, lists);
-  const toms = lists.map((_, level) => {
-    const shown = new Shown();
-    // Each load's ticket: an answer to any but the latest (asked under other values above) is late.
-    let asked = 0;
-    const load: Load<TomSelectInstance> = function (query, callback) {
-      const ticket = ++asked;
-      levels
-        .options(level, query)
-        .then(async (found) => ({ found, mark: await marker(client, lists[level]!, options.highlight) }))
-        .then(
-          ({ found, mark }) =>
-            callback(ticket === asked ? shown.show(this, query, true, found, mark) : shown.held(this)),
-          () => callback(),
-        );
-    };
-    return new TomSelect(elements[level]!, { ...settings, ...settingsWith(load, (typed) => shown.score(typed)) });
+  const made = lists.map((list, level) => {
+    const paged = pagedSettings(
+      async (query, page) => ({
+        ...(await levels.options(level, query, page)),
+        mark: await marker(client, list, options.highlight),
+      }),
+      (settings as { plugins?: unknown }).plugins,
+    );
+    // The settings hold virtual_scroll among their plugins.
+    const tom = new TomSelect(elements[level]!, { ...settings, ...paged.settings }) as T & Paged;
+    return { tom, paging: () => pagingOf(paged.pagings, tom) };
   });
   levels.connect(
-    toms.map((tom) => ({
+    made.map(({ tom, paging }) => ({
       value: () => String(tom.getValue() ?? ''),
       onChange: (handler) => tom.on('change', handler),
       // Clearing it is a change of its own, which reaches the level below in turn.
       clear: () => {
         tom.clear();
         tom.clearOptions();
+        forget(tom, paging());
+        // Tom Select preloads once, marking its wrapper: under the new value the level preloads again.
+        tom.wrapper.classList.remove('preloaded');
       },
       disable: () => tom.disable(),
+      // A preload, not a load: the first focus after it would otherwise continue the list with page 2.
       enable: () => {
         tom.enable();
-        tom.load('');
+        tom.preload();
       },
     })),
   );
-  return toms;
+  return made.map(({ tom }) => tom);
+}
+
+/**
+ * Forgets what a cascade's level showed under the value above it: its pages,
+ * the whole list's page 1, and every answer still on its way.
+ */
+function forget(tom: Paged, paging: Paging): void {
+  paging.round += 1;
+  paging.shown = new Shown();
+  paging.next = false;
+  paging.typed = false;
+  paging.home = undefined;
+  tom.clearPagination();
 }

@@ -130,7 +130,9 @@ describe('publishing the folder that holds the output', () => {
     const elsewhere = tempDir('reflist-elsewhere-');
     writeSources(join(root, 'sources'), { 'descriptor.csv': 'id,text\n1,Colour\n2,Shape\n3,Size\n' });
     const out = build(elsewhere, '--sources', join(root, 'sources'), '--out', join(root, 'public/lookup'));
-    expect(out).toContain('lists: author, division, country kept (sources unchanged); descriptor built from the sources');
+    expect(out).toContain(
+      'lists: author, division, country kept (sources unchanged); descriptor built from the sources',
+    );
     expect(readlinkSync(join(root, 'public/lookup'))).toBe('../.reflist/public/lookup.b');
     expect(statSync(join(root, 'public/lookup/author.json')).ino).toBe(author);
     expect(readdirSync(join(root, 'public'))).toEqual(['lookup']);

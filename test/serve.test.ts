@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { buildTuned } from '../src/build.js';
 import { run } from '../src/cli.js';
+import { CACHE_CONTROL, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL } from '../src/client/host.js';
 import { encodeRequestHead } from '../src/commands/request-lines.js';
-import { createCompatServer } from '../src/commands/serve.js';
+import { createCompatServer, listen } from '../src/commands/serve.js';
+import { acceptedCodings, cacheControlOf, chooseCoding, unmodifiedSince } from '../src/commands/serve-files.js';
 import { VALID } from './fixtures/valid.js';
-import { buildFrom, tempDir, treeClient } from './helpers.js';
+import { buildFrom, tempDir, treeClient, writeSources } from './helpers.js';
 import { exchangeBytes } from './host-checks.js';
 
 const root = tempDir();
@@ -16,22 +20,42 @@ const dir = join(root, 'dist');
 let server: Server;
 let base: string;
 
-/** A raw request: fetch would normalise `..` away before it ever left. */
-function raw(
-  path: string,
-  method = 'GET',
-): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  const { port } = server.address() as AddressInfo;
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer;
+  body: string;
+}
+
+/**
+ * A raw request: fetch would normalise `..` away before it ever left, and
+ * sends its own Accept-Encoding and inflates what comes.
+ */
+function raw(path: string, method = 'GET', headers: Record<string, string> = {}, to = server): Promise<RawAnswer> {
+  const { port } = to.address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode!, headers: res.headers, bytes, body: bytes.toString() });
+      });
     });
     req.on('error', reject);
     req.end();
   });
 }
+
+/** A compat server over `out` on a free port, closed after the file's tests. */
+async function serverOver(out: string): Promise<Server> {
+  const started = createCompatServer({ dir: out });
+  await listen(started, 0, '127.0.0.1');
+  servers.push(started);
+  return started;
+}
+const servers: Server[] = [];
+afterAll(() => Promise.all(servers.map((s) => new Promise((r) => s.close(r)))));
 
 /** What lookup-client.js answers for `url` over the tree. */
 async function clientAnswer(url: string) {
@@ -45,6 +69,9 @@ beforeAll(async () => {
   symlinkSync(join(root, 'secret.txt'), join(dir, 'link.txt'));
   mkdirSync(join(dir, 'demo'));
   writeFileSync(join(dir, 'demo', 'index.html'), '<h1>demo</h1>');
+  // A result page file: named after its content, so kept for a year.
+  mkdirSync(join(dir, 'author', 'pages', 'ab'), { recursive: true });
+  writeFileSync(join(dir, 'author', 'pages', 'ab', 'cdef0123.json.gz'), gzipSync(JSON.stringify({ page: 2 })));
   server = createCompatServer({ dir });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -168,6 +195,208 @@ describe('the compat server', () => {
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(head).toMatch(/\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
     expect(JSON.parse(body!)).toEqual({ error: expect.stringMatching(/^the request could not be read: /) });
+  });
+});
+
+describe('the files, as a file server keeps them', () => {
+  const header = (answer: RawAnswer, name: string) => answer.headers[name] as string | undefined;
+
+  test.each(['/lookup.json', '/author/page/1.json', '/lookup-client.js'])(
+    'answers %s with 304 to the ETag it gave, with its CORS and Cache-Control',
+    async (path) => {
+      const first = await raw(path);
+      const etag = header(first, 'etag');
+      expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
+      const again = await raw(path, 'GET', { 'if-none-match': etag! });
+      expect({ status: again.status, body: again.body }).toEqual({ status: 304, body: '' });
+      expect(header(again, 'access-control-allow-origin')).toBe('*');
+      expect(header(again, 'cache-control')).toBe(header(first, 'cache-control'));
+    },
+  );
+
+  test('answers an ETag the file no longer has with the file', async () => {
+    const answer = await raw('/lookup.json', 'GET', { 'if-none-match': '"an-older-build"' });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual(JSON.parse(readFileSync(join(dir, 'lookup.json'), 'utf8')));
+  });
+
+  test('answers 304 to If-Modified-Since its Last-Modified, and the file to a date before it', async () => {
+    const first = await raw('/author/page/1.json');
+    const modified = header(first, 'last-modified')!;
+    expect(Date.parse(modified)).not.toBeNaN();
+    expect((await raw('/author/page/1.json', 'GET', { 'if-modified-since': modified })).status).toBe(304);
+    const before = new Date(Date.parse(modified) - 1000).toUTCString();
+    const older = await raw('/author/page/1.json', 'GET', { 'if-modified-since': before });
+    expect({ status: older.status, body: older.body }).toEqual({ status: 200, body: first.body });
+  });
+
+  test('reads If-Modified-Since only without If-None-Match, which wins', async () => {
+    const modified = header(await raw('/lookup.json'), 'last-modified')!;
+    const answer = await raw('/lookup.json', 'GET', { 'if-none-match': '"other"', 'if-modified-since': modified });
+    expect(answer.status).toBe(200);
+  });
+
+  test.each([
+    ['/lookup.json', MANIFEST_CACHE_CONTROL],
+    ['/author/page/1.json', CACHE_CONTROL],
+    ['/lookup-client.js', CACHE_CONTROL],
+    ['/demo/', CACHE_CONTROL],
+    ['/author/pages/ab/cdef0123.json.gz', IMMUTABLE_CACHE_CONTROL],
+    ['/author.json?Term=smi', CACHE_CONTROL],
+  ])('gives %s the Cache-Control docs/hosts.md gives its kind: %s', async (path, expected) => {
+    const answer = await raw(path);
+    expect(answer.status).toBe(200);
+    expect(header(answer, 'cache-control')).toBe(expected);
+  });
+
+  test('sends a stored index file as the gzip bytes it is, with no Content-Encoding, whatever the client takes', async () => {
+    const answer = await raw('/author/pages/ab/cdef0123.json.gz', 'GET', { 'accept-encoding': 'gzip, br' });
+    expect(header(answer, 'content-type')).toBe('application/gzip');
+    expect(header(answer, 'content-encoding')).toBeUndefined();
+    expect(JSON.parse(gunzipSync(answer.bytes).toString())).toEqual({ page: 2 });
+  });
+
+  test('answers HEAD of a file with its headers and no body', async () => {
+    const answer = await raw('/lookup-client.js', 'HEAD');
+    expect(answer.status).toBe(200);
+    expect(Number(header(answer, 'content-length'))).toBe(readFileSync(join(dir, 'lookup-client.js')).length);
+    expect(answer.body).toBe('');
+  });
+});
+
+describe("--compress's copies", () => {
+  const out = join(tempDir(), 'dist');
+  let compressed: Server;
+  const get = (path: string, headers: Record<string, string> = {}) => raw(path, 'GET', headers, compressed);
+  beforeAll(async () => {
+    await buildTuned({ sources: writeSources(tempDir('reflist-src-'), VALID), out, pageSize: 2, compress: true });
+    // A file of the tree's own whose copy is a link out of it.
+    const outside = join(out, '..', 'outside.json');
+    writeFileSync(outside, JSON.stringify({ secret: 'outside the tree'.repeat(20) }));
+    writeFileSync(join(out, 'extra.json'), JSON.stringify({ mine: 'x'.repeat(300) }));
+    symlinkSync(outside, join(out, 'extra.json.br'));
+    compressed = await serverOver(out);
+  });
+
+  test.each([
+    ['br', 'br'],
+    ['gzip', 'gzip'],
+    ['gzip, deflate, br, zstd', 'br'],
+    ['br;q=0.5, gzip', 'gzip'],
+    ['*', 'br'],
+    ['gzip;q=0, br;q=0', undefined],
+    ['identity', undefined],
+    ['', undefined],
+  ])('answers Accept-Encoding %j with the copy in %s, and Vary: Accept-Encoding', async (accept, coding) => {
+    const answer = await get('/lookup.json', accept ? { 'accept-encoding': accept } : {});
+    expect(answer.headers['content-encoding']).toBe(coding);
+    expect(answer.headers['vary']).toBe('Accept-Encoding');
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    const inflate = coding === 'br' ? brotliDecompressSync : coding === 'gzip' ? gunzipSync : (b: Buffer) => b;
+    expect(inflate(answer.bytes).toString()).toBe(readFileSync(join(out, 'lookup.json'), 'utf8'));
+  });
+
+  test('gives each coding an ETag of its own, so that a 304 never answers for another', async () => {
+    const plain = await get('/lookup.json');
+    const br = await get('/lookup.json', { 'accept-encoding': 'br' });
+    expect(br.headers['etag']).not.toBe(plain.headers['etag']);
+    const other = await get('/lookup.json', {
+      'accept-encoding': 'br',
+      'if-none-match': plain.headers['etag'] as string,
+    });
+    expect(other.status).toBe(200);
+    const same = await get('/lookup.json', { 'accept-encoding': 'br', 'if-none-match': br.headers['etag'] as string });
+    expect(same.status).toBe(304);
+  });
+
+  test('sends a stored index file as it is, with no Content-Encoding and no Vary: it has no copies', async () => {
+    const stored = readdirSync(join(out, 'author', 'search'), { recursive: true, encoding: 'utf8' }).find((name) =>
+      name.endsWith('.json.gz'),
+    );
+    const answer = await get(`/author/search/${stored}`, { 'accept-encoding': 'gzip, br' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/gzip');
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.headers['vary']).toBeUndefined();
+    expect(answer.bytes).toEqual(readFileSync(join(out, 'author', 'search', stored!)));
+  });
+
+  test('never sends a copy that is a link out of the tree: the file itself answers', async () => {
+    const answer = await get('/extra.json', { 'accept-encoding': 'br' });
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body).not.toContain('outside the tree');
+    expect(JSON.parse(answer.body)).toEqual({ mine: 'x'.repeat(300) });
+  });
+});
+
+describe('a rebuild', () => {
+  test('is seen at once: the swapped tree answers, and an ETag of the old file gets the new one', async () => {
+    const out = join(tempDir(), 'dist');
+    const sources = writeSources(tempDir('reflist-src-'), VALID);
+    await buildTuned({ sources, out, pageSize: 2 });
+    const rebuilt = await serverOver(out);
+    const before = await raw('/author/page/1.json', 'GET', {}, rebuilt);
+    expect(before.status).toBe(200);
+    writeSources(sources, { 'author.csv': 'id,text\n1,"Aaron, Joan"\n2,Jones\n' });
+    await buildTuned({ sources, out, pageSize: 2 });
+    const after = await raw(
+      '/author/page/1.json',
+      'GET',
+      { 'if-none-match': before.headers['etag'] as string },
+      rebuilt,
+    );
+    expect(after.status).toBe(200);
+    expect(before.body).not.toContain('Aaron, Joan');
+    expect(after.body).toContain('Aaron, Joan');
+    expect((await raw('/author.json?Term=joan', 'GET', {}, rebuilt)).body).toContain('Aaron, Joan');
+  });
+});
+
+describe('the decisions of the file half', () => {
+  test.each([
+    [undefined, []],
+    ['', []],
+    ['gzip, deflate, br', ['br', 'gzip']],
+    ['gzip;q=1.0, br;q=0.8', ['gzip', 'br']],
+    ['GZIP', ['gzip']],
+    ['x-gzip', ['gzip']],
+    ['*;q=0.5, br;q=0', ['gzip']],
+    ['br;q=0, gzip;q=0', []],
+    ['identity, deflate', []],
+  ])('Accept-Encoding %j takes the copies in %j, best first', (header, expected) => {
+    expect(acceptedCodings(header)).toEqual(expected);
+  });
+
+  test.each([
+    [['br', 'gzip'], ['gzip'], 'gzip'],
+    [['br', 'gzip'], ['br', 'gzip'], 'br'],
+    [[], ['br', 'gzip'], undefined],
+    [['br'], [], undefined],
+  ] as const)('taking %j of copies %j sends the copy in %s', (accepted, copies, expected) => {
+    expect(chooseCoding(accepted, copies)).toBe(expected);
+  });
+
+  test.each([
+    ['lookup.json', MANIFEST_CACHE_CONTROL],
+    ['author/pages/ab/cdef.json.gz', IMMUTABLE_CACHE_CONTROL],
+    ['country/~state/pages/ab/cdef.json.gz', IMMUTABLE_CACHE_CONTROL],
+    ['author/search/ab/cdef.json.gz', CACHE_CONTROL],
+    ['author/page/2.json', CACHE_CONTROL],
+    ['division/pages/ab/cdef.json.gz', CACHE_CONTROL],
+    ['lookup-client.js', CACHE_CONTROL],
+  ])('%s is kept as %s', (path, expected) => {
+    expect(cacheControlOf(path, ['author/pages/', 'country/~state/pages/'])).toBe(expected);
+  });
+
+  const mtime = new Date('2026-05-01T10:00:00.750Z');
+  test.each([
+    [undefined, false],
+    ['Fri, 01 May 2026 10:00:00 GMT', true],
+    ['Fri, 01 May 2026 10:00:01 GMT', true],
+    ['Fri, 01 May 2026 09:59:59 GMT', false],
+    ['not a date', false],
+  ])('If-Modified-Since %j of a file modified within 10:00:00 answers 304: %s', (header, expected) => {
+    expect(unmodifiedSince(header, mtime)).toBe(expected);
   });
 });
 

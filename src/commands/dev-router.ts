@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { toUrl } from '../client/request.js';
 import { packageFile } from '../root.js';
 import { bundleReactVendor, DEMO, REACT_VENDOR, type VendorSource } from './demo-vendor.js';
-import { compatHandler, fileHandler, safeFile, sendJson, type Handler } from './serve.js';
+import { compatHandler } from './serve.js';
+import { fileHandler, safeFile, sendJson, type Handler } from './serve-files.js';
 
 /** The next save changes every answer: nothing may be cached, by a browser or a page's own select2. */
 const NO_STORE = { 'cache-control': 'no-store' };

@@ -6,7 +6,7 @@
 // docs/select2.md's example makes it (jQuery and select2 copied beside the
 // page, a module importing /lookup/lookup-client.js), served by `serve` and
 // driven in Chromium; then one city renamed, rebuilt and seen on a reload.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,35 +14,9 @@ import { expect, test } from 'vitest';
 import { DemoPage, launchChromium } from '../scripts/demo-page.js';
 import { servePreview, waitForServer } from '../scripts/preview.js';
 import { freePort, tempDir } from './helpers.js';
-import { docBlock, hasChromium, PAGE_SIZE, poll } from './widget-site.js';
+import { docBlock, hasChromium, PAGE_SIZE, poll, sh } from './widget-site.js';
 
 const ROOT = join(import.meta.dirname, '..');
-
-/** Runs `command` in `cwd` as a person types it into a shell; resolves to its output, rejects with it. */
-function sh(command: string, cwd: string): Promise<string> {
-  // npm from the cache where it can, without the audit and funding notes.
-  const env = {
-    ...process.env,
-    npm_config_prefer_offline: 'true',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_update_notifier: 'false',
-  };
-  const child = spawn('sh', ['-e', '-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    out += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${command}: exited with ${code}\n${out}`)),
-    );
-  });
-}
 
 interface City {
   id: number;

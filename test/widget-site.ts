@@ -67,8 +67,8 @@ export function docBlock(widget: Example, name: string): Block {
   return block;
 }
 
-/** Runs commands in `cwd` as a reader types them, one line after the other, up to one that fails; rejects with their output. */
-function sh(commands: string, cwd: string): Promise<void> {
+/** Runs commands in `cwd` as a reader types them, one line after the other, up to one that fails; resolves to their output, rejects with it. */
+export function sh(commands: string, cwd: string): Promise<string> {
   // npm as a reader's, from the cache where it can, without the audit and funding notes.
   const env = {
     ...process.env,
@@ -88,7 +88,7 @@ function sh(commands: string, cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${commands.trim()}: exited with ${code}\n${out}`)),
+      code === 0 ? resolve(out) : reject(new Error(`${commands.trim()}: exited with ${code}\n${out}`)),
     );
   });
 }

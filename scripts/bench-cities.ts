@@ -41,7 +41,10 @@ function measure(out: string): { files: number; bytes: number }[] {
   for (const path of fg.sync('**/*', { cwd: out })) {
     const size = statSync(join(out, path)).size;
     const i = PARTS.findIndex(([, test]) => test(path));
-    for (const t of [totals[i < 0 ? PARTS.length : i]!, totals[PARTS.length + 1]!]) t.files++, (t.bytes += size);
+    for (const t of [totals[i < 0 ? PARTS.length : i]!, totals[PARTS.length + 1]!]) {
+      t.files++;
+      t.bytes += size;
+    }
   }
   return totals;
 }
@@ -58,7 +61,10 @@ function diskClient(out: string, counter: { requests: number; bytes: number }): 
       } catch {
         data = undefined;
       }
-      if (path !== 'lookup.json') counter.requests++, (counter.bytes += data?.length ?? 0);
+      if (path !== 'lookup.json') {
+        counter.requests++;
+        counter.bytes += data?.length ?? 0;
+      }
       return fileAnswer(data);
     },
   });

@@ -186,9 +186,30 @@ export async function keysBench(
   const base = cliAt(options.against);
   const here = join(process.cwd(), 'lib/cli.js');
   const corpora: [name: keyof typeof QUERIES, list: string, write: (dir: string) => void][] = [
-    ['cities', 'city', (dir) => (writeCitySources(dir), writeCityConfig(dir, 'picker'))],
-    ['characters', 'char', (dir) => (writeCharSources(dir), writeCharConfig(dir))],
-    ['wordnet', 'word', (dir) => (writeWordSources(dir), writeWordConfig(dir))],
+    [
+      'cities',
+      'city',
+      (dir) => {
+        writeCitySources(dir);
+        writeCityConfig(dir, 'picker');
+      },
+    ],
+    [
+      'characters',
+      'char',
+      (dir) => {
+        writeCharSources(dir);
+        writeCharConfig(dir);
+      },
+    ],
+    [
+      'wordnet',
+      'word',
+      (dir) => {
+        writeWordSources(dir);
+        writeWordConfig(dir);
+      },
+    ],
   ];
   const lines = [
     `\`npm run bench -- keys\`, ${new Date().toISOString().slice(0, 10)}: real queries typed a character at a time, a fresh visit each; REV is ${base.title}. A keystroke's requests after lookup.json, and its bytes as stored (median / p95 / most), over every keystroke and over those that read a file:`,

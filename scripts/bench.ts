@@ -156,7 +156,10 @@ async function searchBench(authors: number): Promise<void> {
     } catch {
       data = undefined;
     }
-    if (path !== 'lookup.json') requests++, (bytes += data?.length ?? 0);
+    if (path !== 'lookup.json') {
+      requests++;
+      bytes += data?.length ?? 0;
+    }
     return fileAnswer(data);
   };
   const labels = {
@@ -235,7 +238,10 @@ function floor(tree: string, target: string): number {
   for (const [path, data] of files) {
     const file = join(target, path);
     const dir = dirname(file);
-    if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
     writeFileSync(file, data);
   }
   return (performance.now() - started) / 1000;

@@ -41,14 +41,19 @@ export function createProgress(sink: ProgressSink | undefined, now: () => number
   return {
     phase(next) {
       name = next;
-      if (sink.isTTY) sink.write(`\r\x1b[2K${line()}`), (drawn = true);
+      if (sink.isTTY) {
+        sink.write(`\r\x1b[2K${line()}`);
+        drawn = true;
+      }
     },
     tick(done) {
       const t = now();
       if (t - last < (sink.isTTY ? 100 : 5000)) return;
       last = t;
-      if (sink.isTTY) sink.write(`\r\x1b[2K${line(done)}`), (drawn = true);
-      else sink.write(`${line(done)}\n`);
+      if (sink.isTTY) {
+        sink.write(`\r\x1b[2K${line(done)}`);
+        drawn = true;
+      } else sink.write(`${line(done)}\n`);
     },
     end() {
       if (drawn) sink.write('\r\x1b[2K');

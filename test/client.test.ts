@@ -36,7 +36,13 @@ describe('the client', () => {
     try {
       const { requested, fetch } = filesFetch();
       const urls: string[] = [];
-      const client = await treeClient(out, { baseUrl: '/lookup/', fetch: (url) => (urls.push(url), fetch(url)) });
+      const client = await treeClient(out, {
+        baseUrl: '/lookup/',
+        fetch: (url) => {
+          urls.push(url);
+          return fetch(url);
+        },
+      });
       expect(client.baseUrl).toBe('https://example.org/lookup/');
       expect((await client.request('/author.json?Term=sm')).status).toBe(200);
       expect(urls[0]).toBe('https://example.org/lookup/lookup.json');
@@ -69,7 +75,10 @@ describe('the client', () => {
     // The first request's read of page 2 hangs, as one can in a runtime that cancels another request's I/O.
     let first = true;
     const hanging = async (url: string) => {
-      if (first && url.endsWith('/author/page/2.json')) return ((first = false), new Promise<never>(() => {}));
+      if (first && url.endsWith('/author/page/2.json')) {
+        first = false;
+        return new Promise<never>(() => {});
+      }
       return fetch(url);
     };
     const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch: hanging });

@@ -180,8 +180,13 @@ const root = tempDir('reflist-cloudflare-');
 const fixedTree = join(root, 'fixed', 'dist');
 let fixedBuilt: Promise<unknown> | undefined;
 /** The fixed tree, built once for every describe below. */
-const fixed = () =>
-  (fixedBuilt ??= (mkdirSync(join(root, 'fixed'), { recursive: true }), buildFrom(toCsvFiles(FIXED), fixedTree, 30)));
+const fixed = () => {
+  if (!fixedBuilt) {
+    mkdirSync(join(root, 'fixed'), { recursive: true });
+    fixedBuilt = buildFrom(toCsvFiles(FIXED), fixedTree, 30);
+  }
+  return fixedBuilt;
+};
 
 /** Service URLs with what they show; each answers like the reference. */
 const SERVICE_URLS: [string, string][] = [

@@ -61,7 +61,10 @@ test('lookup answers each id as Id does, in the order asked, reports the rest, a
       const client = await treeClient(tree, {
         baseUrl: base,
         cacheSize: 0,
-        fetch: (url) => (fetched.push(url.slice(base.length)), fetch(url)),
+        fetch: (url) => {
+          fetched.push(url.slice(base.length));
+          return fetch(url);
+        },
       });
       await client.manifest();
       for (const { list, child, ids, group } of asks) {
@@ -78,7 +81,10 @@ test('lookup answers each id as Id does, in the order asked, reports the rest, a
           // One item an id: a child's is its parent carrying that child alone.
           const key = String(child ? item?.children?.[0]?.id : item?.id);
           if (!item) unknown.push(id);
-          else if (!seen.has(key)) seen.add(key), items.push(item);
+          else if (!seen.has(key)) {
+            seen.add(key);
+            items.push(item);
+          }
         }
         expect({ list, ids, answer }).toEqual({ list, ids, answer: { items, unknown } });
         const info = manifest.lists[list] as ListInfo;
@@ -105,7 +111,10 @@ test('100 ids of a 1,000-author list cost at most the number of their buckets in
   const fetched: string[] = [];
   const client = await treeClient(tree, {
     baseUrl: base,
-    fetch: (url) => (fetched.push(url.slice(base.length)), fetch(url)),
+    fetch: (url) => {
+      fetched.push(url.slice(base.length));
+      return fetch(url);
+    },
   });
   await client.manifest();
   const ids = Array.from({ length: 100 }, (_, i) => String(src.author[i * 10]!.id));

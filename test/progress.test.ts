@@ -14,9 +14,12 @@ describe('build progress', () => {
   test('a log gets a line every five seconds: the phase, the files written so far, the time', () => {
     const { lines, progress, later } = sinkAndClock(false);
     progress.phase('indexing and writing files');
-    later(5000), progress.tick(400);
-    later(1000), progress.tick(500); // too soon for another line
-    later(5000), progress.tick(1500);
+    later(5000);
+    progress.tick(400);
+    later(1000);
+    progress.tick(500); // too soon for another line
+    later(5000);
+    progress.tick(1500);
     expect(lines).toEqual([
       'indexing and writing files: 400 files (5.0 s)\n',
       'indexing and writing files: 1,500 files (11.0 s)\n',
@@ -26,11 +29,16 @@ describe('build progress', () => {
   test('a terminal gets each phase as it starts, then the count redrawn in place, and the line cleared at the end', () => {
     const { lines, progress, later } = sinkAndClock(true);
     progress.phase('reading sources');
-    later(300), progress.phase('checking sources');
-    later(200), progress.phase('indexing and writing files');
-    later(200), progress.tick(100);
-    later(50), progress.tick(200); // too soon to redraw
-    later(100), progress.tick(300);
+    later(300);
+    progress.phase('checking sources');
+    later(200);
+    progress.phase('indexing and writing files');
+    later(200);
+    progress.tick(100);
+    later(50);
+    progress.tick(200); // too soon to redraw
+    later(100);
+    progress.tick(300);
     progress.end();
     expect(lines).toEqual([
       '\r\x1b[2Kreading sources (0.0 s)',

@@ -460,8 +460,10 @@ describe('any file', () => {
     // Rows of padding up to a little before the cut, in the file's line ends; then any text.
     const padding = (end: string, length: number) => {
       const rows = ['id,text'];
-      for (let i = 0, size = 8; size < length; i++)
-        rows.push(`${i},padding`), (size += `${i},padding`.length + end.length);
+      for (let i = 0, size = 8; size < length; i++) {
+        rows.push(`${i},padding`);
+        size += `${i},padding`.length + end.length;
+      }
       return rows.join(end) + end;
     };
     const arbBig = fc
@@ -510,11 +512,17 @@ describe('any file', () => {
         const lines: number[] = [];
         let line = 2;
         for (const [fields, blanks] of records) {
-          for (let b = 0; b < blanks; b++) written.push(''), line++;
+          for (let b = 0; b < blanks; b++) {
+            written.push('');
+            line++;
+          }
           const values = fields.map(([text, quote]) => (quote ? text : unquoted(text)));
           written.push(fields.map(([text, quote], k) => (quote ? quoted(text) : values[k])).join(','));
           // A record of one empty field is a blank line, or one of only "": skipped, but counted.
-          if (!(values.length === 1 && values[0] === '')) rows.push(values), lines.push(line);
+          if (!(values.length === 1 && values[0] === '')) {
+            rows.push(values);
+            lines.push(line);
+          }
           line += 1 + values.join('').split('\n').length - 1;
         }
         const bytes = Buffer.from(bom + written.join(end) + (finalEnd ? end : ''));

@@ -44,11 +44,15 @@ export function parseCsv(text: string, delimiter: string): string[][] {
     const c = s[i]!;
     if (quoted) {
       if (c !== '"') field += c;
-      else if (s[i + 1] === '"') (field += '"'), i++;
-      else quoted = false;
+      else if (s[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else quoted = false;
     } else if (c === '"') quoted = true;
-    else if (c === delimiter) record.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
+    else if (c === delimiter) {
+      record.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && s[i + 1] === '\n') i++;
       end();
     } else field += c;

@@ -105,7 +105,10 @@ describe('a person typing', () => {
     const requested: string[] = [];
     const client = await treeClient(out, {
       baseUrl: `${server.url}typing/`,
-      fetch: (url) => (requested.push(url.slice(`${server.url}typing/`.length)), fetch(url)),
+      fetch: (url) => {
+        requested.push(url.slice(`${server.url}typing/`.length));
+        return fetch(url);
+      },
     });
     const perKeystroke: number[] = [];
     for (const term of ['Smith, Johanna', 'jürgen', 'smithers jo', 'ιωάννης']) {
@@ -144,7 +147,10 @@ describe('a later page of a large prefix', () => {
       const visit = () =>
         treeClient(out, {
           baseUrl: `${server.url}${dir}/`,
-          fetch: (url) => (requested.push(url.slice(`${server.url}${dir}/`.length)), fetch(url)),
+          fetch: (url) => {
+            requested.push(url.slice(`${server.url}${dir}/`.length));
+            return fetch(url);
+          },
         });
       for (const [term, page] of [
         ['smith', 2],

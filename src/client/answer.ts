@@ -328,7 +328,11 @@ export async function lookupItems(
   for (const [i, key] of keys.entries()) {
     const row = key === undefined ? undefined : found.get(key);
     if (!row) unknown.push(asked[i]!);
-    else if (!given.has(key!)) given.add(key!), items.push(toItem(row, '', group, list)); // 7 and 007 are one item
+    else if (!given.has(key!)) {
+      // 7 and 007 are one item
+      given.add(key!);
+      items.push(toItem(row, '', group, list));
+    }
   }
   return { items, unknown };
 }

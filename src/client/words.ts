@@ -308,7 +308,10 @@ function fewestTypos(candidates: Candidates, q: string, list: ApiList): Kept[] {
     const f = textsOf(record, list);
     const { typos, own, children } = itemTypos(f, q);
     if (typos === Infinity || typos > fewest) continue;
-    if (typos < fewest) (fewest = typos), (kept = []);
+    if (typos < fewest) {
+      fewest = typos;
+      kept = [];
+    }
     kept.push({
       record,
       ...(record[3] ? { children: children.flatMap((c, i) => (own === typos || c === typos ? [i] : [])) } : {}),
@@ -443,7 +446,10 @@ export function wholeWords<T>(items: readonly T[], texts: (item: T) => FoldedTex
   for (const [i, f] of folded.entries()) {
     const { typos } = itemTypos(f, q);
     if (typos === Infinity || typos > fewest) continue;
-    if (typos < fewest) (fewest = typos), (kept = []);
+    if (typos < fewest) {
+      fewest = typos;
+      kept = [];
+    }
     kept.push(items[i]!);
   }
   return kept;

@@ -63,14 +63,22 @@ export function watchFolders(
   return {
     watch(folders: readonly string[]): void {
       const wanted = new Set(folders.map(present));
-      for (const [folder, watcher] of watchers) if (!wanted.has(folder)) watcher.close(), watchers.delete(folder);
+      for (const [folder, watcher] of watchers) {
+        if (!wanted.has(folder)) {
+          watcher.close();
+          watchers.delete(folder);
+        }
+      }
       for (const folder of wanted) {
         if (watchers.has(folder)) continue;
         try {
           const watcher = watch(join(root, folder), (_event, name) =>
             onChange(name === null ? null : folder === '' ? name : `${folder}/${name}`),
           );
-          watcher.on('error', (err) => (watchers.delete(folder), onError(folder, err)));
+          watcher.on('error', (err) => {
+            watchers.delete(folder);
+            onError(folder, err);
+          });
           watchers.set(folder, watcher);
         } catch {
           // Removed since: its parent's change starts a build, which watches again.

@@ -69,7 +69,10 @@ export function readOrder(e: Errors, path: string, v: unknown, fields: readonly 
         `${quote(name)} is not one of the list's fields${didYouMean(name, fieldNames(fields))}; declare it in "fields" to order by it`,
       );
     else if (seen.has(field)) e.add(at, `${quote(name)} is already an order key (${path}[${seen.get(field)}])`);
-    else seen.set(field, k), keys.push({ field, descending: raw.startsWith('-') });
+    else {
+      seen.set(field, k);
+      keys.push({ field, descending: raw.startsWith('-') });
+    }
   }
   return keys.length > 0 ? keys : undefined;
 }

@@ -35,7 +35,10 @@ export function checkRelations(e: Errors, lists: ListSpec[]): void {
         `lists.${list.name}.children.list`,
         `list ${quote(child.name)} is already the children of ${quote(child.embeddedIn)}`,
       );
-    else (child.embeddedIn = list.name), (child.params = {});
+    else {
+      child.embeddedIn = list.name;
+      child.params = {};
+    }
   }
   if (e.all.length > 0) return;
   for (const list of lists) {

@@ -22,7 +22,11 @@ export function sectionsOf(d: Declaration): SectionSpec[] {
     .filter((l) => !l.parent)
     .map((root) => {
       const nested: ListSpec[] = [];
-      const walk = (list: ListSpec) => listsUnder(d, list).forEach((l) => (nested.push(l), walk(l)));
+      const walk = (list: ListSpec) =>
+        listsUnder(d, list).forEach((l) => {
+          nested.push(l);
+          walk(l);
+        });
       walk(root);
       const children = root.children && byName.get(root.children.list);
       const lists = [root, ...nested, ...(children ? [children] : [])];

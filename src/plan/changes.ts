@@ -98,8 +98,10 @@ export function listChanges(
     const list = root.name;
     if (!changed.has(list) || root.shape !== 'paged') continue;
     const edit = edited[list];
-    if (edit) (lists[list] = { served: edit.served, changed: edit.changed }), (sources[list] = edit.source);
-    else {
+    if (edit) {
+      lists[list] = { served: edit.served, changed: edit.changed };
+      sources[list] = edit.source;
+    } else {
       lists[list] = { items: items[list]! };
       const source = updatable(root) ? readBytes(dir, root.source.file) : undefined;
       if (source) sources[list] = source;

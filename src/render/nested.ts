@@ -51,7 +51,10 @@ class NestedList {
         ...(n.fields ? { fields: n.fields } : {}),
       }),
     );
-    for (const e of entries) this.entries.push(e), this.chains.push(chain);
+    for (const e of entries) {
+      this.entries.push(e);
+      this.chains.push(chain);
+    }
     // The list's own paths, at this parent's prefix: `country/US/city.json`, `country/US/city/page/2.json`.
     const here = { ...this.list, path: `${prefix}${this.list.path}` };
     yield* renderPages(here, undefined, entries, pageSize, NO_GROUPS);

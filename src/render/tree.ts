@@ -48,7 +48,10 @@ export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions
     const treePlan = plan.trees[name];
     if (!treePlan) continue;
     if (treePlan.how === 'rendered') nested[name] = yield* renderTreeSection(d, section, treePlan.nodes, options);
-    else (nested[name] = treePlan.nested), yield { keep: section.name, drop: [] };
+    else {
+      nested[name] = treePlan.nested;
+      yield { keep: section.name, drop: [] };
+    }
     totals[name] = treePlan.how === 'rendered' ? treePlan.nodes.length : treePlan.total;
     if (Object.keys(nested[name]).length === 0) delete nested[name];
   }

@@ -51,13 +51,26 @@ export function* renderChanges(
     while (changedAt.has(k)) k++;
     return k < lines.length ? new LineEntry(lines[k]!) : undefined;
   };
-  const take = (e: LineEntry) => (entries.push(e), records.push(e.record), next.push(e.line), k++);
+  const take = (e: LineEntry) => {
+    entries.push(e);
+    records.push(e.record);
+    next.push(e.line);
+    k++;
+  };
   let e = at();
   for (const c of changed) {
-    while (e && compareLabels(e, c.entry) < 0) take(e), (e = at());
-    entries.push(c.entry), records.push(c.record), next.push(`${c.entry.key}\t${c.record}`);
+    while (e && compareLabels(e, c.entry) < 0) {
+      take(e);
+      e = at();
+    }
+    entries.push(c.entry);
+    records.push(c.record);
+    next.push(`${c.entry.key}\t${c.record}`);
   }
-  while (e) take(e), (e = at());
+  while (e) {
+    take(e);
+    e = at();
+  }
   // A page changes where an entry took another's place, or its own changed.
   const pages = new Set<number>();
   for (let i = 0; i < entries.length; i++) if (next[i] !== lines[i]) pages.add(Math.floor(i / pageSize) + 1);

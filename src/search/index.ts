@@ -261,7 +261,8 @@ export function updateSearchIndex(
       if (name === undefined) return undefined;
       if (isHead(name) ? suffix.length > 1 : (heads.has(name[0]!) || name.length === 2) && name[0] !== suffix[0])
         return undefined;
-      wanted.add(p), units.add(suffix[0]!);
+      wanted.add(p);
+      units.add(suffix[0]!);
     }
   }
   const fresh: IndexPart[] = [];

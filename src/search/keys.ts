@@ -62,12 +62,20 @@ export function collectPairs(
     }
     if (pairs === next.length) {
       const [n, v] = [new Int32Array(pairs * 2), new Int32Array(pairs * 2)];
-      n.set(next), v.set(value), ([next, value] = [n, v]);
+      n.set(next);
+      v.set(value);
+      [next, value] = [n, v];
     }
     value[pairs] = e * 8 + at;
     next[pairs] = -1;
-    if (slot === undefined) slots.set(key, head.length), head.push(pairs), tail.push(pairs);
-    else (next[tail[slot]!] = pairs), (tail[slot] = pairs);
+    if (slot === undefined) {
+      slots.set(key, head.length);
+      head.push(pairs);
+      tail.push(pairs);
+    } else {
+      next[tail[slot]!] = pairs;
+      tail[slot] = pairs;
+    }
     pairs++;
   };
   const addText = (text: string, e: number, whole: KeyAt, word: KeyAt, scope: string) => {

@@ -53,8 +53,11 @@ export class Matcher {
       if (skip?.[i - offset]) continue;
       const e = owners[i]!;
       const t = tiers[at[i]! * 2 + (keys[i]!.length === depth ? 1 : 0)]!;
-      if (stamp[e] !== generation) (stamp[e] = generation), (tier[e] = t), found.push(e);
-      else if (t < tier[e]!) tier[e] = t;
+      if (stamp[e] !== generation) {
+        stamp[e] = generation;
+        tier[e] = t;
+        found.push(e);
+      } else if (t < tier[e]!) tier[e] = t;
     }
     return Int32Array.from(found).sort(); // a typed array sorts numerically, natively
   }
@@ -126,10 +129,16 @@ export class Matcher {
     const seen = new Int32Array(units.length).fill(-1);
     for (const [e, { key }] of this.list.entries.entries()) {
       const k = at.get(key.charCodeAt(0));
-      if (k !== undefined) first[k]!.push(e), (seen[k] = e);
+      if (k !== undefined) {
+        first[k]!.push(e);
+        seen[k] = e;
+      }
       for (let i = key.indexOf(' '); i >= 0; i = key.indexOf(' ', i + 1)) {
         const j = at.get(key.charCodeAt(i + 1));
-        if (j !== undefined && seen[j] !== e) second[j]!.push(e), (seen[j] = e);
+        if (j !== undefined && seen[j] !== e) {
+          second[j]!.push(e);
+          seen[j] = e;
+        }
       }
     }
     return new Map(

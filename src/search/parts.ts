@@ -147,12 +147,18 @@ export function cut(
       }
     }
     for (const l of largeAt.get(i) ?? []) {
-      if (l.set!.stamp !== generation) (l.set!.stamp = generation), (bytes += bytesOfSet(l.set!));
+      if (l.set!.stamp !== generation) {
+        l.set!.stamp = generation;
+        bytes += bytesOfSet(l.set!);
+      }
     }
     if (skipped) continue;
     previous = i;
     const e = owners[i]!;
-    if (stamp[e] !== generation) (stamp[e] = generation), (bytes += m.recordBytes(e));
+    if (stamp[e] !== generation) {
+      stamp[e] = generation;
+      bytes += m.recordBytes(e);
+    }
   }
   bounds.push(hi);
   return { starts, bounds, skip };

@@ -254,7 +254,10 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
     for (const e of matches) if ((bytes += m.recordBytes(e)) > list.poolBytes) break;
     if (l && bytes <= list.poolBytes) return;
     vcDepth.fill(depth, a - lo, b - lo);
-    if (l) skipsFor.set(l, skipsOf(l.results, m.tiersOf(l.results), blocks.blockOf)), blocks.skipped.push(l);
+    if (l) {
+      skipsFor.set(l, skipsOf(l.results, m.tiersOf(l.results), blocks.blockOf));
+      blocks.skipped.push(l);
+    }
   });
   wordSets(m, large);
   const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes, vcDepth);
@@ -314,7 +317,11 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
           yield* close();
       }
       const e = owners[i]!;
-      if (m.stamp[e] !== generation) (m.stamp[e] = generation), members.push(e), (size += m.recordBytes(e));
+      if (m.stamp[e] !== generation) {
+        m.stamp[e] = generation;
+        members.push(e);
+        size += m.recordBytes(e);
+      }
       poolAt[i - lo] = poolNames.length;
       last = i;
     }

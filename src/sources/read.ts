@@ -46,14 +46,21 @@ export function readTableFile(
 ): TableRead & { digest: string } {
   const reader = new CsvReader(file, delimiter);
   const hash = createHash('sha1');
-  eachChunk(path, chunk, (bytes) => (hash.update(bytes), reader.push(bytes), true));
+  eachChunk(path, chunk, (bytes) => {
+    hash.update(bytes);
+    reader.push(bytes);
+    return true;
+  });
   return { ...reader.end(), digest: hash.digest('hex') };
 }
 
 /** The SHA-1 (hex) of a file's bytes, as readTableFile gives it, read a chunk at a time. */
 export function digestFile(path: string): string {
   const hash = createHash('sha1');
-  eachChunk(path, CHUNK, (bytes) => (hash.update(bytes), true));
+  eachChunk(path, CHUNK, (bytes) => {
+    hash.update(bytes);
+    return true;
+  });
   return hash.digest('hex');
 }
 
@@ -303,8 +310,14 @@ class CsvReader {
     this.line += lines;
     this.recordFrom = this.parserFrom + this.parser!.bytes;
     if (record.length === 1 && record[0] === '') return; // an empty line, or one of only ""
-    if (!this.headerRead) (this.table.header = record.map((h) => h.trim())), (this.headerRead = true);
-    else this.table.rows.push(record.slice()), this.table.lines.push(line); // a copy without the spare capacity
+    if (!this.headerRead) {
+      this.table.header = record.map((h) => h.trim());
+      this.headerRead = true;
+    } else {
+      // a copy without the spare capacity
+      this.table.rows.push(record.slice());
+      this.table.lines.push(line);
+    }
   }
 
   /** The bytes fed from the start of the record being read on. */
@@ -384,7 +397,11 @@ class CsvReader {
   private readOnAfter(bytes: Buffer, from: number, at: number, line: number, final: boolean): Buffer | undefined {
     const lf = bytes.indexOf(LF, at);
     this.line = line + 1;
-    if (lf < 0 && !final) return (this.restart(from + bytes.length), (this.skipping = true), undefined);
+    if (lf < 0 && !final) {
+      this.restart(from + bytes.length);
+      this.skipping = true;
+      return undefined;
+    }
     const next = lf < 0 ? bytes.length : lf + 1;
     this.restart(from + next);
     return next < bytes.length ? bytes.subarray(next) : undefined;

@@ -135,7 +135,10 @@ function inAThread(): CopyMaker {
     take(job) {
       batch.push(job);
       batchBytes += job.data.length;
-      if (batchBytes >= BATCH) flush(), wait(COPY_BACKLOG);
+      if (batchBytes >= BATCH) {
+        flush();
+        wait(COPY_BACKLOG);
+      }
     },
     settle() {
       flush();

@@ -52,8 +52,10 @@ export function diffTree({ served, spare, added, keeps, moving = false }: TreeDi
       if (next.has(path)) continue;
       const section = sectionOf(path);
       const drop = section && keeps.get(section);
-      if (drop && !drop.has(path)) next.set(path, entry), kept++;
-      else removed++;
+      if (drop && !drop.has(path)) {
+        next.set(path, entry);
+        kept++;
+      } else removed++;
     }
     for (const [path, entry] of added) if (served.get(path) !== entry) written++;
   }

@@ -90,7 +90,10 @@ export function measureTree(index: Index, host?: Host): TreeSize {
     if (bytes > size.largest.bytes) size.largest = { path, bytes };
     if (bytes > floor.bytes) size.large.push({ path, bytes });
     const copy = /\.(gz|br)$/.test(path) && index.has(path.slice(0, -3));
-    if (copy) size.copies.files++, (size.copies.bytes += bytes);
+    if (copy) {
+      size.copies.files++;
+      size.copies.bytes += bytes;
+    }
     const tally = ((size.parts[sectionOf(path)] ??= {})[copy ? 'copies' : partOf(path)] ??= { files: 0, bytes: 0 });
     tally.files++;
     tally.bytes += bytes;

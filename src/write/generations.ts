@@ -153,8 +153,11 @@ export function adoptPlainFolder(g: Generations): Generations {
 
 /** Removes the generations, indexes and caches builds before the state folder kept beside the output. */
 export function removeOlderLayout(out: string): void {
-  for (const generation of olderPair(out))
-    remove(generation), remove(indexFile(generation)), remove(cacheDir(generation));
+  for (const generation of olderPair(out)) {
+    remove(generation);
+    remove(indexFile(generation));
+    remove(cacheDir(generation));
+  }
 }
 
 /** Removes a file or a folder with everything in it, if it is there. */

@@ -49,10 +49,19 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   const worker = new Worker(WORKER, { workerData: { out: resolve(outDir), options } });
   const replies: WorkerReply[] = [];
   let wake: (() => void) | undefined;
-  worker.on('message', (reply: WorkerReply) => (replies.push(reply), wake?.()));
-  worker.on('error', (err) => (replies.push({ error: errorData(err) }), wake?.()));
+  worker.on('message', (reply: WorkerReply) => {
+    replies.push(reply);
+    wake?.();
+  });
+  worker.on('error', (err) => {
+    replies.push({ error: errorData(err) });
+    wake?.();
+  });
   // A thread that is gone answers nothing more: whoever waits for a reply gets this one.
-  worker.on('exit', () => (replies.push({ error: { name: 'Error', message: 'it has stopped' } }), wake?.()));
+  worker.on('exit', () => {
+    replies.push({ error: { name: 'Error', message: 'it has stopped' } });
+    wake?.();
+  });
   const next = async (): Promise<WorkerReply> => {
     while (replies.length === 0) await new Promise<void>((r) => (wake = r));
     const reply = replies.shift()!;

@@ -37,7 +37,10 @@ port.on('message', (message: WorkerRequest) => {
       for (const output of message.outputs) writer.take(output);
       reply({ ack: message.outputs.length });
     } else if ('finish' in message) reply({ report: writer.finish() });
-    else writer.abort(), reply({ aborted: true });
+    else {
+      writer.abort();
+      reply({ aborted: true });
+    }
   } catch (err) {
     writer.abort();
     writer = undefined;

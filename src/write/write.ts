@@ -108,7 +108,10 @@ class Spare {
 
   /** The spare's path for a file about to be replaced: its folder made, its old file (maybe a link shared with the served tree) removed. */
   prepare(path: string): string {
-    if (!this.changing) markChanging(this.root), (this.changing = true);
+    if (!this.changing) {
+      markChanging(this.root);
+      this.changing = true;
+    }
     const file = join(this.root, path);
     this.makeDir(dirname(file));
     // The old file may be a hard link shared with the served tree: replace it, never write into it.
@@ -127,7 +130,10 @@ class Spare {
   }
 
   makeDir(dir: string): void {
-    if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.made.add(dir);
+    }
   }
 }
 
@@ -345,7 +351,10 @@ export function writeOutputs(
 ): WriteReport {
   let count = 0;
   try {
-    for (const output of outputs) writer.take(output), onFile?.(++count);
+    for (const output of outputs) {
+      writer.take(output);
+      onFile?.(++count);
+    }
   } catch (err) {
     writer.abort();
     throw err;

@@ -172,9 +172,11 @@ describe('the shipped sources', () => {
 describe('the programmatic API', () => {
   test('takes no search-file tuning: build ignores one, as BuildOptions has none; the tests tune through buildTuned', async () => {
     const sources = writeSources(tempDir('reflist-src-'), VALID);
-    const [plain, given, tuned] = [tempDir('reflist-out-'), tempDir('reflist-out-'), tempDir('reflist-out-')].map((d) =>
-      join(d, 'dist'),
-    );
+    const [plain, given, tuned] = [1, 2, 3].map(() => join(tempDir('reflist-out-'), 'dist')) as [
+      string,
+      string,
+      string,
+    ];
     const tiny = { leafBytes: 64, fileBytes: 64, pagesBytes: 64 };
     await build({ sources, out: plain, pageSize: 2 });
     // @ts-expect-error search is not an option of the API

@@ -198,9 +198,9 @@ describe('what a rebuild reads and renders', () => {
     const out = join(tempDir(), 'dist');
     await buildTuned({ sources, out, pageSize: 5, search });
     writeSources(sources, { 'author.csv': authors(400, 7), 'author_count.csv': 'system,id,count\ngbif,5,4\n' });
-    expect((await buildTuned({ sources, out, pageSize: 5, search })).sections.author).toBe('updated');
+    expect((await buildTuned({ sources, out, pageSize: 5, search })).sections['author']).toBe('updated');
     writeSources(sources, { 'author.csv': authors(401) });
-    expect((await buildTuned({ sources, out, pageSize: 5, search })).sections.author).toBe('rendered');
+    expect((await buildTuned({ sources, out, pageSize: 5, search })).sections['author']).toBe('rendered');
   });
 
   test('indexes a list whole again when an edit leaves all its records within one search file', async () => {

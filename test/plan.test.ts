@@ -34,24 +34,26 @@ const served: Served = {
 describe('the plan of a build', () => {
   test('keeps every section whose sources did not change, with the served state', () => {
     const plan = planBuild(roots, {}, {}, served);
-    expect(plan.trees.country).toEqual({ how: 'kept', total: 3, nested: {} });
-    expect(plan.lists.author).toEqual({ how: 'kept', state: served.states.author });
-    expect(plan.lists.division!.how).toBe('kept');
+    expect(plan.trees['country']).toEqual({ how: 'kept', total: 3, nested: {} });
+    expect(plan.lists['author']).toEqual({ how: 'kept', state: served.states['author'] });
+    expect(plan.lists['division']!.how).toBe('kept');
   });
 
   test('changes a list in place when a few of its items changed, and says which', () => {
     const next = items(100);
     next[41]!.text = 'Zed, Renamed';
     const plan = planBuild(roots, {}, { author: { items: next } }, served);
-    expect(plan.lists.author!.how).toBe('updated');
-    if (plan.lists.author!.how !== 'updated') return;
-    expect(plan.lists.author!.changed.map((c) => [c.at, c.entry.id, c.entry.text])).toEqual([[41, 42, 'Zed, Renamed']]);
+    expect(plan.lists['author']!.how).toBe('updated');
+    if (plan.lists['author']!.how !== 'updated') return;
+    expect(plan.lists['author']!.changed.map((c) => [c.at, c.entry.id, c.entry.text])).toEqual([
+      [41, 42, 'Zed, Renamed'],
+    ]);
   });
 
   test('renders a list afresh when an item is added, when many changed, or on a first build', () => {
-    expect(planBuild(roots, {}, { author: { items: items(101) } }, served).lists.author!.how).toBe('rendered');
+    expect(planBuild(roots, {}, { author: { items: items(101) } }, served).lists['author']!.how).toBe('rendered');
     const many = items(100).map((item) => ({ ...item, text: item.text + ' Jr.' }));
-    expect(planBuild(roots, {}, { author: { items: many } }, served).lists.author!.how).toBe('rendered');
+    expect(planBuild(roots, {}, { author: { items: many } }, served).lists['author']!.how).toBe('rendered');
     const first = planBuild(
       roots,
       { country: [] },
@@ -59,11 +61,11 @@ describe('the plan of a build', () => {
       undefined,
     );
     expect(Object.values(first.lists).map((p) => p.how)).toEqual(['rendered', 'rendered', 'rendered']);
-    expect(first.trees.country!.how).toBe('rendered');
+    expect(first.trees['country']!.how).toBe('rendered');
   });
 
   test('applies text edits to the served list only when every edit names one of its entries', () => {
-    const servedList = { state: served.states.author!, lines: served.lines.author! };
+    const servedList = { state: served.states['author']!, lines: served.lines['author']! };
     const changed = changedByEdits([{ id: 7, text: 'Seventh, New' }], servedList);
     expect(changed?.map((c) => [c.at, c.entry.text])).toEqual([[6, 'Seventh, New']]);
     expect(
@@ -76,7 +78,7 @@ describe('the plan of a build', () => {
       ),
     ).toBeUndefined();
     const plan = planBuild(roots, {}, { author: { served: servedList, changed: changed! } }, served);
-    expect(plan.lists.author!.how).toBe('edited');
+    expect(plan.lists['author']!.how).toBe('edited');
   });
 
   test('cannot keep what no build served', () => {

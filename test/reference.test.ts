@@ -437,15 +437,17 @@ describe('arbitraries', () => {
         const back = (file: string) =>
           parse(files[file] as string, { bom: true, columns: true }) as Record<string, string>[];
         for (const file of CSV_FILES) expect((files[file] as string).length).toBeGreaterThan(0);
-        expect(back('author.csv').map((r) => ({ id: Number(r.id), text: r.text }))).toEqual(src.author);
-        expect(back('county.csv').map((r) => Number(r.latitudeCenter))).toEqual(
+        expect(back('author.csv').map((r) => ({ id: Number(r['id']), text: r['text'] }))).toEqual(src.author);
+        expect(back('county.csv').map((r) => Number(r['latitudeCenter']))).toEqual(
           src.county.map((c) => c.latitudeCenter),
         );
-        expect(back('county.csv').map((r) => Number(r.LongitudeCenter))).toEqual(
+        expect(back('county.csv').map((r) => Number(r['LongitudeCenter']))).toEqual(
           src.county.map((c) => c.LongitudeCenter),
         );
-        expect(back('category.csv').map((r) => Number(r.division_id))).toEqual(src.category.map((c) => c.division_id));
-        expect(back('author_count.csv').map((r) => [r.system, Number(r.id), Number(r.count)])).toEqual(
+        expect(back('category.csv').map((r) => Number(r['division_id']))).toEqual(
+          src.category.map((c) => c.division_id),
+        );
+        expect(back('author_count.csv').map((r) => [r['system'], Number(r['id']), Number(r['count'])])).toEqual(
           src.author_count.map((c) => [c.system, c.id, c.count]),
         );
       }),

@@ -218,8 +218,8 @@ function divisionList(src: RefSources, p: ListParams, pageSize: number): RefResp
   const childrenOf = (d: Division): Category[] => sortedByLabel(src.category.filter((c) => c.division_id === d.id));
   const render = (d: Division, children: readonly Category[]): unknown => {
     const item: Record<string, unknown> = { id: d.id, text: d.text };
-    if (p.system !== undefined) item.count = countOf(src.division_count, p.system, d.id);
-    item.children = children.map((c) => ({ id: c.id, text: c.text }));
+    if (p.system !== undefined) item['count'] = countOf(src.division_count, p.system, d.id);
+    item['children'] = children.map((c) => ({ id: c.id, text: c.text }));
     return item;
   };
   const parents = sortedByLabel(src.division);

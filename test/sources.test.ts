@@ -64,38 +64,38 @@ describe('the shipped sources', () => {
   it('list about 249 ISO countries, including 840 United States', () => {
     expect(country.length).toBeGreaterThanOrEqual(245);
     expect(country.length).toBeLessThanOrEqual(252);
-    expect(country.find((c) => c.id === '840')?.text).toBe('United States');
-    expectUnique(country.map((c) => String(int(c.id))));
-    for (const c of country) expect(c.text?.trim()).not.toBe('');
+    expect(country.find((c) => c['id'] === '840')?.['text']).toBe('United States');
+    expectUnique(country.map((c) => String(int(c['id']))));
+    for (const c of country) expect(c['text']?.trim()).not.toBe('');
   });
 
   it('list the US states, DC and territories by FIPS code', () => {
-    const us = state.filter((s) => s.country_id === '840');
+    const us = state.filter((s) => s['country_id'] === '840');
     expect(us.length).toBeGreaterThanOrEqual(52);
     expect(us.length).toBeLessThanOrEqual(60);
-    const text = (id: string): string | undefined => us.find((s) => s.id === id)?.text;
+    const text = (id: string): string | undefined => us.find((s) => s['id'] === id)?.['text'];
     expect(text('6')).toBe('California');
     expect(text('11')).toBe('District of Columbia');
     expect(text('72')).toBe('Puerto Rico');
   });
 
   it('give every state an existing country, a unique key and a text', () => {
-    const countries = new Set(country.map((c) => c.id));
+    const countries = new Set(country.map((c) => c['id']));
     for (const s of state) {
-      expect(countries.has(s.country_id), `state ${s.id} of ${s.country_id}`).toBe(true);
-      expect(s.text?.trim()).not.toBe('');
+      expect(countries.has(s['country_id']), `state ${s['id']} of ${s['country_id']}`).toBe(true);
+      expect(s['text']?.trim()).not.toBe('');
     }
-    expectUniqueFast(state.map((s) => `${int(s.country_id)}/${int(s.id)}`));
-    expect(new Set(state.map((s) => s.country_id)).size).toBeGreaterThan(150);
+    expectUniqueFast(state.map((s) => `${int(s['country_id'])}/${int(s['id'])}`));
+    expect(new Set(state.map((s) => s['country_id'])).size).toBeGreaterThan(150);
   });
 
   it('list over 3,200 US counties, including Los Angeles near 34.3°N 118.2°W', () => {
     expect(county.length).toBeGreaterThanOrEqual(3200);
-    const la = county.find((c) => c.FIPS === '6037');
-    expect(la?.county).toBe('Los Angeles');
-    expect(la?.state_id).toBe('6');
-    const lat = Number(la?.latitudeCenter);
-    const lon = Number(la?.LongitudeCenter);
+    const la = county.find((c) => c['FIPS'] === '6037');
+    expect(la?.['county']).toBe('Los Angeles');
+    expect(la?.['state_id']).toBe('6');
+    const lat = Number(la?.['latitudeCenter']);
+    const lon = Number(la?.['LongitudeCenter']);
     expect(lat).toBeGreaterThanOrEqual(34.0);
     expect(lat).toBeLessThanOrEqual(34.6);
     expect(lon).toBeGreaterThanOrEqual(-118.6);
@@ -103,24 +103,24 @@ describe('the shipped sources', () => {
   });
 
   it('give every county an existing state, a unique FIPS and a valid centre', () => {
-    const states = new Set(state.map((s) => `${s.country_id}/${s.id}`));
+    const states = new Set(state.map((s) => `${s['country_id']}/${s['id']}`));
     for (const c of county) {
-      expect(c.country_id).toBe('840');
-      expect(states.has(`${c.country_id}/${c.state_id}`), `county ${c.FIPS}`).toBe(true);
-      expect(Math.floor(int(c.FIPS) / 1000)).toBe(int(c.state_id));
-      expect(c.county?.trim()).not.toBe('');
-      expect(Math.abs(Number(c.latitudeCenter))).toBeLessThanOrEqual(90);
-      expect(Math.abs(Number(c.LongitudeCenter))).toBeLessThanOrEqual(180);
-      expect(c.latitudeCenter).toMatch(/^-?\d+\.\d{4}$/);
+      expect(c['country_id']).toBe('840');
+      expect(states.has(`${c['country_id']}/${c['state_id']}`), `county ${c['FIPS']}`).toBe(true);
+      expect(Math.floor(int(c['FIPS']) / 1000)).toBe(int(c['state_id']));
+      expect(c['county']?.trim()).not.toBe('');
+      expect(Math.abs(Number(c['latitudeCenter']))).toBeLessThanOrEqual(90);
+      expect(Math.abs(Number(c['LongitudeCenter']))).toBeLessThanOrEqual(180);
+      expect(c['latitudeCenter']).toMatch(/^-?\d+\.\d{4}$/);
     }
-    expectUniqueFast(county.map((c) => c.FIPS ?? ''));
+    expectUniqueFast(county.map((c) => c['FIPS'] ?? ''));
   });
 
   it('hold thousands of family-name-first authors in several scripts', () => {
     expect(author.length).toBeGreaterThanOrEqual(2000);
-    expectUniqueFast(author.map((a) => String(int(a.id))));
-    for (const a of author) expect(a.text?.trim()).not.toBe('');
-    const texts = author.map((a) => a.text ?? '');
+    expectUniqueFast(author.map((a) => String(int(a['id']))));
+    for (const a of author) expect(a['text']?.trim()).not.toBe('');
+    const texts = author.map((a) => a['text'] ?? '');
     const scripts = ['Latin', 'Cyrillic', 'Greek', 'Han', 'Hangul', 'Arabic', 'Devanagari', 'Hebrew'];
     for (const script of scripts) {
       const re = new RegExp(`\\p{Script=${script}}`, 'u');
@@ -135,35 +135,35 @@ describe('the shipped sources', () => {
   it('hold divisions with categories, descriptors and three systems, all with unique keys', () => {
     expect(division.length).toBeGreaterThanOrEqual(10);
     expect(category.length).toBeGreaterThan(division.length);
-    const divisions = new Set(division.map((d) => d.id));
-    for (const c of category) expect(divisions.has(c.division_id)).toBe(true);
-    for (const d of division) expect(category.some((c) => c.division_id === d.id)).toBe(true);
+    const divisions = new Set(division.map((d) => d['id']!));
+    for (const c of category) expect(divisions.has(c['division_id']!)).toBe(true);
+    for (const d of division) expect(category.some((c) => c['division_id'] === d['id'])).toBe(true);
     expect(descriptor.length).toBeGreaterThanOrEqual(200);
     for (const rows of [division, category, descriptor]) {
-      expectUnique(rows.map((r) => String(int(r.id))));
-      for (const r of rows) expect(r.text?.trim()).not.toBe('');
+      expectUnique(rows.map((r) => String(int(r['id']))));
+      for (const r of rows) expect(r['text']?.trim()).not.toBe('');
     }
-    expect(system.map((s) => s.id)).toEqual(['gbif', 'col', 'itis']);
-    for (const s of system) expect(s.id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(system.map((s) => s['id'])).toEqual(['gbif', 'col', 'itis']);
+    for (const s of system) expect(s['id']).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
   });
 
   it('count only existing items of existing systems, sparsely and with a skew', () => {
-    const systems = new Set(system.map((s) => s.id));
+    const systems = new Set(system.map((s) => s['id']));
     const cases: [string, Set<string>, number][] = [
-      ['author_count.csv', new Set(author.map((a) => a.id)), author.length],
-      ['division_count.csv', new Set(division.map((d) => d.id)), division.length],
+      ['author_count.csv', new Set(author.map((a) => a['id']!)), author.length],
+      ['division_count.csv', new Set(division.map((d) => d['id']!)), division.length],
     ];
     for (const [file, items, n] of cases) {
       const rows = read(file);
       expect(rows.length, file).toBeGreaterThan(0);
       for (const r of rows) {
-        expect(systems.has(r.system ?? ''), `${file} ${r.system}`).toBe(true);
-        expect(items.has(r.id ?? ''), `${file} ${r.id}`).toBe(true);
-        int(r.count);
+        expect(systems.has(r['system'] ?? ''), `${file} ${r['system']}`).toBe(true);
+        expect(items.has(r['id'] ?? ''), `${file} ${r['id']}`).toBe(true);
+        int(r['count']);
       }
-      expectUniqueFast(rows.map((r) => `${r.system}/${r.id}`));
+      expectUniqueFast(rows.map((r) => `${r['system']}/${r['id']}`));
       expect(rows.length).toBeLessThan(n * systems.size); // sparse
-      const counts = rows.map((r) => Number(r.count)).sort((a, b) => a - b);
+      const counts = rows.map((r) => Number(r['count'])).sort((a, b) => a - b);
       const median = counts[Math.floor(counts.length / 2)] ?? 0;
       expect(counts[counts.length - 1]).toBeGreaterThan(median * 5); // a few large ones
     }
@@ -196,7 +196,7 @@ describe('the synthetic generator', () => {
       const authors = read('author.csv', a);
       expect(authors).toHaveLength(1000);
       for (const r of authors) {
-        const words = (r.text ?? '').split(' ').length;
+        const words = (r['text'] ?? '').split(' ').length;
         expect(words).toBeGreaterThanOrEqual(2);
         expect(words).toBeLessThanOrEqual(3);
       }

@@ -1,6 +1,7 @@
 // The docs stay true to the code: every file docs/architecture.md names is
-// there, and what the package says it is names every drop-down it serves.
-import { existsSync, readFileSync } from 'node:fs';
+// there, it names every test file, what it says client/ imports holds, and
+// what the package says it is names every drop-down it serves.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { expect, test } from 'vitest';
 import { run } from '../src/cli.js';
@@ -44,6 +45,23 @@ test('every file docs/architecture.md names is in src/, test/ or scripts/', () =
   expect(
     named.filter(({ name, folder }) => !resolveNamed(name, folder)).map(({ name, folder }) => `${folder}/: ${name}`),
   ).toEqual([]);
+});
+
+test('docs/architecture.md names every test file, so that its Tests section is the map of the tests', () => {
+  const named = new Set(namedFiles().map(({ name }) => posix.basename(name)));
+  const tests = readdirSync('test').filter((f) => f.endsWith('.test.ts'));
+  expect(tests.length).toBeGreaterThan(60);
+  expect(tests.filter((f) => !named.has(f))).toEqual([]);
+});
+
+test("client/ imports nothing outside itself but index.ts's re-export of widgets/select2.ts, as docs/architecture.md says", () => {
+  const outside = readdirSync('src/client')
+    .filter((f) => f.endsWith('.ts'))
+    .flatMap((f) =>
+      [...readFileSync(`src/client/${f}`, 'utf8').matchAll(/from '(\.\.\/[^']+)'/g)].map((m) => `${f}: ${m[1]}`),
+    );
+  expect([...new Set(outside)]).toEqual(['index.ts: ../widgets/select2.js']);
+  expect(readFileSync('docs/architecture.md', 'utf8')).toContain('re-exports\n   `widgets/select2.ts`');
 });
 
 test('package.json and reflist --help say reflist serves every drop-down it has an adapter for', async () => {

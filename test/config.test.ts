@@ -561,12 +561,14 @@ describe('a build reads the config beside its sources', () => {
     });
     const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
     expect(code).toBe(1);
-    expect(stderr).toContain('species.csv:1: no column "genus_id" (declared by lists.species.parent)');
+    expect(stderr).toContain(
+      'species.csv:1: no column "genus_id" (declared by lists.species.parent; did you mean "genus"?)\n',
+    );
   });
 
   test.each([
-    ['country_code', '(did you mean "country"?)'],
-    ['nation', '; its header has "id", "name", "country"'],
+    ['country_code', '; did you mean "country"?)'],
+    ['nation', '); its header has "id", "name", "country"'],
   ])(
     'a parent column %s the header lacks is named with the closest of its columns, or with all of them when none is close',
     async (column, hint) => {
@@ -588,9 +590,7 @@ describe('a build reads the config beside its sources', () => {
       });
       const { code, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
       expect(code).toBe(1);
-      expect(stderr).toContain(
-        `city.csv:1: no column "${column}" (declared by lists.countryCity.parent)${hint.startsWith(';') ? '' : ' '}${hint}\n`,
-      );
+      expect(stderr).toContain(`city.csv:1: no column "${column}" (declared by lists.countryCity.parent${hint}\n`);
     },
   );
 

@@ -85,30 +85,47 @@ export interface Running {
   pid?: number;
 }
 
-/** `serve` (the npm static server) on a free loopback port, serving root. */
+/**
+ * `serve` (the npm static server) serving root on a loopback port it picks
+ * itself (port 0), so no other process can take the port between a check and
+ * the bind: the port is read from the line serve prints once it listens. A
+ * serve that exits, or says nothing within 20 s, fails the test with what it
+ * printed.
+ */
 export async function startServe(root: string): Promise<Running> {
-  const port = await freePort();
   const bin = join(process.cwd(), 'node_modules/serve/build/main.js');
   const child: ChildProcess = spawn(
     process.execPath,
-    [bin, '-L', '-n', '--no-port-switching', '-l', `tcp://127.0.0.1:${port}`, root],
-    {
-      stdio: 'ignore',
-    },
+    [bin, '-L', '-n', '--no-port-switching', '-l', 'tcp://127.0.0.1:0', root],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(url);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
+  let printed = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => fail('said nothing within 20 s'), 20_000);
+    function fail(why: string) {
+      clearTimeout(timer);
+      child.kill();
+      reject(new Error(`serve ${root}: ${why}\n${printed}`));
     }
-  }
+    const read = (chunk: Buffer) => {
+      printed += chunk;
+      const port = /Accepting connections at http:\/\/127\.0\.0\.1:(\d+)/.exec(printed)?.[1];
+      if (port) {
+        clearTimeout(timer);
+        resolve(`http://127.0.0.1:${port}/`);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => fail(`exited with ${code} before it listened`));
+  });
+  child.removeAllListeners('exit');
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill();
       }),

@@ -86,6 +86,16 @@ export interface Running {
 }
 
 /**
+ * Resolves once the clock has passed every time of `mtimes` (ms), so that a
+ * file written after it gets a newer mtime than any of them: what a test of
+ * "rewrites exactly the changed files" waits for, rather than a fixed sleep.
+ */
+export async function pastMtimes(mtimes: Iterable<number>): Promise<void> {
+  const newest = Math.max(0, ...mtimes);
+  while (Date.now() <= newest + 1) await new Promise((r) => setTimeout(r, 1));
+}
+
+/**
  * `serve` (the npm static server) serving root on a loopback port it picks
  * itself (port 0), so no other process can take the port between a check and
  * the bind: the port is read from the line serve prints once it listens. A

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTuned } from '../src/build.js';
 import { arbPageSize, arbSources, toCsvFiles } from './arbitraries.js';
-import { snapshotTree, tempDir, writeSources } from './helpers.js';
+import { pastMtimes, snapshotTree, tempDir, writeSources } from './helpers.js';
 import type { RefSources } from './reference.js';
 
 type Edit = (src: RefSources) => void;
@@ -77,7 +77,6 @@ const arbSearch = fc.record({
 
 const mtimes = (root: string, paths: Iterable<string>) =>
   new Map([...paths].map((p) => [p, statSync(join(root, p)).mtimeMs]));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a rebuild after any edits equals a clean build and rewrites exactly the files that changed', async () => {
   await fc.assert(
@@ -97,7 +96,7 @@ test('a rebuild after any edits equals a clean build and rewrites exactly the fi
           const times = mtimes(out, before.keys());
           for (const edit of edits) edit(src);
           writeSources(sources, toCsvFiles(src));
-          await sleep(5);
+          await pastMtimes(times.values());
           const report = await buildTuned({ sources, out, pageSize, search });
           const clean = join(tempDir(), 'clean');
           await buildTuned({ sources, out: clean, pageSize, search });

@@ -10,13 +10,11 @@ import { writeTree } from '../src/write/write.js';
 import { writeTreeThreaded } from '../src/write/threaded.js';
 import { PRESETS } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
-import { snapshotTree, tempDir, writeSources } from './helpers.js';
+import { pastMtimes, snapshotTree, tempDir, writeSources } from './helpers.js';
 
 function mtimes(root: string): Map<string, number> {
   return new Map([...snapshotTree(root).keys()].map((path) => [path, statSync(join(root, path)).mtimeMs]));
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const EDITS = [
   { ...VALID, 'author.csv': VALID['author.csv']!.replace('Smith, John', 'Smith, Johnny') },
@@ -35,7 +33,7 @@ describe('an incremental build', () => {
     const out = join(tempDir(), 'dist');
     await build({ sources, out, pageSize: 2 });
     const [before, link] = [mtimes(out), readlinkSync(out)];
-    await sleep(20);
+    await pastMtimes(before.values());
     const report = await build({ sources, out, pageSize: 2 });
     expect(report).toMatchObject({ unchanged: true, written: 0, copied: 0, removed: 0 });
     expect(mtimes(out)).toEqual(before);
@@ -49,7 +47,7 @@ describe('an incremental build', () => {
     await build({ sources, out, pageSize: 2 });
     for (const edit of EDITS) {
       const [beforeFiles, beforeTimes] = [snapshotTree(out), mtimes(out)];
-      await sleep(20);
+      await pastMtimes(beforeTimes.values());
       writeSources(sources, edit);
       const report = await build({ sources, out, pageSize: 2 });
       const clean = join(tempDir(), 'clean');
@@ -323,7 +321,7 @@ describe('--compress', () => {
     expect([...files].filter((p) => /\.json\.gz\.(gz|br)$/.test(p))).toEqual([]);
     for (const gz of siblings) expect(gunzipSync(file(gz))).toEqual(file(gz.slice(0, -3)));
     const before = mtimes(out);
-    await sleep(20);
+    await pastMtimes(before.values());
     writeSources(sources, EDITS[0]!);
     const report = await build({ sources, out, pageSize: 2, compress: true });
     const touched = [...mtimes(out)].filter(([p, t]) => before.get(p) !== t).map(([p]) => p);

@@ -1,6 +1,6 @@
 // The pipeline's direction, checked: every import between the folders of
-// src/ (type imports too), and those that run against the order
-// docs/architecture.md writes down. `npx tsx scripts/imports.ts` prints them
+// src/ (type imports too), those that run against the order
+// docs/architecture.md writes down, and any cycle of imports between modules. `npx tsx scripts/imports.ts` prints them
 // and exits 1 on any; test/imports.test.ts runs it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
@@ -80,6 +80,44 @@ export function violation({ from, to }: Import): string | undefined {
   return rb > ra ? `${a} (rank ${ra}) imports ${b}, a later stage (rank ${rb})` : undefined;
 }
 
+/**
+ * The modules that import each other, directly or around a loop, type imports
+ * included: each cycle's modules, sorted (Tarjan's strongly connected
+ * components of more than one module). A cycle knots modules that should be
+ * read one after the other; none is allowed.
+ */
+export function cyclesOf(imports: readonly Import[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of imports) next.set(from, [...(next.get(from) ?? []), to]);
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    order.set(v, order.size);
+    low.set(v, order.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, order.get(w)!));
+    }
+    if (low.get(v) !== order.get(v)) return;
+    const component: string[] = [];
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      onStack.delete(w);
+      component.push(w);
+      if (w === v) break;
+    }
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const v of [...next.keys()].sort()) if (!order.has(v)) visit(v);
+  return cycles;
+}
+
 const main = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (main) {
   const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
@@ -95,9 +133,12 @@ if (main) {
     const why = violation(i);
     return why ? [`src/${i.from}:${i.line}: ${why}: ${i.text}`] : [];
   });
+  for (const cycle of cyclesOf(imports)) bad.push(`src/${cycle[0]}: an import cycle: ${cycle.join(', ')}`);
   for (const line of bad) console.log(line);
   console.log(
-    bad.length === 0 ? 'no import runs against the pipeline' : `${bad.length} import(s) run against the pipeline`,
+    bad.length === 0
+      ? 'no import runs against the pipeline, and no module imports itself around a cycle'
+      : `${bad.length} import(s) or cycle(s) run against the pipeline`,
   );
   process.exitCode = bad.length === 0 ? 0 : 1;
 }

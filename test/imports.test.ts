@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importsOf, violation } from '../scripts/imports.js';
+import { cyclesOf, importsOf, violation } from '../scripts/imports.js';
 
 const src = join(import.meta.dirname, '..', 'src');
 
@@ -13,7 +13,26 @@ describe('the pipeline imports forward only', () => {
       cwd: join(src, '..'),
       encoding: 'utf8',
     });
-    expect(out).toContain('no import runs against the pipeline');
+    expect(out).toContain('no import runs against the pipeline, and no module imports itself around a cycle');
+  });
+
+  it('no module imports itself around a cycle, type imports included, and a cycle is named by its modules', () => {
+    expect(cyclesOf(importsOf(src))).toEqual([]);
+    const at = (from: string, to: string) => ({ from, to, line: 1, text: '' });
+    // A reader that imports the declaration's types back, and two modules that import each other.
+    expect(
+      cyclesOf([
+        at('config/declaration.ts', 'config/fields.ts'),
+        at('config/fields.ts', 'config/spec.ts'),
+        at('config/fields.ts', 'config/declaration.ts'),
+        at('render/hosts.ts', 'render/nginx.ts'),
+        at('render/nginx.ts', 'render/hosts.ts'),
+        at('render/nginx.ts', 'render/host-rules.ts'),
+      ]),
+    ).toEqual([
+      ['config/declaration.ts', 'config/fields.ts'],
+      ['render/hosts.ts', 'render/nginx.ts'],
+    ]);
   });
 
   it('an import of a later stage is named, type imports and multi-line ones too', () => {

@@ -2,7 +2,7 @@
 // the characters a string id may hold), its label (a column or a template of
 // several) and its fields, each with the key it is written under. Pure.
 import { didYouMean } from '../errors.js';
-import type { FieldSpec, FieldType, IdSpec, LabelSpec } from './declaration.js';
+import type { FieldSpec, FieldType, IdSpec, LabelSpec } from './spec.js';
 import { isObject, quote, readBoolean, readColumn, readName, type Errors, type Json } from './json.js';
 
 /** Characters a string id may hold: RFC 3986's unreserved ones but `.` and `~`, so no id is `..` or a hidden file. */

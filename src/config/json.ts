@@ -3,7 +3,7 @@
 // every part of it takes (names, columns, flags, source files). A reader
 // returns undefined for a value it cannot read, after adding its error. Pure.
 import { ReflistError, suggest } from '../errors.js';
-import type { SourceSpec } from './declaration.js';
+import type { SourceSpec } from './spec.js';
 
 /** A name that may be a path segment on every host, of a list, a key or a column in a path. */
 export const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;

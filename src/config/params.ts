@@ -1,7 +1,7 @@
 // The query parameters a list takes, by role (page, term, id, group, child):
 // the usual names its shape, search, counts and children allow, or the ones
 // its config declares. Pure.
-import type { GroupsSpec, ListSpec, ParamSpec } from './declaration.js';
+import type { GroupsSpec, ListSpec, ParamSpec } from './spec.js';
 import { isObject, NAME, quote, type Errors, type Json } from './json.js';
 
 const PARAM_ROLES = ['page', 'term', 'id', 'group', 'child'] as const;

@@ -3,34 +3,9 @@
 // the columns it also searches, exact matches first), checked against the
 // list's declared fields, which are all a client has of an item. Pure.
 import { didYouMean } from '../errors.js';
-import type { FieldSpec } from './declaration.js';
+import type { FieldSpec, OrderKey, SearchSpec, TextSpec } from './spec.js';
 import type { Errors } from './json.js';
 import { PLACEHOLDER } from './fields.js';
-
-/** One key of a declared order: a field (its index in the list's fields), descending or not. */
-export interface OrderKey {
-  field: number;
-  descending: boolean;
-}
-
-/** The text a Term matches in tiers 1 and 2 instead of the label: a template over fields. */
-export interface TextSpec {
-  template: string;
-  /** The template's literal parts and fields (indexes into the list's fields), in order. */
-  parts: (string | number)[];
-}
-
-/** Term search over the label, or the declared text, and over these string fields (indexes into fields), which rank after it. */
-export interface SearchSpec {
-  fields: number[];
-  text?: TextSpec;
-  /** Exact matches first (tier 0). */
-  exact?: true;
-  /** The phrase rule (`"match": "phrase"`): the Term as one phrase at a word start; else every word of it, in any order. */
-  phrase?: true;
-  /** The words rule without typos forgiven (`"typos": false`). */
-  noTypos?: true;
-}
 
 const quote = (s: string) => JSON.stringify(s);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -2,7 +2,7 @@
 // parents and children name declared lists, the parents form no cycle, and
 // no two lists share a path. Pure.
 import { didYouMean } from '../errors.js';
-import type { ListSpec } from './declaration.js';
+import type { ListSpec } from './spec.js';
 import { quote, type Errors } from './json.js';
 
 /** Root names the tree's own files take (lookup.json, lookup-client.js, lookup-sw.js, the demo). */

@@ -5,6 +5,12 @@ import { itemFolder, nestedFolder } from '../client/paths.js';
 import { chainOf } from '../client/request.js';
 import type { ApiList, Manifest } from '../client/types.js';
 
+/** What the host files are made with beyond the manifest. */
+export interface HostOptions {
+  /** An http(s) origin (`http://127.0.0.1:8081`) where nginx.conf sends what only the client answers. */
+  nginxUpstream?: string;
+}
+
 /**
  * Parameter spellings the legacy rules match on hosts that compare names
  * case-sensitively: lower case (what select2 sends) and as declared.

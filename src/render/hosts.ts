@@ -9,13 +9,11 @@ import { CACHE_CONTROL, HOST_FILES, MANIFEST_CACHE_CONTROL, servicePaths } from 
 import { groupSegment } from '../client/paths.js';
 import type { Manifest } from '../client/types.js';
 import { casings, nestedPaged, paged, pathPattern, rootPaged, spoken } from './host-rules.js';
+import type { HostOptions } from './host-rules.js';
 import { nginxConf } from './nginx.js';
 import type { TreeFile } from '../tree-files.js';
 
-export interface HostOptions {
-  /** An http(s) origin (`http://127.0.0.1:8081`) where nginx.conf sends what only the client answers. */
-  nginxUpstream?: string;
-}
+export type { HostOptions };
 
 export function* hostFiles(manifest: Manifest, options: HostOptions = {}): Generator<TreeFile> {
   yield ['_headers', headers()];

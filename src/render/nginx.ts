@@ -16,8 +16,8 @@ import {
   pathPattern,
   rootPaged,
   spoken,
+  type HostOptions,
 } from './host-rules.js';
-import type { HostOptions } from './hosts.js';
 
 /**
  * A JSON error body for nginx's `return`: in single quotes, where nginx reads

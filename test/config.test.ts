@@ -3,7 +3,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { run } from '../src/cli.js';
-import { checkConfig } from '../src/config/declaration.js';
+import { checkConfig, type ListSpec } from '../src/config/declaration.js';
+import { Errors } from '../src/config/json.js';
+import { checkRelations } from '../src/config/relations.js';
 import { LOOKUP_SERVICE_CONFIG } from '../src/config/preset.js';
 import { VALID } from './fixtures/valid.js';
 import { snapshotTree, tempDir, writeSources } from './helpers.js';
@@ -317,6 +319,26 @@ describe('a config declares the lists', () => {
     expect(errors.map(String)).toContain(error);
     if (schemaTells) expect(validates(config)).toBe(false);
   });
+});
+
+test('the relations between lists are derived, not written into the lists read: an embedded child comes back with embeddedIn and no parameters of its own', () => {
+  const { declaration } = checkConfig(
+    {
+      lists: { division: { children: 'category' }, category: { parent: { list: 'division', column: 'division_id' } } },
+    },
+    'reflist.config.json',
+  );
+  // The lists as read, before their relations: the child as a list of its own.
+  const read: ListSpec[] = declaration!.lists.map(({ embeddedIn: _, ...l }) =>
+    l.name === 'category' ? { ...l, params: { term: 'Term' } } : l,
+  );
+  const before = structuredClone(read);
+  const e = new Errors('reflist.config.json');
+  const lists = checkRelations(e, read);
+  expect(e.all).toEqual([]);
+  expect(read).toEqual(before);
+  expect(lists.find((l) => l.name === 'category')).toMatchObject({ embeddedIn: 'division', params: {} });
+  expect(lists.find((l) => l.name === 'division')).toBe(read.find((l) => l.name === 'division'));
 });
 
 describe('a folder without a config', () => {

@@ -38,7 +38,8 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
   }
   const host = readHost(e, json['host']);
   const groups = readGroups(e, json['groups']);
-  const lists: ListSpec[] = [];
+  const read: ListSpec[] = [];
+  let lists: ListSpec[] = [];
   const rawLists = json['lists'];
   if (!isObject(rawLists) || Object.keys(rawLists).length === 0)
     e.add('lists', 'expected an object naming at least one list, e.g. {"institution": {"source": "institution.csv"}}');
@@ -53,9 +54,9 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
       const path = `lists.${name}`;
       if (readName(e, path, name, 'a list name') === undefined) continue;
       const list = readList(e, path, name, raw, groups, embedded.get(name));
-      if (list) lists.push(list);
+      if (list) read.push(list);
     }
-    if (e.all.length === 0) checkRelations(e, lists);
+    if (e.all.length === 0) lists = checkRelations(e, read);
   }
   return e.all.length > 0
     ? { errors: e.all }

@@ -8,18 +8,24 @@ import { quote, type Errors } from './json.js';
 /** Root names the tree's own files take (lookup.json, lookup-client.js, lookup-sw.js, the demo). */
 const RESERVED = ['lookup', 'lookup-client', 'lookup-sw', 'demo'];
 
-/** Parents and children name declared lists, parents form no cycle, and no two lists share a path. */
-export function checkRelations(e: Errors, lists: ListSpec[]): void {
-  const byName = new Map(lists.map((l) => [l.name, l]));
-  const names = [...byName.keys()];
-  for (const list of lists) {
-    if (list.parent && !byName.has(list.parent.list))
+/**
+ * Parents and children name declared lists, parents form no cycle, and no two
+ * lists share a path. Returns the lists as they stand to one another: a list
+ * another embeds as its children gets `embeddedIn` and no parameters of its
+ * own. The lists given are left as they are.
+ */
+export function checkRelations(e: Errors, read: readonly ListSpec[]): ListSpec[] {
+  const readByName = new Map(read.map((l) => [l.name, l]));
+  const names = [...readByName.keys()];
+  const embeddedIn = new Map<string, string>();
+  for (const list of read) {
+    if (list.parent && !readByName.has(list.parent.list))
       e.add(
         `lists.${list.name}.parent.list`,
         `no list ${quote(list.parent.list)}${didYouMean(list.parent.list, names)}`,
       );
     if (!list.children) continue;
-    const child = byName.get(list.children.list);
+    const child = readByName.get(list.children.list);
     if (!child)
       e.add(
         `lists.${list.name}.children.list`,
@@ -30,17 +36,19 @@ export function checkRelations(e: Errors, lists: ListSpec[]): void {
         `lists.${list.name}.children.list`,
         `list ${quote(child.name)} must declare "parent": {"list": ${quote(list.name)}, …} to be its children`,
       );
-    else if (child.embeddedIn)
+    else if (embeddedIn.has(child.name))
       e.add(
         `lists.${list.name}.children.list`,
-        `list ${quote(child.name)} is already the children of ${quote(child.embeddedIn)}`,
+        `list ${quote(child.name)} is already the children of ${quote(embeddedIn.get(child.name)!)}`,
       );
-    else {
-      child.embeddedIn = list.name;
-      child.params = {};
-    }
+    else embeddedIn.set(child.name, list.name);
   }
-  if (e.all.length > 0) return;
+  const lists = read.map((l) => {
+    const by = embeddedIn.get(l.name);
+    return by === undefined ? l : { ...l, embeddedIn: by, params: {} };
+  });
+  if (e.all.length > 0) return lists;
+  const byName = new Map(lists.map((l) => [l.name, l]));
   for (const list of lists) {
     const chain = [list.name];
     for (let p = list.parent; p; p = byName.get(p.list)!.parent) {
@@ -51,7 +59,7 @@ export function checkRelations(e: Errors, lists: ListSpec[]): void {
       chain.push(p.list);
     }
   }
-  if (e.all.length > 0) return;
+  if (e.all.length > 0) return lists;
   for (const list of lists) {
     const depth = ancestors(list, byName).length;
     if (list.parent && list.parent.columns.length !== 1 && list.parent.columns.length !== depth) {
@@ -102,6 +110,7 @@ export function checkRelations(e: Errors, lists: ListSpec[]): void {
       );
     else paths.set(path.toLowerCase(), list.name);
   }
+  return lists;
 }
 
 /** A list's ancestors, outermost first. */

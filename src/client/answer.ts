@@ -9,6 +9,7 @@ import {
   bucketPath,
   childBucketPath,
   headPath,
+  listFile,
   MANIFEST,
   nestedFolder,
   pagePath,
@@ -196,7 +197,7 @@ async function answerUnder(
 ): Promise<Answer> {
   const { list, q, page, id } = r;
   const own = `${under.prefix}${list.path}`;
-  const first = `${own}.json`;
+  const first = listFile(under.prefix, list.path);
   const unknown = fail(404, `not found: /${first}`);
   if (id === undefined && q === '') {
     const body = await read<Envelope>(page === 1 ? first : pagePath(own, page));

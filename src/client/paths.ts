@@ -34,6 +34,12 @@ export function firstPagePaths(list: string, variant?: string): string[] {
     : [`${list}/${variant}.json`, `${list}/${variant}/page/1.json`];
 }
 
+/** A list's own file under the folder of its parents' items (`country/US/` + `state` → `country/US/state.json`; '' at the root). */
+export const listFile = (folder: string, path: string): string => `${folder}${path}.json`;
+
+/** An item's own file (docs/lists.md `items`): `country/US/state/CA.json`. */
+export const itemFile = (folder: string, path: string, id: string | number): string => `${folder}${path}/${id}.json`;
+
 /**
  * The folder of the lists under one item of the list at `path`: `country/US/`,
  * then `country/US/state/CA/`. A list under the item is at

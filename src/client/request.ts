@@ -2,7 +2,7 @@
 // declared list, with the 400s and 404s that need no file to decide. Pure: no
 // fetch; the lists come from lookup.json.
 import { fold } from './fold.js';
-import { canonicalDigits, itemFolder } from './paths.js';
+import { canonicalDigits, itemFile, itemFolder, listFile } from './paths.js';
 import type { ApiList, Manifest } from './types.js';
 
 export type Route =
@@ -114,7 +114,7 @@ export function parseRequest(url: string, api: Manifest['api']): Route | Failure
     const list = api.lists.find((l) => l.parent === parent && l.path === segments[i]);
     if (!list) return notFound;
     if (i === segments.length - 1) {
-      const file = `${prefix}${list.path}.json`;
+      const file = listFile(prefix, list.path);
       const params = parseQuery(search);
       if (list.shape === 'grid') return { kind: 'file', list, file };
       if (list.shape === 'whole')
@@ -130,7 +130,7 @@ export function parseRequest(url: string, api: Manifest['api']): Route | Failure
     const id = segments[i + 1]!;
     if (!isId(list, id)) return notFound;
     if (i + 1 === segments.length - 1)
-      return list.items ? { kind: 'file', list, file: `${prefix}${list.path}/${canonical(list, id)}.json` } : notFound;
+      return list.items ? { kind: 'file', list, file: itemFile(prefix, list.path, canonical(list, id)) } : notFound;
     prefix += itemFolder(list.path, canonical(list, id));
     chain += `${chain === '' ? '' : '/'}${canonical(list, id)}`;
     parent = list.name;

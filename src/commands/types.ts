@@ -5,6 +5,7 @@
 // has any error.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { itemFile, listFile } from '../client/paths.js';
 import type { Declaration, ListSpec } from '../config/declaration.js';
 import { CONFIG_FILE, configName, loadDeclaration } from '../config/load.js';
 import { ReflistError } from '../errors.js';
@@ -55,7 +56,7 @@ function shownPath(d: Declaration, list: ListSpec, item: boolean): string {
     .slice(0, -1)
     .map((l) => `/${l.path}/{id}`)
     .join('');
-  return `${above}/${list.path}${item ? '/{id}' : ''}.json`;
+  return item ? itemFile(`${above}/`, list.path, '{id}') : listFile(`${above}/`, list.path);
 }
 
 /** A path as segments for reflist/client's BodyAt: `['family', string, 'genus.json']`. */

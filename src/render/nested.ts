@@ -4,7 +4,7 @@
 // parent item, and one set of Id buckets and one Term index for all their
 // parents' items, whose keys carry the parent chain (docs/tree.md), so a
 // parent with few items costs no files of its own beyond its pages. Pure.
-import { bucketPath, itemFolder, layoutOf, nestedFolder, scoped } from '../client/paths.js';
+import { bucketPath, itemFile, itemFolder, layoutOf, listFile, nestedFolder, scoped } from '../client/paths.js';
 import type { NestedInfo } from '../client/types.js';
 import { ancestors, type Declaration, type ListSpec } from '../config/declaration.js';
 import { listsUnder, type SectionSpec } from '../config/sections.js';
@@ -116,14 +116,14 @@ export function* renderTreeSection(
     const texts = items.map((n) => head(n) + '}');
     const body = texts.join(',');
     yield [
-      `${prefix}${list.path}.json`,
+      listFile(prefix, list.path),
       list.shape === 'grid'
         ? `{"total":${texts.length ? 1 : 0},"page":1,"records":${texts.length},"rows":[${body}]}`
         : `{"total":${texts.length},"items":[${body}]}`,
     ];
     const under = listsUnder(d, list);
     for (const [i, node] of items.entries()) {
-      if (list.items) yield [`${prefix}${list.path}/${node.id}.json`, texts[i]!];
+      if (list.items) yield [itemFile(prefix, list.path, node.id), texts[i]!];
       const id = String(node.id);
       for (const l of under)
         yield* scope(

@@ -7,6 +7,7 @@ import {
   childBucketPath,
   firstPagePaths,
   headPath,
+  itemFile,
   layoutOf,
   resultPagesPath,
   MANIFEST,
@@ -95,7 +96,7 @@ export function* renderItems(
 ): Generator<TreeFile> {
   if (!list.items) return;
   const { head, tail } = itemParts(list, children);
-  for (const e of entries) yield [`${list.path}/${e.id}.json`, head(e) + tail(e)];
+  for (const e of entries) yield [itemFile('', list.path, e.id), head(e) + tail(e)];
 }
 
 /**

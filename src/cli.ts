@@ -1,16 +1,14 @@
 // The command line: declares options, validates them once, and runs a stage.
 // `run` takes argv and the output streams and returns an exit code, so tests drive it.
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { build, DEFAULT_PAGE_SIZE } from './build.js';
+import { buildReport } from './commands/report.js';
 import { startDev, type DevOptions } from './commands/dev.js';
-import type { How } from './plan/plan.js';
 import { didYouMean, errorLines, ReflistError, ReflistErrors } from './errors.js';
 import { init, ownVersion } from './commands/init.js';
 import { createProgress, type Io } from './progress.js';
 import { checkTree, createCompatServer, listen } from './commands/serve.js';
 import { types, TYPES_FILE, type TypesOptions } from './commands/types.js';
-import { fitLine } from './advice.js';
 import { HOST_NAMES, isHostName, type HostName } from './config/hosts.js';
 
 export type { Io } from './progress.js';
@@ -54,42 +52,8 @@ function hostName(value: string): HostName {
   return value;
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
-
-/**
- * This process's peak resident memory. Linux's maxRSS survives exec, so a
- * build spawned by a large process would report that one's peak: the
- * high-water mark of this process's own memory comes first.
- */
-function peakMemory(): number {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (kb) return Number(kb[1]) * 1024;
-  } catch {
-    // not Linux
-  }
-  return process.resourceUsage().maxRSS * 1024;
-}
-
-/** What became of a root list and the lists under it, as the build's report says it. */
-const HOW: Record<How, string> = {
-  rendered: 'built from the sources',
-  edited: 'edited in place (from the rows that changed)',
-  updated: 'updated in place',
-  kept: 'kept (sources unchanged)',
-};
-
-export async function run(argv: string[], io: Io): Promise<number> {
-  let exit = 0;
-  const program = new Command('reflist')
-    .description(
-      'Turn CSV reference lists into a static JSON lookup API for drop-downs (select2, react-select, Tom Select, Choices.js), served by any static host.',
-    )
-    .version(ownVersion(), '-V, --version', "print reflist's version")
-    .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showSuggestionAfterError(true);
-
+/** `reflist init [dir]`: a project of one's own lists. */
+function initCommand(program: Command, io: Io): void {
   program
     .command('init')
     .description('start a project of your own lists: example sources, package.json, a GitHub Pages workflow, a README')
@@ -110,7 +74,10 @@ it writes nothing and names them. Then: npm install, npm run build.
 `,
     )
     .action((dir: string, opts: { preset: string }) => init(dir, io, opts.preset));
+}
 
+/** `reflist build`: the tree from the sources, and its report. */
+function buildCommand(program: Command, io: Io): void {
   program
     .command('build')
     .description('build the static tree from the source CSVs; on any error nothing is written')
@@ -157,25 +124,13 @@ it writes nothing and names them. Then: npm install, npm run build.
           warn: (line) => io.stderr(`warning: ${line}\n`),
           progress,
         });
-        const rows = Object.entries(report.rows)
-          .map(([list, n]) => `${list} ${n}`)
-          .join(', ');
-        const seconds = (report.ms / 1000).toFixed(2);
-        const peak = mb(peakMemory());
-        say(`rows: ${rows}\n`);
-        const groups = new Map<How, string[]>();
-        for (const [section, how] of Object.entries(report.sections))
-          groups.set(how, [...(groups.get(how) ?? []), section]);
-        say(`lists: ${[...groups].map(([how, sections]) => `${sections.join(', ')} ${HOW[how]}`).join('; ')}\n`);
-        say(`${fitLine(report.size, opts.out)}\n`);
-        say(
-          report.unchanged
-            ? `unchanged: nothing written in ${seconds} s (peak memory ${peak})\n`
-            : `wrote ${report.written} changed files, linked ${report.copied} unchanged, removed ${report.removed} in ${seconds} s (peak memory ${peak})\n`,
-        );
+        for (const line of buildReport(report, opts.out)) say(`${line}\n`);
       },
     );
+}
 
+/** `reflist types`: the declared lists as TypeScript types. */
+function typesCommand(program: Command, io: Io): void {
   program
     .command('types')
     .description("write the declared lists' types, so that reflist/client types each answer by its URL")
@@ -200,7 +155,10 @@ config; with any error in the config, nothing is written.
 `,
     )
     .action((opts: TypesOptions) => types(opts, io));
+}
 
+/** `reflist serve`: a built tree, and the original query-string URLs. */
+function serveCommand(program: Command, io: Io): void {
   program
     .command('serve')
     .description('serve a built tree, also answering the original query-string URLs (with CORS)')
@@ -213,7 +171,10 @@ config; with any error in the config, nothing is written.
       io.stdout(`serving ${opts.dir} at http://${opts.host}:${port}/\n`);
       await new Promise<void>(() => {}); // until the process is stopped
     });
+}
 
+/** `reflist dev`: build, serve and rebuild on every change. */
+function devCommand(program: Command, io: Io): void {
   program
     .command('dev')
     .description('build, serve the tree and the drop-down demo, and rebuild when a source changes; Ctrl-C stops')
@@ -242,6 +203,24 @@ config; with any error in the config, nothing is written.
       });
       await dev.close();
     });
+}
+
+export async function run(argv: string[], io: Io): Promise<number> {
+  let exit = 0;
+  const program = new Command('reflist')
+    .description(
+      'Turn CSV reference lists into a static JSON lookup API for drop-downs (select2, react-select, Tom Select, Choices.js), served by any static host.',
+    )
+    .version(ownVersion(), '-V, --version', "print reflist's version")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showSuggestionAfterError(true);
+
+  initCommand(program, io);
+  buildCommand(program, io);
+  typesCommand(program, io);
+  serveCommand(program, io);
+  devCommand(program, io);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -16,7 +16,7 @@ import { loadDeclaration } from './config/load.js';
 import type { Declaration } from './config/declaration.js';
 import { sectionsOf, type SectionSpec } from './config/sections.js';
 import { findChanges, listChanges, servedBuild, servedForPlan, staleSections } from './plan/changes.js';
-import { packageFile } from './root.js';
+import { checkLib, packageFile } from './root.js';
 import type { ListItem, Node } from './sources/model.js';
 import { checkSources } from './sources/check.js';
 import { createProgress, type Progress } from './progress.js';
@@ -72,6 +72,7 @@ export interface BuildReport extends WriteReport {
 const TREE_SCRIPTS = fileURLToPath(packageFile('lib/tree/'));
 
 export function treeScripts(): TreeFile[] {
+  checkLib();
   const client = join(TREE_SCRIPTS, 'lookup-client.js');
   if (!existsSync(client)) throw new ReflistError('INVALID_OPTION', `${client} is missing: run npm run compile`);
   return readdirSync(TREE_SCRIPTS, { recursive: true, encoding: 'utf8' })

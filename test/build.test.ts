@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { run } from '../src/cli.js';
 import { VALID } from './fixtures/valid.js';
@@ -185,5 +185,29 @@ describe('the programmatic API', () => {
     await buildTuned({ sources, out: tuned, pageSize: 2, search: tiny });
     expect(snapshotTree(given)).toEqual(snapshotTree(plain));
     expect(snapshotTree(tuned)).not.toEqual(snapshotTree(plain));
+  });
+});
+
+describe('src/ beside lib/', () => {
+  test('code run from src/ refuses a lib/ compiled from other sources, naming the fix, and takes one compiled from these', () => {
+    // A copy of the project's src/, lib/ and package.json, so that a stale stamp is this test's alone.
+    const root = tempDir('reflist-stale-');
+    cpSync('src', join(root, 'src'), { recursive: true });
+    cpSync('lib', join(root, 'lib'), { recursive: true });
+    cpSync('package.json', join(root, 'package.json'));
+    symlinkSync(join(process.cwd(), 'node_modules'), join(root, 'node_modules'));
+    const out = join(tempDir(), 'dist');
+    const buildFromSource = () =>
+      spawnSync(
+        join(process.cwd(), 'node_modules/.bin/tsx'),
+        [
+          '-e',
+          `import('./src/build.ts').then((m) => m.build({ sources: ${JSON.stringify(join(process.cwd(), 'sources'))}, out: ${JSON.stringify(out)} })).then(() => console.log('built'), (e) => console.log(e.message))`,
+        ],
+        { cwd: root, encoding: 'utf8' },
+      ).stdout.trim();
+    expect(buildFromSource()).toBe('built');
+    writeFileSync(join(root, 'src/progress.ts'), readFileSync(join(root, 'src/progress.ts'), 'utf8') + '// edited\n');
+    expect(buildFromSource()).toBe('lib/ was compiled from other sources than src/ holds now: run npm run compile');
   });
 });

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ioError } from '../errors.js';
-import { packageFile } from '../root.js';
+import { checkLib, packageFile } from '../root.js';
 import { outputLength, type Output } from '../tree-files.js';
 import { TreeWriter, writeOutputs, type WriteOptions, type WriteReport } from './write.js';
 import { errorData, writerError, type FileBatch, type WorkerReply, type WorkerRequest } from './protocol.js';
@@ -43,6 +43,7 @@ export interface OpenTree {
  * when REFLIST_WRITER=main (`npm run bench -- writer` measures the two).
  */
 export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
+  checkLib();
   if (process.env['REFLIST_WRITER'] === 'main' || availableParallelism() < 2 || !existsSync(WORKER))
     return openInThisThread(outDir, options);
   const send = (message: WorkerRequest, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);

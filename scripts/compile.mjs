@@ -1,9 +1,7 @@
 // Bundles the CLI, the programmatic API and the writer's threads for Node, the
 // scripts every built tree carries at its root (the client and the host
 // adapters), each a single dependency-free file, and the drop-down adapters. `npm pack` runs this (prepack).
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // Emptied first: a stale file (a chunk of an older build) must not end up in a package.
@@ -68,16 +66,8 @@ await Promise.all([
   }), // the client then asks for baseUrl, which the worker passes
 ]);
 
-// The sources lib/ was made from, so that code run from src/ (the tests, tsx) refuses a stale lib/
-// (src/root.ts, checkLib, hashes src/ the same way).
-const files = readdirSync('src', { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts'))
-  .map((f) => f.split(sep).join('/'))
-  .sort();
-const hash = createHash('sha1');
-for (const f of files)
-  hash
-    .update(`${f}\0`)
-    .update(readFileSync(join('src', f)))
-    .update('\0');
-writeFileSync('lib/source-stamp.json', `${JSON.stringify({ src: hash.digest('hex') })}\n`);
+// The sources lib/ was made from, so that code run from src/ (the tests, tsx) refuses a stale lib/: hashed by
+// src/root.ts's own sourceHash, which checkLib compares with, bundled here in memory.
+const { outputFiles } = await build({ ...common, entryPoints: ['src/root.ts'], platform: 'node', write: false });
+const { sourceHash } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+writeFileSync('lib/source-stamp.json', `${JSON.stringify({ src: sourceHash('src') })}\n`);

@@ -10,8 +10,8 @@ import { ReflistError } from './errors.js';
 
 export const packageFile = (path: string): URL => new URL(`../${path}`, import.meta.url);
 
-/** src/'s hash, as scripts/compile.mjs stamps lib/ with it: every .ts file's path and bytes, in path order. */
-function sourceHash(src: string): string {
+/** src/'s hash, which scripts/compile.mjs stamps lib/ with: every .ts file's path and bytes, in path order. */
+export function sourceHash(src: string): string {
   const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
     .map((f) => f.split(sep).join('/'))

@@ -69,5 +69,7 @@ await Promise.all([
 // The sources lib/ was made from, so that code run from src/ (the tests, tsx) refuses a stale lib/: hashed by
 // src/root.ts's own sourceHash, which checkLib compares with, bundled here in memory.
 const { outputFiles } = await build({ ...common, entryPoints: ['src/root.ts'], platform: 'node', write: false });
-const { sourceHash } = await import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+const { sourceHash } = await import(
+  `data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`
+);
 writeFileSync('lib/source-stamp.json', `${JSON.stringify({ src: sourceHash('src') })}\n`);

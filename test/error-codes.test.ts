@@ -4,7 +4,7 @@
 // the build with their code and the thread's own error as their cause.
 import { describe, expect, test } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../src/build.js';
@@ -62,6 +62,12 @@ describe('a build fails with the code of what is wrong', () => {
     for (const dir of [dirname(project), project]) chmodSync(dir, 0o711);
     chmodSync(sources, 0o755);
     chmodSync(state, 0o555);
+    // nobody runs this package's lib/cli.js: a folder above it that others may not pass (a clone in a
+    // `mktemp -d` folder, mode 700) is opened to passing alone (o+x) for the run, then closed again.
+    const above: string[] = [];
+    for (let d = dirname(CLI); d !== dirname(d); d = dirname(d)) above.push(d);
+    const shut = above.filter((d) => (statSync(d).mode & 0o001) === 0).map((d) => [d, statSync(d).mode] as const);
+    for (const [d, mode] of shut) chmodSync(d, mode | 0o001);
     try {
       const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
       const result = spawnSync(process.execPath, [CLI, 'build', '--sources', sources, '--out', out], {
@@ -75,6 +81,7 @@ describe('a build fails with the code of what is wrong', () => {
       expect(result.status).toBe(1);
     } finally {
       chmodSync(state, 0o755);
+      for (const [d, mode] of shut) chmodSync(d, mode);
     }
     expect(snapshotTree(out)).toEqual(before);
   });

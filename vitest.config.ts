@@ -1,43 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-/**
- * The unit project: tests of pure modules that import src/ directly, with no
- * browser, no server, no build of a whole tree and no lib/ (vitest compiles
- * src/ on the fly), so `npm run test:unit` takes seconds. A test joins it by
- * its name here, one a line so that lists grown apart merge; any other
- * `*.test.ts` is end to end, so a new test runs with lib/ compiled until it
- * is listed.
- */
-const UNIT = [
-  'answer',
-  'columns',
-  'delta',
-  'dev-router',
-  'docs',
-  'errors',
-  'fit-measure',
-  'host-routes',
-  'hosts',
-  'model',
-  'paths',
-  'plan',
-  'progress',
-  'rank',
-  'readme',
-  'reference',
-  'reference-ranking',
-  'request',
-  'schedule',
-  'tree-diff',
-].map((name) => `test/${name}.test.ts`);
-
-/**
- * Property tests: random sources or declarations checked against the
- * reference, and the reader over random bytes in chunks of any size (a
- * minute on its own); `PROPERTY_RUNS=500` runs them longer.
- */
-const PROPERTY = ['test/**/*.property.test.ts', 'test/read.test.ts'];
-
+// The projects are the folders: test/unit holds tests of pure modules that
+// import src/ directly, with no browser, no server, no build of a whole tree
+// and no lib/ (vitest compiles src/ on the fly), so `npm run test:unit` takes
+// seconds; test/property checks random sources and declarations against the
+// reference (`PROPERTY_RUNS=500` runs them longer); test/e2e runs the CLI,
+// servers, hosts and browsers over real temp trees. The helpers they share
+// sit in test/ itself.
 export default defineConfig({
   test: {
     testTimeout: 60_000,
@@ -53,15 +22,23 @@ export default defineConfig({
       {
         extends: true,
         // Pure modules hold no state a test could leave behind: one module graph for all files saves loading src/ once a file.
-        test: { name: 'unit', include: UNIT, globalSetup: ['test/setup-unit.ts'], pool: 'threads', isolate: false },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          globalSetup: ['test/setup-unit.ts'],
+          pool: 'threads',
+          isolate: false,
+        },
       },
-      { extends: true, test: { name: 'property', include: PROPERTY, globalSetup: ['test/setup.ts'] } },
+      {
+        extends: true,
+        test: { name: 'property', include: ['test/property/**/*.test.ts'], globalSetup: ['test/setup.ts'] },
+      },
       {
         extends: true,
         test: {
           name: 'e2e',
-          include: ['test/**/*.test.ts'],
-          exclude: [...UNIT, ...PROPERTY],
+          include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/setup.ts'],
         },
       },

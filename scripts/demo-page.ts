@@ -1,5 +1,5 @@
 // Drives the demo page the way a person does (click, type, scroll, pick) in
-// Debian's Chromium; shared by test/browser.test.ts and scripts/screenshot.ts.
+// Debian's Chromium; shared by test/e2e/browser.test.ts and scripts/screenshot.ts.
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';

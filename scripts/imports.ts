@@ -1,7 +1,7 @@
 // The pipeline's direction, checked: every import between the folders of
 // src/ (type imports too), those that run against the order
 // docs/architecture.md writes down, and any cycle of imports between modules. `npx tsx scripts/imports.ts` prints them
-// and exits 1 on any; test/imports.test.ts runs it.
+// and exits 1 on any; test/unit/imports.test.ts runs it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

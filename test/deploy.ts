@@ -1,7 +1,7 @@
 // A deploy while a page is open: two builds of the same lists a week apart
 // (B has more authors, some renamed, some removed), the requests a page makes
 // over them, and the verdict on each answer: equal to build A's reference,
-// to build B's, or to neither. Shared by test/deploy.test.ts and
+// to build B's, or to neither. Shared by test/e2e/deploy.test.ts and
 // `npm run bench -- deploy`, so the figures in the closing notes and the
 // assertions of the tests come from one definition.
 import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';

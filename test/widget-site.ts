@@ -4,7 +4,7 @@
 // command that builds the tree at /lookup/, its HTML, its script and its
 // esbuild command (select2's: none, its page imports the tree's
 // lookup-client.js), all taken from the page and run as written, with the
-// real widget from the npm registry. test/select2.test.ts,
+// real widget from the npm registry. test/e2e/select2.test.ts,
 // react-select.test.ts, tom-select.test.ts and choices.test.ts drive the site
 // in Chromium; scripts/bench-widgets.ts measures the three bundled ones.
 // Beside the example, pages of their own over trees of their own (addPage):

@@ -1,6 +1,6 @@
 // The answers of the service (docs/contract.md §1) as functions of a route, the
 // manifest and a reader of the tree's files: no fetch, no cache, no state, so
-// each is tested over files in memory (test/answer.test.ts). client.ts gives
+// each is tested over files in memory (test/unit/answer.test.ts). client.ts gives
 // them a reader and makes the answer again when a file says the manifest is
 // older than the tree (Stale).
 import {

@@ -3,7 +3,7 @@
 // `nginx.conf` (nginx.ts). Pure text from the manifest and the build's options, so the
 // same sources give the same files; docs/hosts.md tells what each host
 // answers. The paths written here are those of client/paths.ts (`pagePath`,
-// `firstPagePaths`); test/nginx.test.ts checks that they agree by serving a
+// `firstPagePaths`); test/e2e/nginx.test.ts checks that they agree by serving a
 // real tree through nginx.
 import { CACHE_CONTROL, HOST_FILES, MANIFEST_CACHE_CONTROL, servicePaths } from '../client/host.js';
 import { groupSegment } from '../client/paths.js';

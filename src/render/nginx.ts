@@ -1,7 +1,7 @@
 // nginx.conf beside the tree: the legacy query URLs answered from the static
 // files where a file holds the answer, handed to `reflist serve` (or a 404)
 // where only the client can answer (docs/hosts.md). Pure text from the
-// manifest and the build's options; test/nginx.test.ts serves a real tree
+// manifest and the build's options; test/e2e/nginx.test.ts serves a real tree
 // through nginx with it.
 import { CACHE_CONTROL, HOST_FILES, IMMUTABLE_CACHE_CONTROL, MANIFEST_CACHE_CONTROL } from '../client/host.js';
 import { groupSegment } from '../client/paths.js';

@@ -9,7 +9,7 @@
 // and reports errors asynchronously, and csv-parse/sync takes the whole input.
 // Both drive one parser, a Parser's `api`, which is not in csv-parse's types.
 // So csv-parse is pinned to an exact version in package.json, and
-// test/csv-parse.test.ts asserts each behaviour used here: a version that
+// test/unit/csv-parse.test.ts asserts each behaviour used here: a version that
 // changes one fails that test, not a build.
 import { Parser } from 'csv-parse';
 import type { Delimiter } from '../config/declaration.js';

@@ -1,6 +1,6 @@
 // What a build does to the spare generation, decided from indexes alone:
 // which files to link from the served tree, which to remove, and what the
-// report says. Pure, so every case is tested without a disk (test/tree-diff.test.ts);
+// report says. Pure, so every case is tested without a disk (test/unit/tree-diff.test.ts);
 // write.ts carries it out.
 import { sectionOf, type Section } from '../tree-files.js';
 

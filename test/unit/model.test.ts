@@ -1,0 +1,46 @@
+// A list's declared order (docs/lists.md, Order): src/sources/model.ts sorts
+// every list by it before anything is rendered, ties by the default order.
+import { describe, expect, test } from 'vitest';
+import type { OrderKey } from '../../src/config/declaration.js';
+import { labelled, sortInOrder, type Value } from '../../src/sources/model.js';
+
+/** Items with fields [population, name]. */
+const item = (id: number, text: string, population: number, name: string) => ({
+  ...labelled({ id, text }),
+  fields: [population, name] as Value[],
+});
+const ITEMS = [
+  item(1, 'Wien', 1897491, 'Wien'),
+  item(2, 'Graz', 291072, 'Graz'),
+  item(3, 'Linz', 207247, ''),
+  item(4, 'Salzburg', 155021, 'Salzburg'),
+  item(5, 'Ätna', 291072, 'Etna'),
+  item(6, 'graz', 291072, 'graz'),
+  item(7, 'Graz', 291072, 'Graz'),
+];
+
+describe('a declared order', () => {
+  // [what a user sees, the order keys, the ids in order]
+  const CASES: [string, OrderKey[] | undefined, number[]][] = [
+    ['without one, the default order: fold(label), then the label, then the id', undefined, [5, 2, 7, 6, 3, 4, 1]],
+    ['a descending number, ties in the default order', [{ field: 0, descending: true }], [1, 5, 2, 7, 6, 3, 4]],
+    ['an ascending number, ties in the default order', [{ field: 0, descending: false }], [4, 3, 5, 2, 7, 6, 1]],
+    [
+      'a string by code unit, no locale: an empty one first, capitals before small letters',
+      [{ field: 1, descending: false }],
+      [3, 5, 2, 7, 4, 1, 6],
+    ],
+    ['a descending string puts an empty one last', [{ field: 1, descending: true }], [6, 1, 4, 2, 7, 5, 3]],
+    [
+      'a second key orders the ties of the first',
+      [
+        { field: 0, descending: true },
+        { field: 1, descending: true },
+      ],
+      [1, 6, 2, 7, 5, 3, 4],
+    ],
+  ];
+  test.each(CASES)('%s', (_what, order, ids) => {
+    expect(sortInOrder([...ITEMS], order).map((it) => it.id)).toEqual(ids);
+  });
+});

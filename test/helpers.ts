@@ -1,6 +1,15 @@
 // Real temp folders, real builds, real servers: what the integration tests share.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -47,21 +56,33 @@ export function snapshotTree(root: string): Map<string, string> {
 }
 
 /**
- * A loopback port no one listens on, for a server about to start. It is picked below the kernel's range
- * for outgoing connections (ip_local_port_range): a port from that range can be taken by any client
- * socket of a parallel test in the seconds between this check and the server's own bind, which then
- * fails with "Address already in use". No port is handed out twice in one test process.
+ * A loopback port no one listens on, for a server that cannot bind port 0 and
+ * say which it got (nginx, workerd, Deno). Two things could take it between
+ * this check and the server's own bind, and neither can: a client socket
+ * (the port is below the kernel's range for outgoing connections,
+ * ip_local_port_range), and a server of another test file running at the same
+ * time (each port is claimed by creating its file in the run's temp root with
+ * O_EXCL, which succeeds in exactly one process).
  */
 export async function freePort(): Promise<number> {
+  const claims = join(tempRootOrOwn(), 'ports');
+  mkdirSync(claims, { recursive: true });
   for (;;) {
     const port = 10_000 + Math.floor(Math.random() * (Math.max(OUTGOING_PORTS_FROM, 20_000) - 10_000));
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
+    try {
+      closeSync(openSync(join(claims, String(port)), 'wx'));
+    } catch {
+      continue; // claimed by this run already
+    }
     if (await canListen(port)) return port;
   }
 }
 
-const handedOut = new Set<number>();
+/** The run's temp root, or outside a test run (a bench script) a folder of this process's own. */
+let ownRoot: string | undefined;
+const tempRootOrOwn = () =>
+  process.env['REFLIST_TEST_TMP'] ?? (ownRoot ??= mkdtempSync(join(tmpdir(), 'reflist-ports-')));
+
 const OUTGOING_PORTS_FROM = (() => {
   try {
     return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;

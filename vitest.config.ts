@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The projects are the folders: test/unit holds tests of pure modules that
@@ -14,10 +15,10 @@ export default defineConfig({
     // A worker that ran a browser or servers can take more than the default 10 s to stop on a
     // busy 2-core machine; vitest then prints a "Timeout terminating … worker" error for nothing.
     teardownTimeout: 30_000,
-    // vitest runs CPUs − 1 files at a time, so one on a 2-core machine. Two at a time
-    // were measured. A clean run took 13 min 6 s instead of 15 min 29 s, and every test
-    // passed. But vitest then printed a worker-termination timeout for
-    // client.property.test.ts, so the default stays.
+    // Two files at a time even on a 2-core machine (vitest's default is CPUs − 1, so one):
+    // most e2e files wait on a browser, a server or a child process for much of their time,
+    // and the ports they take are claimed across processes (freePort in test/helpers.ts).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,

@@ -1,8 +1,9 @@
 // The query parameters a list takes, by role (page, term, id, group, child):
 // the usual names its shape, search, counts and children allow, or the ones
-// its config declares. Pure.
+// its config declares (their form checked by the schema). Pure.
+import type { RawParams } from './schema.js';
 import type { GroupsSpec, ListSpec, ParamSpec } from './spec.js';
-import { isObject, NAME, quote, type Errors, type Json } from './json.js';
+import { quote, type Errors } from './json.js';
 
 const PARAM_ROLES = ['page', 'term', 'id', 'group', 'child'] as const;
 
@@ -23,17 +24,12 @@ function defaultParams(list: Omit<ListSpec, 'params'>, groups: GroupsSpec | unde
 export function readParams(
   e: Errors,
   path: string,
-  v: Json,
+  v: RawParams | undefined,
   list: Omit<ListSpec, 'params'>,
   groups: GroupsSpec | undefined,
 ): ParamSpec {
   const defaults = defaultParams(list, groups);
   if (v === undefined) return defaults;
-  if (!isObject(v)) {
-    e.add(path, 'expected an object of role: name, e.g. {"term": "Term", "page": "Page"}');
-    return defaults;
-  }
-  e.keys(path, v, PARAM_ROLES);
   const params: ParamSpec = {};
   const allowed: Record<(typeof PARAM_ROLES)[number], string | undefined> = {
     page: list.shape === 'paged' ? undefined : 'only paged lists take page',
@@ -57,13 +53,6 @@ export function readParams(
   for (const role of PARAM_ROLES) {
     const name = v[role] ?? defaults[role];
     if (name === undefined || name === false) continue;
-    if (typeof name !== 'string' || !NAME.test(name)) {
-      e.add(
-        `${path}.${role}`,
-        `expected a parameter name (a letter, then A-Z a-z 0-9 _ -) or false, got ${JSON.stringify(name)}`,
-      );
-      continue;
-    }
     if (allowed[role]) {
       if (v[role] !== undefined) e.add(`${path}.${role}`, allowed[role]!);
       continue;

@@ -1,14 +1,13 @@
 // What a list's answers are ordered and searched by (docs/lists.md, Order and
 // Term search): its `order` keys and its `search` (the text Term matches,
 // the columns it also searches, exact matches first), checked against the
-// list's declared fields, which are all a client has of an item. Pure.
+// list's declared fields, which are all a client has of an item. The schema
+// has checked each value's form. Pure.
 import { didYouMean } from '../errors.js';
-import type { FieldSpec, OrderKey, SearchSpec, TextSpec } from './spec.js';
-import type { Errors } from './json.js';
+import type { RawSearch } from './schema.js';
+import type { FieldSpec, OrderKey, SearchSpec, Shape, TextSpec } from './spec.js';
+import { quote, type Errors } from './json.js';
 import { PLACEHOLDER } from './fields.js';
-
-const quote = (s: string) => JSON.stringify(s);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The field a name means, by its key or (in any case) its column, or -1. */
 const fieldNamed = (fields: readonly FieldSpec[], name: string) =>
@@ -22,23 +21,20 @@ const fieldNames = (fields: readonly FieldSpec[]) => [...new Set(fields.flatMap(
  * for descending or `+` (the default) for ascending. Only fields can be keys,
  * since their types say how they compare. Undefined when none is declared.
  */
-export function readOrder(e: Errors, path: string, v: unknown, fields: readonly FieldSpec[]): OrderKey[] | undefined {
+export function readOrder(
+  e: Errors,
+  path: string,
+  v: readonly string[] | undefined,
+  fields: readonly FieldSpec[],
+): OrderKey[] | undefined {
   if (v === undefined) return undefined;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
-    e.add(
-      path,
-      `expected a list of field names, each with "-" before it to sort descending, e.g. ["-population", "name"], got ${JSON.stringify(v)}`,
-    );
-    return undefined;
-  }
   const keys: OrderKey[] = [];
   const seen = new Map<number, number>();
-  for (const [k, raw] of (v as string[]).entries()) {
+  for (const [k, raw] of v.entries()) {
     const at = `${path}[${k}]`;
     const name = raw.replace(/^[+-]/, '');
     const field = fieldNamed(fields, name);
-    if (name === '') e.add(at, `expected a field name after the sign, got ${quote(raw)}`);
-    else if (field < 0)
+    if (field < 0)
       e.add(
         at,
         `${quote(name)} is not one of the list's fields${didYouMean(name, fieldNames(fields))}; declare it in "fields" to order by it`,
@@ -56,11 +52,7 @@ export function readOrder(e: Errors, path: string, v: unknown, fields: readonly 
  * A list's search text: one field, or a template over fields, every one a
  * declared field so that a client can make the text from what an item carries.
  */
-function readText(e: Errors, path: string, v: unknown, fields: readonly FieldSpec[]): TextSpec | undefined {
-  if (typeof v !== 'string' || v.trim() === '') {
-    e.add(path, `expected a field, or a template over fields like "{name} {ascii}", got ${JSON.stringify(v)}`);
-    return undefined;
-  }
+function readText(e: Errors, path: string, v: string, fields: readonly FieldSpec[]): TextSpec | undefined {
   const template = v.includes('{') ? v : `{${v}}`;
   const parts: (string | number)[] = [];
   let ok = true;
@@ -90,13 +82,9 @@ function readText(e: Errors, path: string, v: unknown, fields: readonly FieldSpe
  * string fields, because the client matches what an item carries, and a
  * number there is no longer the text of its cell ("1.50" is 1.5).
  */
-function readColumns(e: Errors, path: string, v: unknown, fields: readonly FieldSpec[]): number[] {
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string' && x.trim() !== '')) {
-    e.add(path, 'expected a list of column names');
-    return [];
-  }
+function readColumns(e: Errors, path: string, v: readonly string[], fields: readonly FieldSpec[]): number[] {
   const out: number[] = [];
-  for (const c of v as string[]) {
+  for (const c of v) {
     const i = fieldNamed(fields, c);
     if (i < 0)
       e.add(
@@ -117,41 +105,32 @@ function readColumns(e: Errors, path: string, v: unknown, fields: readonly Field
 export function readSearch(
   e: Errors,
   path: string,
-  v: unknown,
-  list: { fields: readonly FieldSpec[]; shape: unknown; children: boolean },
+  v: RawSearch | undefined,
+  list: { fields: readonly FieldSpec[]; shape: Shape; children: boolean },
 ): false | SearchSpec {
-  let search: false | SearchSpec = list.shape === 'grid' ? false : { fields: [] };
-  if (v === undefined) return search;
+  if (v === undefined) return list.shape === 'grid' ? false : { fields: [] };
   if (v === false) return false;
-  if (v === true) search = { fields: [] };
-  else if (isObject(v)) {
-    e.keys(path, v, ['text', 'columns', 'exact', 'match', 'typos']);
-    search = { fields: v['columns'] === undefined ? [] : readColumns(e, `${path}.columns`, v['columns'], list.fields) };
-    if (v['text'] !== undefined) {
-      const text = readText(e, `${path}.text`, v['text'], list.fields);
-      if (text) search.text = text;
-    }
-    if (v['exact'] === true) search.exact = true;
-    else if (v['exact'] !== undefined && v['exact'] !== false)
-      e.add(`${path}.exact`, `expected true or false, got ${JSON.stringify(v['exact'])}`);
-    if (v['match'] === 'phrase') search.phrase = true;
-    else if (v['match'] !== undefined && v['match'] !== 'words')
-      e.add(
-        `${path}.match`,
-        `expected "words" (every word of the Term, in any order) or "phrase", got ${JSON.stringify(v['match'])}`,
-      );
-    if (v['typos'] === false) search.noTypos = true;
-    else if (v['typos'] !== undefined && v['typos'] !== true)
-      e.add(`${path}.typos`, `expected true or false, got ${JSON.stringify(v['typos'])}`);
-    else if (v['typos'] === true && search.phrase)
-      e.add(`${path}.typos`, 'the phrase rule forgives no typos: drop "typos", or "match": "phrase"');
-    if (list.children) {
-      const searches = "a list with children searches its labels and its children's";
-      if (v['text'] !== undefined) e.add(`${path}.text`, `${searches}, no other text`);
-      if (search.fields.length > 0) e.add(`${path}.columns`, `${searches}, no other column`);
-    }
-  } else
-    e.add(path, `expected true, false or {"text", "columns", "exact", "match", "typos"}, got ${JSON.stringify(v)}`);
-  if (list.shape === 'grid') e.add(path, 'a grid has no search');
+  if (list.shape === 'grid') {
+    e.add(path, 'a grid has no search');
+    return false;
+  }
+  if (v === true) return { fields: [] };
+  const search: SearchSpec = {
+    fields: v.columns === undefined ? [] : readColumns(e, `${path}.columns`, v.columns, list.fields),
+  };
+  if (v.text !== undefined) {
+    const text = readText(e, `${path}.text`, v.text, list.fields);
+    if (text) search.text = text;
+  }
+  if (v.exact) search.exact = true;
+  if (v.match === 'phrase') search.phrase = true;
+  if (v.typos === false) search.noTypos = true;
+  else if (v.typos === true && search.phrase)
+    e.add(`${path}.typos`, 'the phrase rule forgives no typos: drop "typos", or "match": "phrase"');
+  if (list.children) {
+    const searches = "a list with children searches its labels and its children's";
+    if (v.text !== undefined) e.add(`${path}.text`, `${searches}, no other text`);
+    if (search.fields.length > 0) e.add(`${path}.columns`, `${searches}, no other column`);
+  }
   return search;
 }

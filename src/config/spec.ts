@@ -1,8 +1,14 @@
 // The Declaration's types: what checkConfig (declaration.ts) makes of a
 // config, and what its readers (fields.ts, json.ts, params.ts, ranking.ts,
-// relations.ts) make of their parts. Types alone, so that the readers and the
-// declaration import them without importing each other.
+// relations.ts) make of their parts, every default filled in: a shape of its
+// own, where the raw config's types come from its schema (schema.ts). Types
+// alone, so that the readers and the declaration import them without
+// importing each other.
 import type { HostName } from './hosts.js';
+import type { Delimiter, FieldType, IdType, Shape } from './schema.js';
+
+/** The raw config's enums, as its schema (schema.ts) has them. */
+export type { Delimiter, FieldType, IdType, Shape } from './schema.js';
 
 /** One key of a declared order: a field (its index in the list's fields), descending or not. */
 export interface OrderKey {
@@ -28,12 +34,6 @@ export interface SearchSpec {
   /** The words rule without typos forgiven (`"typos": false`). */
   noTypos?: true;
 }
-
-export type IdType = 'integer' | 'string';
-export type FieldType = 'integer' | 'number' | 'string';
-/** paged: the select2 envelope a page at a time; whole: every item in one envelope; grid: jqGrid's reader, one page. */
-export type Shape = 'paged' | 'whole' | 'grid';
-export type Delimiter = ',' | ';' | '\t';
 
 export interface SourceSpec {
   /** Relative to the config's folder. */

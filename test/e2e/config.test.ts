@@ -306,6 +306,48 @@ describe('a config declares the lists', () => {
       true,
     ],
     [
+      'a page size out of range',
+      { ...OWN_LISTS, pageSize: 0 },
+      'reflist.config.json: pageSize: expected an integer from 1 to 10000, got 0',
+      true,
+    ],
+    [
+      'a misspelt key of a source',
+      withList('family', { source: { file: 'family.csv', delimter: ';' } }),
+      'reflist.config.json: lists.family.source.delimter: unknown key (did you mean "delimiter"?)',
+      true,
+    ],
+    [
+      'a delimiter of no kind',
+      withList('family', { source: { file: 'family.csv', delimiter: '|' } }),
+      'reflist.config.json: lists.family.source.delimiter: expected ",", ";" or "\\t", got "|"',
+      true,
+    ],
+    [
+      'a parent without its column',
+      withList('genus', { parent: { list: 'family' } }),
+      "reflist.config.json: lists.genus.parent.column: expected the column holding the parent's id, or one column per ancestor, outermost first",
+      true,
+    ],
+    [
+      'a search rule of no kind',
+      withList('family', { search: { match: 'phrses' } }),
+      'reflist.config.json: lists.family.search.match: expected "words" (every word of the Term, in any order) or "phrase", got "phrses" (did you mean "phrase"?)',
+      true,
+    ],
+    [
+      'an order key given twice alike',
+      withList('city', { fields: { name: 'string' }, order: ['name', 'name'] }),
+      'reflist.config.json: lists.city.order[1]: "name" is there already, at lists.city.order[0]',
+      true,
+    ],
+    [
+      'a parameter that is no name',
+      withList('species', { params: { term: 'the term' } }),
+      'reflist.config.json: lists.species.params.term: expected a parameter name: a letter, then up to 63 of A-Z a-z 0-9 _ -, got "the term"',
+      true,
+    ],
+    [
       'a host --host does not know',
       { ...OWN_LISTS, host: 'netlfy' },
       'reflist.config.json: host: expected one of github-pages, cloudflare-pages, cloudflare-pages-free, netlify, s3, got "netlfy" (did you mean "netlify"?)',
@@ -319,6 +361,35 @@ describe('a config declares the lists', () => {
     expect(errors.map(String)).toContain(error);
     if (schemaTells) expect(validates(config)).toBe(false);
   });
+});
+
+test('every error is collected from the top down, each located, those of the schema and the rules of the lists it passed', () => {
+  const config = {
+    pageSize: 20000,
+    hots: 'netlify',
+    groups: OWN_LISTS.groups,
+    lists: {
+      ...OWN_LISTS.lists,
+      'family tree': {},
+      family: { lable: 'name', shape: 'hole', fields: { rank: 'numbr', size: { type: 'integer', mni: 0 } } },
+      genus: { fields: { name: 'string' }, order: ['-nam'] },
+    },
+  };
+  const { declaration, errors } = checkConfig(config, 'reflist.config.json');
+  expect(declaration).toBeUndefined();
+  expect(errors.map(String)).toEqual([
+    'reflist.config.json: pageSize: expected an integer from 1 to 10000, got 20000',
+    'reflist.config.json: hots: unknown key (did you mean "host"?)',
+    'reflist.config.json: lists.family.lable: unknown key (did you mean "label"?)',
+    'reflist.config.json: lists.family.shape: expected "paged", "whole" or "grid", got "hole" (did you mean "whole"?)',
+    'reflist.config.json: lists.family.fields.rank: expected integer, number or string, got "numbr" (did you mean "number"?)',
+    'reflist.config.json: lists.family.fields.size.mni: unknown key (did you mean "min"?)',
+    'reflist.config.json: lists.family tree: expected a list name: a letter, then up to 63 of A-Z a-z 0-9 _ -, got "family tree"',
+    // The schema passed genus: its order is checked against its fields.
+    'reflist.config.json: lists.genus.order[0]: "nam" is not one of the list\'s fields (did you mean "name"?); declare it in "fields" to order by it',
+  ]);
+  expect(errors.every((e) => e.code === 'INVALID_CONFIG')).toBe(true);
+  expect(validates(config)).toBe(false);
 });
 
 test('the relations between lists are derived, not written into the lists read: an embedded child comes back with embeddedIn and no parameters of its own', () => {

@@ -1,7 +1,7 @@
 // reflist as a user installs it: `npm pack` on a copy of the project as a
 // fresh clone has it (no lib/), the tarball installed into a new project, the
 // CLI run there by npx, the client imported by name, and a strict TypeScript
-// consumer type-checked. Needs the npm registry for commander and csv-parse.
+// consumer type-checked. Needs the npm registry for its dependencies (commander, csv-parse, sirv, @sinclair/typebox).
 import { describe, expect, test } from 'vitest';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -96,7 +96,7 @@ describe('the npm package', () => {
     }
     expect(files.filter((f) => /^(test|sources|scripts|src|\.ci|docs)\//.test(f))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8'));
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['commander', 'csv-parse', 'sirv']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@sinclair/typebox', 'commander', 'csv-parse', 'sirv']);
   }, 180_000);
 
   test("installed into a new project, npx reflist build writes the tree from that project's CSVs", () => {

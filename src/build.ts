@@ -30,9 +30,10 @@ import { cacheDir, servedGeneration, type WriteReport } from './write/write.js';
 import { HOST_NAMES, HOSTS, isHostName, type Host, type HostName } from './config/hosts.js';
 import { crowdedWarnings, misfitErrors } from './advice.js';
 import { didYouMean, ReflistError, ReflistErrors } from './errors.js';
+import { PAGE_SIZE } from './config/schema.js';
 
-/** Items per page of every paged list when none is given (docs/contract.md §1.3). */
-export const DEFAULT_PAGE_SIZE = 30;
+/** Items per page of every paged list when none is given (docs/contract.md §1.3): the config schema's default. */
+export const DEFAULT_PAGE_SIZE = PAGE_SIZE.default;
 
 export interface BuildOptions {
   /** The folder of source CSVs and, by convention, their reflist.config.json (docs/lists.md). */

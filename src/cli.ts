@@ -10,6 +10,7 @@ import { createProgress, type Io } from './progress.js';
 import { checkTree, createCompatServer, listen } from './commands/serve.js';
 import { types, TYPES_FILE, type TypesOptions } from './commands/types.js';
 import { HOST_NAMES, isHostName, type HostName } from './config/hosts.js';
+import { PAGE_SIZE } from './config/schema.js';
 
 export type { Io } from './progress.js';
 
@@ -91,7 +92,7 @@ function buildCommand(program: Command, io: Io): void {
     .option(
       '--page-size <n>',
       `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`,
-      integer('--page-size', 1, 10000),
+      integer('--page-size', PAGE_SIZE.minimum, PAGE_SIZE.maximum),
     )
     .option('--compress', 'also write .gz and .br copies of JSON, JS and HTML files, for hosts that serve them')
     .option(
@@ -189,7 +190,7 @@ function devCommand(program: Command, io: Io): void {
     .option(
       '--page-size <n>',
       `items per page of every paged list (default: the config's pageSize, else ${DEFAULT_PAGE_SIZE})`,
-      integer('--page-size', 1, 10000),
+      integer('--page-size', PAGE_SIZE.minimum, PAGE_SIZE.maximum),
     )
     .action(async (opts: DevOptions) => {
       const dev = await startDev(opts, io);

@@ -392,6 +392,15 @@ test('every error is collected from the top down, each located, those of the sch
   expect(validates(config)).toBe(false);
 });
 
+test("the page size takes one range, the schema's, in the config and on the command line", async () => {
+  const inConfig = checkConfig({ ...OWN_LISTS, pageSize: 10001 }, 'reflist.config.json').errors.map(String);
+  expect(inConfig).toEqual(['reflist.config.json: pageSize: expected an integer from 1 to 10000, got 10001']);
+  expect(checkConfig({ ...OWN_LISTS, pageSize: 10000 }, 'x').declaration!.pageSize).toBe(10000);
+  const { code, stderr } = await cli(['build', '--page-size', '10001']);
+  expect(code).toBe(2);
+  expect(stderr).toContain('--page-size: expected an integer from 1 to 10000, got "10001"');
+});
+
 test('the relations between lists are derived, not written into the lists read: an embedded child comes back with embeddedIn and no parameters of its own', () => {
   const { declaration } = checkConfig(
     {

@@ -73,3 +73,11 @@ const { sourceHash } = await import(
   `data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`
 );
 writeFileSync('lib/source-stamp.json', `${JSON.stringify({ src: sourceHash('src') })}\n`);
+
+// The JSON Schema editors read, written from the one the build checks configs by (scripts/schema.ts), so
+// that a package never ships another; test/e2e/config.test.ts holds the committed file to it.
+const schema = await build({ ...common, entryPoints: ['scripts/schema.ts'], platform: 'node', write: false });
+const { SCHEMA_FILE, schemaText } = await import(
+  `data:text/javascript;base64,${Buffer.from(schema.outputFiles[0].text).toString('base64')}`
+);
+writeFileSync(SCHEMA_FILE, schemaText());

@@ -7,6 +7,7 @@ import { checkConfig, type ListSpec } from '../../src/config/declaration.js';
 import { Errors } from '../../src/config/json.js';
 import { checkRelations } from '../../src/config/relations.js';
 import { LOOKUP_SERVICE_CONFIG } from '../../src/config/preset.js';
+import { schemaText } from '../../scripts/schema.js';
 import { VALID } from '../fixtures/valid.js';
 import { snapshotTree, tempDir, writeSources } from '../helpers.js';
 
@@ -21,6 +22,10 @@ const schema = JSON.parse(
   readFileSync(new URL('../../schema/reflist.config.schema.json', import.meta.url), 'utf8'),
 ) as object;
 const validates = new Ajv2020({ allErrors: true }).compile(schema);
+
+test('the shipped JSON Schema is the one configs are checked by, written out by npm run schema', () => {
+  expect(readFileSync(new URL('../../schema/reflist.config.schema.json', import.meta.url), 'utf8')).toBe(schemaText());
+});
 
 /** The two lists a new user brought: institutions by country, and a three-level taxonomy with counts per collection. */
 const OWN_LISTS = {
@@ -399,6 +404,7 @@ test("the page size takes one range, the schema's, in the config and on the comm
   const { code, stderr } = await cli(['build', '--page-size', '10001']);
   expect(code).toBe(2);
   expect(stderr).toContain('--page-size: expected an integer from 1 to 10000, got "10001"');
+  expect(schema).toMatchObject({ properties: { pageSize: { minimum: 1, maximum: 10000, default: 30 } } });
 });
 
 test('the relations between lists are derived, not written into the lists read: an embedded child comes back with embeddedIn and no parameters of its own', () => {

@@ -1,6 +1,6 @@
 // Benchmarks, each printing the figures its issue names. With --docs, build,
-// ab, size and compress also put their table into docs/performance.md (cities
-// into docs/examples.md), between the markers `<!-- bench NAME -->` and
+// ab, size, compress and scale also put their table into docs/performance.md
+// (cities into docs/examples.md), between the markers `<!-- bench NAME -->` and
 // `<!-- /bench NAME -->`, so the figures there are the bench's own output,
 // never edited by hand.
 //
@@ -47,6 +47,12 @@
 //       cities and languages, plain and with order and search: files and bytes
 //       of each list, requests and bytes per keystroke typing real names, and
 //       where each request of its table puts what a person looks for (bench-cities.ts).
+//   npm run bench -- scale [--rows N,N]  how far a build goes: a corpus shaped
+//       like GBIF's scientific names (scripts/sources/species.ts) at 1, 2, 5
+//       and 10 million rows by default, each a row of full and edit rebuild
+//       time and peak RSS, files, bytes, the fullest folder, internal and
+//       public bytes, lookup.json, and requests and bytes per keystroke; a
+//       build that fails is a row saying how (bench-scale.ts).
 //   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
 //       the sources alone (csv-parse). The A/B of the hand-written parser
 //       against csv-parse that chose it is this mode at commit 7cc075b
@@ -70,6 +76,7 @@ import { widgetsBench } from './bench-widgets.js';
 import { citiesBench } from './bench-cities.js';
 import { cliAt, compressBench, sizeBench } from './bench-size.js';
 import { keysBench } from './bench-keys.js';
+import { scaleBench } from './bench-scale.js';
 import { writeSynthetic } from './sources.js';
 import { writeDeclared } from './sources/declared.js';
 import { mulberry32 } from './sources/prng.js';
@@ -658,8 +665,10 @@ else if (which === 'cities') await citiesBench(toDocs);
 else if (which === 'keys') await keysBench({ against: values.against ?? '536b582' }, toDocs);
 else if (which === 'compress')
   await compressBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6), toDocs);
+else if (which === 'scale')
+  await scaleBench((values.rows ?? '1000000,2000000,5000000,10000000').split(',').map(Number), toDocs);
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
 else
   throw new Error(
-    `unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, cities, keys, compress or parser`,
+    `unknown benchmark "${which}": expected search, build, ab, deploy, writes, declared, widgets, size, cities, keys, compress, scale or parser`,
   );

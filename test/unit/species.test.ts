@@ -16,8 +16,7 @@ import { checkSources } from '../../src/sources/check.js';
 const temp = () => mkdtempSync(join(process.env['REFLIST_TEST_TMP'] ?? tmpdir(), 'species-'));
 
 type Row = { id: string; canonical: string; authorship: string; rank: string; rank_level: string; family_id: string };
-const rowsOf = (dir: string, file: string) =>
-  parse(readFileSync(join(dir, file)), { columns: true }) as Record<string, string>[];
+const rowsOf = <T>(dir: string, file: string) => parse(readFileSync(join(dir, file)), { columns: true }) as T[];
 
 describe('the species corpus', () => {
   const ROWS = 20_000;
@@ -26,7 +25,7 @@ describe('the species corpus', () => {
   beforeAll(async () => {
     dir = temp();
     await writeSpecies(dir, ROWS, 1);
-    species = rowsOf(dir, 'species.csv') as Row[];
+    species = rowsOf<Row>(dir, 'species.csv');
   });
 
   test('its rows parse: ids 1..rows, a rank and its level, a family id', () => {
@@ -78,7 +77,7 @@ describe('the species corpus', () => {
   });
 
   test("every species' family is in family.csv, and every genus is in one family", () => {
-    const families = rowsOf(dir, 'family.csv');
+    const families = rowsOf<{ id: string; name: string }>(dir, 'family.csv');
     expect(families.map((f) => Number(f.id))).toEqual(families.map((_, i) => i + 1));
     expect(new Set(families.map((f) => f.name)).size).toBe(families.length);
     for (const f of families) expect(f.name).toMatch(/^[A-Z][a-z]+(aceae|idae)$/);

@@ -19,7 +19,8 @@ import {
   searchPath,
 } from './paths.js';
 import { LookupError, Stale } from './errors.js';
-import { answerWords, wholeWords, type Read } from './words.js';
+import type { Read } from './word-files.js';
+import { answerWords, wholeWords } from './words.js';
 import { chainOf, idKey, parseRequest, type Route } from './request.js';
 import { byTier, foldTexts, itemTier } from './rank.js';
 import { rankRecords, textOf, toItem } from './search.js';

@@ -137,38 +137,22 @@ interface Tree {
   text: string;
 }
 
-export function createLookupClient(options?: LookupClientOptions): LookupClient;
-/** The same client, its answers typed by a project's lists: `createLookupClient<Lists>({ baseUrl })`. */
-export function createLookupClient<Lists extends ListTypes<Lists>>(
-  options?: LookupClientOptions,
-): TypedLookupClient<Lists>;
-export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
-  // A relative URL is the page's, as fetch would read it; elsewhere there is nothing to resolve it against.
+/** The folder the tree is served at: a relative URL is the page's, as fetch would read it; elsewhere there is nothing to resolve it against. */
+function baseOf(baseUrl: string | URL | undefined): URL {
   const pageUrl = (globalThis as { location?: { href?: string } }).location?.href;
-  const base = new URL(String(options.baseUrl ?? defaultBaseUrl()), pageUrl);
+  const base = new URL(String(baseUrl ?? defaultBaseUrl()), pageUrl);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
-  const baseUrl = base.href;
-  const fetchImpl = options.fetch ?? fetchTree;
-  const cacheSize = options.cacheSize ?? 256;
-  // A Term made only of common words reads many record blocks: their text, not their number, is what a page holds.
-  const CACHE_TEXT = 24_000_000;
-  // Only settled results are shared between requests, never a pending promise,
-  // so no request's answer depends on another request's I/O: an edge runtime
-  // ties I/O to the request that started it (Cloudflare cancels it when that
-  // request's client goes away). Two requests for a file not yet read both
-  // fetch it. See docs/hosts.md.
-  const cache = new Map<string, { value: unknown; size: number }>();
-  let cached = 0;
-  let tree: Tree | undefined;
-  /** Files found stale under the current manifest even after reading lookup.json afresh: a broken tree, not a deploy. */
-  const confirmed = new Set<string>();
+  return base;
+}
 
-  /**
-   * A file's text, or undefined when it is missing (404, 410). Any other
-   * failure (a 503, a dropped connection) rejects, so it is never mistaken
-   * for an absent file, and is not cached.
-   */
-  async function fetchText(path: string): Promise<string | undefined> {
+/**
+ * The reader of the tree's files over a fetch: a file's text, or undefined
+ * when it is missing (404, 410). Any other failure (a 503, a dropped
+ * connection) rejects, so it is never mistaken for an absent file, and is not
+ * cached.
+ */
+function textReader(fetchImpl: (url: string) => Promise<FetchedFile>, base: URL) {
+  return async (path: string): Promise<string | undefined> => {
     const url = new URL(path, base).href;
     // One retry on a network failure (a keep-alive socket the server just closed); GETs are idempotent.
     const res = await fetchImpl(url).catch(() => fetchImpl(url));
@@ -184,9 +168,23 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
         `GET ${url}: the fetch given to createLookupClient answered without arrayBuffer(), which the client needs for ${path} (the index's files are gzip-compressed)`,
       );
     return inflate(await res.arrayBuffer());
-  }
+  };
+}
 
-  /** A file's JSON through the cache of parsed files: what the answers read the tree by. */
+/** A Term made only of common words reads many record blocks: their text, not their number, is what a page holds. */
+const CACHE_TEXT = 24_000_000;
+
+/**
+ * The files' JSON through a cache of parsed files (least recently used go
+ * first): what the answers read the tree by. Only settled results are shared
+ * between requests, never a pending promise, so no request's answer depends
+ * on another request's I/O: an edge runtime ties I/O to the request that
+ * started it (Cloudflare cancels it when that request's client goes away).
+ * Two requests for a file not yet read both fetch it. See docs/hosts.md.
+ */
+function parsedFiles(fetchText: (path: string) => Promise<string | undefined>, cacheSize: number) {
+  const cache = new Map<string, { value: unknown; size: number }>();
+  let cached = 0;
   async function load<T>(path: string): Promise<T | undefined> {
     const hit = cache.get(path);
     if (hit) {
@@ -207,18 +205,33 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
     return entry.value as T | undefined;
   }
+  /** Whether a file is read already: a Term of several words reads the files of the word that costs fewest requests. */
+  load.has = (path: string): boolean => cache.has(path);
+  const clear = () => {
+    cache.clear();
+    cached = 0;
+  };
+  return { load, clear };
+}
 
-  /**
-   * lookup.json, read with `fresh` past every HTTP cache (a URL no cache has
-   * seen), or undefined when it is missing.
-   */
+/**
+ * The build a client answers from: lookup.json, read once a page visit
+ * (outside the LRU that long scrolls churn), and again only when a file says
+ * the tree was deployed anew; `renew` then drops whatever was read under the
+ * old one.
+ */
+function oneBuild(fetchText: (path: string) => Promise<string | undefined>, baseUrl: string, renew: () => void) {
+  let tree: Tree | undefined;
+  /** Files found stale under the current manifest even after reading lookup.json afresh: a broken tree, not a deploy. */
+  const confirmed = new Set<string>();
+
+  /** lookup.json, read with `fresh` past every HTTP cache (a URL no cache has seen), or undefined when it is missing. */
   async function readTree(fresh: boolean): Promise<Tree | undefined> {
     const text = await fetchText(fresh ? `${MANIFEST}?fresh=${Date.now()}` : MANIFEST);
     const manifest = parseJson(text) as Manifest | undefined;
-    return manifest && typeof manifest.pageSize === 'number' ? { manifest, text: text! } : undefined;
+    return text !== undefined && manifest && typeof manifest.pageSize === 'number' ? { manifest, text } : undefined;
   }
 
-  /** lookup.json is read once a page visit, outside the LRU that long scrolls churn, and again only after a deploy. */
   async function current(): Promise<Tree> {
     if (tree) return tree;
     const read = await readTree(false);
@@ -237,8 +250,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     if (!read || read.text === used.text) return false;
     if (tree?.text === used.text) {
       tree = read;
-      cache.clear();
-      cached = 0;
+      renew();
       confirmed.clear();
     }
     return true;
@@ -267,8 +279,19 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
     }
   }
 
-  /** Whether a file is read already: a Term of several words reads the files of the word that costs fewest requests. */
-  load.has = (path: string): boolean => cache.has(path);
+  return { manifest: async () => (await current()).manifest, fromOneBuild };
+}
+
+export function createLookupClient(options?: LookupClientOptions): LookupClient;
+/** The same client, its answers typed by a project's lists: `createLookupClient<Lists>({ baseUrl })`. */
+export function createLookupClient<Lists extends ListTypes<Lists>>(
+  options?: LookupClientOptions,
+): TypedLookupClient<Lists>;
+export function createLookupClient(options: LookupClientOptions = {}): LookupClient {
+  const base = baseOf(options.baseUrl);
+  const fetchText = textReader(options.fetch ?? fetchTree, base);
+  const { load, clear } = parsedFiles(fetchText, options.cacheSize ?? 256);
+  const { manifest, fromOneBuild } = oneBuild(fetchText, base.href, clear);
 
   /** Any request of a declared list. */
   function request(url: string): Promise<Answer> {
@@ -291,7 +314,7 @@ export function createLookupClient(options: LookupClientOptions = {}): LookupCli
   return {
     request: request as LookupClient['request'],
     lookup: lookup as LookupClient['lookup'],
-    manifest: async () => (await current()).manifest,
-    baseUrl,
+    manifest,
+    baseUrl: base.href,
   };
 }

@@ -29,7 +29,8 @@ import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
 export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
-import { planPairs, recordBlocks, vocabularyFiles, wordHeadPart, wordPart } from './words.js';
+import { planPairs, recordBlocks } from './blocks.js';
+import { vocabularyFiles, wordHeadPart, wordPart } from './words.js';
 import type {
   IndexLayout,
   IndexPart,

@@ -9,7 +9,7 @@
 //   those keys' records in key order, cut only between keys whose common
 //   prefix is not pooled, so a pooled prefix's large keys are in one file, and
 //   every record is in one pool file once per word, never once per prefix.
-// - else its skip file: how many of its matches, tier by tier, each record
+// - else its skip file (blocks.ts): how many of its matches, tier by tier, each record
 //   block holds. Blocks hold the list's records in list order (under a parent,
 //   parent by parent), so a later page of a prefix matching thousands reads
 //   the block or two its items are in, and a Term made only of such words
@@ -20,112 +20,19 @@
 // typo finds the words it may mean (client/typos.ts).
 import { createHash } from 'node:crypto';
 import { FNV_BASIS, fnv1a, searchFileFor, vocabBucket } from '../client/paths.js';
-import { EXACT, START, WORD } from '../client/rank.js';
 import type { Matcher } from './match.js';
+import { nameOfText, pairFiles, recordsText, skipsOf, skipText, type Blocks, type Skips } from './blocks.js';
 import { cut, largePrefixes } from './parts.js';
 import { makePart, pagesOf } from './output.js';
 import type { IndexPart, LargePrefix, Pairs, ResultSet, SearchFile } from './types.js';
 
 const json = JSON.stringify;
-const nameOfText = (text: string): string => createHash('sha1').update(text).digest('hex').slice(0, 16);
-
-/** The list's record blocks: their names and texts, and each entry's block; and its large prefixes beyond a pool, as the parts find them. */
-export interface Blocks {
-  names: string[];
-  texts: string[];
-  blockOf: Int32Array;
-  skipped: LargePrefix[];
-}
-
-/**
- * Records in list order, cut into blocks: after an entry whose record hashes
- * to 0 modulo 8 once a block holds half of `bytes`, or at `bytes`. The cuts
- * depend on the records around them only, so an edit renames a block or two.
- */
-export function recordBlocks(records: readonly string[], bytes: number): Blocks {
-  const names: string[] = [];
-  const texts: string[] = [];
-  const blockOf = new Int32Array(records.length);
-  let from = 0;
-  let size = 0;
-  const close = (to: number) => {
-    const text = `{"records":[${records.slice(from, to).join(',')}]}`;
-    texts.push(text);
-    names.push(nameOfText(text));
-    from = to;
-    size = 0;
-  };
-  for (let i = 0; i < records.length; i++) {
-    blockOf[i] = names.length;
-    size += Buffer.byteLength(records[i]!) + 1;
-    if (size >= bytes || (size >= bytes / 2 && fnv1a(records[i]!) % 8 === 0)) close(i + 1);
-  }
-  if (from < records.length) close(records.length);
-  return { names, texts, blockOf, skipped: [] };
-}
-
-/**
- * Pair pools (docs/search-index.md, Common words): for a word that matches
- * more than a pool holds, the matches it shares with each first letter of
- * their other words, `entries` being each entry's first letters. A Term of
- * that word and a word of that letter reads its pair pool, not the blocks.
- * The rarest such words first, while the pairs' records take at most
- * `budget` bytes, each pair at most a pool's.
- */
-export function planPairs(
-  m: Matcher,
-  skipped: readonly LargePrefix[],
-  words: ReadonlySet<string>,
-  letters: readonly string[],
-  budget: number,
-): void {
-  const { poolBytes } = m.list;
-  let used = 0;
-  const chosen = skipped.filter((l) => words.has(l.prefix)).sort((a, b) => a.results.length - b.results.length);
-  for (const l of chosen) {
-    const byLetter = new Map<string, number[]>();
-    for (const e of l.results) {
-      for (const x of letters[e]!) {
-        const members = byLetter.get(x);
-        if (members) members.push(e);
-        else byLetter.set(x, [e]);
-      }
-    }
-    const pairs = new Map<string, Int32Array>();
-    let bytes = 0;
-    for (const [x, members] of byLetter) {
-      let size = 0;
-      for (const e of members) if ((size += m.recordBytes(e)) > poolBytes) break;
-      if (size > poolBytes) continue;
-      pairs.set(x, Int32Array.from(members).sort());
-      bytes += size;
-    }
-    if (used + bytes > budget) break;
-    used += bytes;
-    if (pairs.size > 0) l.pairs = pairs;
-  }
-}
-
-/** Each pair pool of a large prefix, rendered, and its name by letter kept on the prefix. */
-function* pairFiles(m: Matcher, l: LargePrefix): Generator<SearchFile> {
-  if (!l.pairs) return;
-  l.pairNames = {};
-  for (const [x, members] of [...l.pairs].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const text = `{${recordsText(m.list.records, members)}}`;
-    l.pairNames[x] = nameOfText(text);
-    yield { kind: 'pool', name: l.pairNames[x], text };
-  }
-}
 
 /** A word set's text: `[total, page 1]`, shared by the large prefixes with those results. */
 const wordSetText = (set: ResultSet): string => `${set.head}]`;
 
 /** Its bytes, and those of a prefix's pool or skip file's name beside it (16 hex digits). */
 const wordSetBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + 32;
-
-/** Some entries' records, in list order. */
-const recordsText = (records: readonly string[], members: ArrayLike<number>): string =>
-  `"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
 
 /**
  * The search file text of some records and the large prefixes located there:
@@ -161,27 +68,6 @@ function wordChunkText(
     if (paired.length > 0) text += `,"pairs":${map(paired, (l) => l.pairNames)}`;
   }
   return text + '}';
-}
-
-/** Skip counts by block: for each block, its matches in tiers 0, 1, 2 and 4 (the tiers of one word). */
-type Skips = Map<number, [number, number, number, number]>;
-
-function skipsOf(matches: Int32Array, tiers: Uint8Array, blockOf: Int32Array): Skips {
-  const skips: Skips = new Map();
-  for (const [k, e] of matches.entries()) {
-    const b = blockOf[e]!;
-    let counts = skips.get(b);
-    if (!counts) skips.set(b, (counts = [0, 0, 0, 0]));
-    const t = tiers[k]!;
-    counts[t === EXACT ? 0 : t === START ? 1 : t === WORD ? 2 : 3]!++;
-  }
-  return skips;
-}
-
-/** A skip file's text: each block with matches, in list order, as [name, tier 0, 1, 2, 4]. */
-function skipText(skips: Skips, blocks: Blocks): string {
-  const rows = [...skips.entries()].sort((a, b) => a[0] - b[0]).map(([b, c]) => json([blocks.names[b], ...c]));
-  return `{"blocks":[${rows.join(',')}]}`;
 }
 
 /** Word sets for a part's large prefixes: page 1 and the total, shared by prefixes with the same results. */
@@ -245,7 +131,7 @@ export function wordHeadPart(m: Matcher, c: string, results: Int32Array, tiers: 
  */
 export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number, blocks: Blocks): IndexPart {
   const { list } = m;
-  const { keys, owners } = pairs;
+  const { keys } = pairs;
   // vcDepth[i - lo]: the length of key i's longest prefix that is not pooled (or no query).
   const vcDepth = new Int32Array(hi - lo).fill(name.length - 1);
   const skipsFor = new Map<LargePrefix, Skips>();
@@ -260,72 +146,14 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
     }
   });
   wordSets(m, large);
-  const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes, vcDepth);
+  const files = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes, vcDepth);
+  const { starts, bounds, skip } = files;
   const placed: LargePrefix[][] = starts.map(() => []);
   for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
-  // A pooled prefix's small keys may run over search files beside its own: the client reads them too (`also`).
-  const also = new Map<LargePrefix, string[]>();
-  let f = 0;
-  const fileOf = (i: number) => {
-    while (f > 0 && bounds[f]! > i) f--;
-    while (f + 1 < starts.length && bounds[f + 1]! <= i) f++;
-    return f;
-  };
-  for (const l of large) {
-    if (skipsFor.has(l)) continue;
-    const own = searchFileFor(l.prefix, starts);
-    const others = new Set<number>();
-    for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++)
-      if (skip[i - lo] !== 1 && fileOf(i) !== own) others.add(fileOf(i));
-    if (others.size > 0)
-      also.set(
-        l,
-        [...others].sort((a, b) => a - b).map((k) => starts[k]!),
-      );
-  }
+  const pooled = large.filter((l) => !skipsFor.has(l));
+  const also = alsoFiles(keys, pooled, files, lo, hi);
   return makePart(list, name, starts, [], function* () {
-    // The pool files: the keys no search file holds (each a large prefix) that are pooled.
-    const poolAt = new Int32Array(hi - lo).fill(-1);
-    const poolNames: string[] = [];
-    let members: number[] = [];
-    let size = 0;
-    let generation = m.newGeneration();
-    let last = -1;
-    const close = function* (): Generator<SearchFile> {
-      if (members.length === 0) return;
-      const text = `{${recordsText(
-        list.records,
-        members.sort((x, y) => x - y),
-      )}}`;
-      poolNames.push(nameOfText(text));
-      yield { kind: 'pool', name: poolNames[poolNames.length - 1]!, text };
-      members = [];
-      size = 0;
-      generation = m.newGeneration();
-    };
-    for (let i = lo; i < hi; i++) {
-      if (skip[i - lo] !== 1 || keys[i]!.length <= vcDepth[i - lo]!) continue;
-      if (last >= 0 && keys[last] !== keys[i]) {
-        let lcp = 0;
-        const [x, y] = [keys[last]!, keys[i]!];
-        while (lcp < x.length && x.charCodeAt(lcp) === y.charCodeAt(lcp)) lcp++;
-        const allowed = lcp <= vcDepth[i - lo]!;
-        if (
-          allowed &&
-          (size >= list.poolFileBytes || (size >= list.poolFileBytes / 3 && fnv1a(y, FNV_BASIS) % 32 === 0))
-        )
-          yield* close();
-      }
-      const e = owners[i]!;
-      if (m.stamp[e] !== generation) {
-        m.stamp[e] = generation;
-        members.push(e);
-        size += m.recordBytes(e);
-      }
-      poolAt[i - lo] = poolNames.length;
-      last = i;
-    }
-    yield* close();
+    const poolOf = yield* poolFiles(m, pairs, lo, hi, skip, vcDepth);
     // Each large prefix's skip file, or the pool file of its first pooled large key (all of them are in it).
     for (const l of large) {
       const skips = skipsFor.get(l);
@@ -338,8 +166,9 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
       }
       l.pool = null;
       for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++) {
-        if (poolAt[i - lo]! >= 0) {
-          l.pool = poolNames[poolAt[i - lo]!]!;
+        const pool = poolOf(i);
+        if (pool !== undefined) {
+          l.pool = pool;
           break;
         }
       }
@@ -349,6 +178,102 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
       yield { kind: 'search', start, text: wordChunkText(list.records, members, placed[f]!, also) };
     }
   });
+}
+
+/**
+ * A pooled prefix's small keys may run over search files beside its own: for
+ * each that does, the first keys of those files, which the client reads too
+ * (`also`). `files` is the part's cut: each file's first key and first pair,
+ * and the keys no search file holds.
+ */
+function alsoFiles(
+  keys: readonly string[],
+  pooled: readonly LargePrefix[],
+  files: { starts: string[]; bounds: number[]; skip: Uint8Array },
+  lo: number,
+  hi: number,
+): Map<LargePrefix, string[]> {
+  const { starts, bounds, skip } = files;
+  const also = new Map<LargePrefix, string[]>();
+  let f = 0;
+  const fileOf = (i: number) => {
+    while (f > 0 && bounds[f]! > i) f--;
+    while (f + 1 < starts.length && bounds[f + 1]! <= i) f++;
+    return f;
+  };
+  for (const l of pooled) {
+    const own = searchFileFor(l.prefix, starts);
+    const others = new Set<number>();
+    for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++)
+      if (skip[i - lo] !== 1 && fileOf(i) !== own) others.add(fileOf(i));
+    if (others.size > 0)
+      also.set(
+        l,
+        [...others].sort((a, b) => a - b).map((k) => starts[k]!),
+      );
+  }
+  return also;
+}
+
+/**
+ * A part's pool files: the records of the keys no search file holds (each a
+ * large prefix) that are pooled, in key order, a file cut only between two
+ * keys whose common prefix is not pooled (`vcDepth`), so a pooled prefix's
+ * large keys are all in one file. Returns the name of the pool file that
+ * holds pair i, if any.
+ */
+function* poolFiles(
+  m: Matcher,
+  pairs: Pairs,
+  lo: number,
+  hi: number,
+  skip: Uint8Array,
+  vcDepth: Int32Array,
+): Generator<SearchFile, (i: number) => string | undefined> {
+  const { list } = m;
+  const { keys, owners } = pairs;
+  const poolAt = new Int32Array(hi - lo).fill(-1);
+  const poolNames: string[] = [];
+  let members: number[] = [];
+  let size = 0;
+  let generation = m.newGeneration();
+  let last = -1;
+  const close = function* (): Generator<SearchFile> {
+    if (members.length === 0) return;
+    const text = `{${recordsText(
+      list.records,
+      members.sort((x, y) => x - y),
+    )}}`;
+    poolNames.push(nameOfText(text));
+    yield { kind: 'pool', name: poolNames[poolNames.length - 1]!, text };
+    members = [];
+    size = 0;
+    generation = m.newGeneration();
+  };
+  for (let i = lo; i < hi; i++) {
+    if (skip[i - lo] !== 1 || keys[i]!.length <= vcDepth[i - lo]!) continue;
+    if (last >= 0 && keys[last] !== keys[i]) {
+      let lcp = 0;
+      const [x, y] = [keys[last]!, keys[i]!];
+      while (lcp < x.length && x.charCodeAt(lcp) === y.charCodeAt(lcp)) lcp++;
+      const allowed = lcp <= vcDepth[i - lo]!;
+      if (allowed && (size >= list.poolFileBytes || (size >= list.poolFileBytes / 3 && fnv1a(y, FNV_BASIS) % 32 === 0)))
+        yield* close();
+    }
+    const e = owners[i]!;
+    if (m.stamp[e] !== generation) {
+      m.stamp[e] = generation;
+      members.push(e);
+      size += m.recordBytes(e);
+    }
+    poolAt[i - lo] = poolNames.length;
+    last = i;
+  }
+  yield* close();
+  return (i) => {
+    const at = poolAt[i - lo]!;
+    return at >= 0 ? poolNames[at] : undefined;
+  };
 }
 
 /**

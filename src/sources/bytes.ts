@@ -1,4 +1,4 @@
-// UTF-8 at the seams of a file read a chunk at a time (read.ts): where a
+// UTF-8 at the seams of a file read a chunk at a time (read.ts, utf8.ts): where a
 // character a chunk's end cuts short begins, and the bytes of two chunks
 // joined. Pure.
 

@@ -238,6 +238,37 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
   return [...items.values()];
 }
 
+/** A whole or grid list's row as a node, its nested lists still empty. */
+function nodeOf(r: Row, c: ListColumns): Node {
+  const fields = c.fields(r);
+  return { ...labelled({ id: r.values[c.id] as Id, text: c.label(r) }), ...(fields ? { fields } : {}), nested: {} };
+}
+
+/** A section's nodes placed so far: by list, each by its chain of ids from the root (`840/6`), and by id, for a row that names its parent by id alone. */
+class Placed {
+  private readonly byChain = new Map<string, Map<string, Node>>();
+  private readonly chainsById = new Map<string, Map<string, string[]>>();
+
+  add(list: ListSpec, chain: string, node: Node): void {
+    let nodes = this.byChain.get(list.name);
+    if (!nodes) this.byChain.set(list.name, (nodes = new Map()));
+    nodes.set(chain, node);
+    let byId = this.chainsById.get(list.name);
+    if (!byId) this.chainsById.set(list.name, (byId = new Map()));
+    const id = idKey(node.id);
+    byId.set(id, [...(byId.get(id) ?? []), chain]);
+  }
+
+  at(list: ListSpec, chain: string): Node | undefined {
+    return this.byChain.get(list.name)?.get(chain);
+  }
+
+  /** The chains of a list's nodes with this id: one under each parent that has it. */
+  chainsOf(list: ListSpec, id: string): string[] {
+    return this.chainsById.get(list.name)?.get(id) ?? [];
+  }
+}
+
 /**
  * A section of whole and grid lists: the root's items, each with the items of
  * the lists under it, every list in list order. A node is found by its chain
@@ -245,103 +276,106 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
  */
 export function validateTree(check: Checker, section: SectionSpec): Node[] {
   const { root } = section;
-  const nodes = new Map<string, Map<string, Node>>();
-  /** By list, the chains of the nodes with an id, for a row that names its parent by id alone. */
-  const chainsById = new Map<string, Map<string, string[]>>();
-  const place = (list: ListSpec, chain: string, node: Node) => {
-    let byChain = nodes.get(list.name);
-    if (!byChain) nodes.set(list.name, (byChain = new Map()));
-    byChain.set(chain, node);
-    let byId = chainsById.get(list.name);
-    if (!byId) chainsById.set(list.name, (byId = new Map()));
-    const id = idKey(node.id);
-    byId.set(id, [...(byId.get(id) ?? []), chain]);
-  };
-  const nodeOf = (r: Row, c: ListColumns): Node => {
-    const fields = c.fields(r);
-    return { ...labelled({ id: r.values[c.id] as Id, text: c.label(r) }), ...(fields ? { fields } : {}), nested: {} };
-  };
-  const rootRead = listColumns(root, []);
-  const rootFile = root.source.file;
-  const roots: Node[] = [];
-  const rootRows = uniqueIds(
-    check.rows(rootFile, rootRead.columns),
-    rootFile,
-    rootRead.id,
+  const placed = new Placed();
+  const c = listColumns(root, []);
+  const file = root.source.file;
+  const rows = uniqueIds(
+    check.rows(file, c.columns),
+    file,
+    c.id,
     caseless(root),
-    (r) => `${root.id.column} ${r.values[rootRead.id]}`,
+    (r) => `${root.id.column} ${r.values[c.id]}`,
     check.errors,
   );
-  for (const r of rootRows.values()) {
-    const node = nodeOf(r, rootRead);
-    roots.push(node);
-    place(root, idKey(node.id), node);
-  }
-  for (const list of section.nested) {
-    const ancestors = ancestorsOf(list, check.lists);
-    const parent = ancestors[ancestors.length - 1]!;
-    const named = list.parent!.columns;
-    const c = listColumns(list, named.length === 1 ? [parent] : ancestors);
-    const file = list.source.file;
-    const describe = (chain: string, id: Value) =>
-      `${list.name} ${id}` +
-      chain
-        .split('/')
-        .reverse()
-        .map((pid, i) => ` of ${ancestors[ancestors.length - 1 - i]!.name} ${pid}`)
-        .join('');
-    const rows: { r: Row; chain: string }[] = [];
-    for (const r of check.rows(file, c.columns)) {
-      const ids = r.values.slice(0, c.parents).map(idKey);
-      let chain: string | undefined;
-      if (named.length === 1) {
-        const chains = chainsById.get(parent.name)?.get(ids[0]!) ?? [];
-        if (chains.length > 1) {
-          check.errors.push(
-            new ReflistError(
-              'UNKNOWN_REFERENCE',
-              `ambiguous ${named[0]} ${ids[0]}: ${parent.name} ${ids[0]} is under more than one ${ancestors[ancestors.length - 2]!.name}; name each ancestor's column in lists.${list.name}.parent.column`,
-              { file, line: r.line },
-            ),
-          );
-          continue;
-        }
-        chain = chains[0];
-      } else chain = nodes.get(parent.name)?.has(ids.join('/')) ? ids.join('/') : undefined;
-      if (chain === undefined) {
-        check.missing(
-          file,
-          r.line,
-          named
-            .map((col, i) => `${col} ${ids[i]}`)
-            .reverse()
-            .join(' in '),
-        );
-        continue;
-      }
-      rows.push({ r, chain });
-    }
-    const chainOf = new Map(rows.map((x) => [x.r, x.chain]));
-    const kept = uniqueIds(
-      rows.map((x) => x.r),
-      file,
-      c.id,
-      caseless(list),
-      (r) => describe(chainOf.get(r)!, r.values[c.id]!),
-      check.errors,
-      (r) => chainOf.get(r)!,
-    );
-    for (const r of kept.values()) {
-      const chain = chainOf.get(r)!;
-      const node = nodeOf(r, c);
-      (nodes.get(parent.name)!.get(chain)!.nested[list.name] ??= []).push(node);
-      place(list, `${chain}/${idKey(node.id)}`, node);
-    }
-  }
+  const roots = [...rows.values()].map((r) => nodeOf(r, c));
+  for (const node of roots) placed.add(root, idKey(node.id), node);
+  // In the section's order: a list's parents are placed before it.
+  for (const list of section.nested) placeNested(check, list, placed);
   const sortAll = (items: Node[], list: ListSpec): Node[] => {
     for (const node of items)
       for (const [name, nested] of Object.entries(node.nested)) sortAll(nested, check.list(name));
     return sortInOrder(items, list.order);
   };
   return sortAll(roots, root);
+}
+
+/** A list under a parent: each row a node under its parent's node, its id unique under that parent. */
+function placeNested(check: Checker, list: ListSpec, placed: Placed): void {
+  const ancestors = ancestorsOf(list, check.lists);
+  const parent = ancestors[ancestors.length - 1]!;
+  const c = listColumns(list, list.parent!.columns.length === 1 ? [parent] : ancestors);
+  const file = list.source.file;
+  const describe = (chain: string, id: Value) =>
+    `${list.name} ${id}` +
+    chain
+      .split('/')
+      .reverse()
+      .map((pid, i) => ` of ${ancestors[ancestors.length - 1 - i]!.name} ${pid}`)
+      .join('');
+  const chainOf = withParents(check, list, ancestors, c, placed);
+  const kept = uniqueIds(
+    [...chainOf.keys()],
+    file,
+    c.id,
+    caseless(list),
+    (r) => describe(chainOf.get(r)!, r.values[c.id]!),
+    check.errors,
+    (r) => chainOf.get(r)!,
+  );
+  for (const r of kept.values()) {
+    const chain = chainOf.get(r)!;
+    const node = nodeOf(r, c);
+    (placed.at(parent, chain)!.nested[list.name] ??= []).push(node);
+    placed.add(list, `${chain}/${idKey(node.id)}`, node);
+  }
+}
+
+/**
+ * The rows of a list under a parent, each with its parent's chain, in source
+ * order: by the parent's id alone when one column names it (an error when
+ * that id is under more than one grandparent), else by every ancestor's id. A
+ * row whose parent is no node is an error, and left out.
+ */
+function withParents(
+  check: Checker,
+  list: ListSpec,
+  ancestors: ListSpec[],
+  c: ListColumns,
+  placed: Placed,
+): Map<Row, string> {
+  const parent = ancestors[ancestors.length - 1]!;
+  const named = list.parent!.columns;
+  const file = list.source.file;
+  const chainOf = new Map<Row, string>();
+  for (const r of check.rows(file, c.columns)) {
+    const ids = r.values.slice(0, c.parents).map(idKey);
+    let chain: string | undefined;
+    if (named.length === 1) {
+      const chains = placed.chainsOf(parent, ids[0]!);
+      if (chains.length > 1) {
+        check.errors.push(
+          new ReflistError(
+            'UNKNOWN_REFERENCE',
+            `ambiguous ${named[0]} ${ids[0]}: ${parent.name} ${ids[0]} is under more than one ${ancestors[ancestors.length - 2]!.name}; name each ancestor's column in lists.${list.name}.parent.column`,
+            { file, line: r.line },
+          ),
+        );
+        continue;
+      }
+      chain = chains[0];
+    } else chain = placed.at(parent, ids.join('/')) ? ids.join('/') : undefined;
+    if (chain === undefined) {
+      check.missing(
+        file,
+        r.line,
+        named
+          .map((col, i) => `${col} ${ids[i]}`)
+          .reverse()
+          .join(' in '),
+      );
+      continue;
+    }
+    chainOf.set(r, chain);
+  }
+  return chainOf;
 }

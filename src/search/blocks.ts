@@ -1,0 +1,128 @@
+// Beyond a pool (docs/search-index.md, The words rule and Common words): a
+// large prefix of the words rule whose matches' records take more than a pool
+// holds is answered from the list's record blocks, by its skip file (how many
+// of its matches, tier by tier, each block holds), and a common word's matches
+// with each first letter of their other words from its pair pools.
+import { createHash } from 'node:crypto';
+import { fnv1a } from '../client/paths.js';
+import { EXACT, START, WORD } from '../client/rank.js';
+import type { Matcher } from './match.js';
+import type { LargePrefix, SearchFile } from './types.js';
+
+const json = JSON.stringify;
+
+/** A file's name: 16 hex digits of its text's SHA-1, so an edit renames only the files it changes. */
+export const nameOfText = (text: string): string => createHash('sha1').update(text).digest('hex').slice(0, 16);
+
+/** Some entries' records, in list order. */
+export const recordsText = (records: readonly string[], members: ArrayLike<number>): string =>
+  `"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
+
+/** The list's record blocks: their names and texts, and each entry's block; and its large prefixes beyond a pool, as the parts find them. */
+export interface Blocks {
+  names: string[];
+  texts: string[];
+  blockOf: Int32Array;
+  skipped: LargePrefix[];
+}
+
+/**
+ * Records in list order, cut into blocks: after an entry whose record hashes
+ * to 0 modulo 8 once a block holds half of `bytes`, or at `bytes`. The cuts
+ * depend on the records around them only, so an edit renames a block or two.
+ */
+export function recordBlocks(records: readonly string[], bytes: number): Blocks {
+  const names: string[] = [];
+  const texts: string[] = [];
+  const blockOf = new Int32Array(records.length);
+  let from = 0;
+  let size = 0;
+  const close = (to: number) => {
+    const text = `{"records":[${records.slice(from, to).join(',')}]}`;
+    texts.push(text);
+    names.push(nameOfText(text));
+    from = to;
+    size = 0;
+  };
+  for (let i = 0; i < records.length; i++) {
+    blockOf[i] = names.length;
+    size += Buffer.byteLength(records[i]!) + 1;
+    if (size >= bytes || (size >= bytes / 2 && fnv1a(records[i]!) % 8 === 0)) close(i + 1);
+  }
+  if (from < records.length) close(records.length);
+  return { names, texts, blockOf, skipped: [] };
+}
+
+/**
+ * Pair pools (docs/search-index.md, Common words): for a word that matches
+ * more than a pool holds, the matches it shares with each first letter of
+ * their other words, `entries` being each entry's first letters. A Term of
+ * that word and a word of that letter reads its pair pool, not the blocks.
+ * The rarest such words first, while the pairs' records take at most
+ * `budget` bytes, each pair at most a pool's.
+ */
+export function planPairs(
+  m: Matcher,
+  skipped: readonly LargePrefix[],
+  words: ReadonlySet<string>,
+  letters: readonly string[],
+  budget: number,
+): void {
+  const { poolBytes } = m.list;
+  let used = 0;
+  const chosen = skipped.filter((l) => words.has(l.prefix)).sort((a, b) => a.results.length - b.results.length);
+  for (const l of chosen) {
+    const byLetter = new Map<string, number[]>();
+    for (const e of l.results) {
+      for (const x of letters[e]!) {
+        const members = byLetter.get(x);
+        if (members) members.push(e);
+        else byLetter.set(x, [e]);
+      }
+    }
+    const pairs = new Map<string, Int32Array>();
+    let bytes = 0;
+    for (const [x, members] of byLetter) {
+      let size = 0;
+      for (const e of members) if ((size += m.recordBytes(e)) > poolBytes) break;
+      if (size > poolBytes) continue;
+      pairs.set(x, Int32Array.from(members).sort());
+      bytes += size;
+    }
+    if (used + bytes > budget) break;
+    used += bytes;
+    if (pairs.size > 0) l.pairs = pairs;
+  }
+}
+
+/** Each pair pool of a large prefix, rendered, and its name by letter kept on the prefix. */
+export function* pairFiles(m: Matcher, l: LargePrefix): Generator<SearchFile> {
+  if (!l.pairs) return;
+  l.pairNames = {};
+  for (const [x, members] of [...l.pairs].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const text = `{${recordsText(m.list.records, members)}}`;
+    l.pairNames[x] = nameOfText(text);
+    yield { kind: 'pool', name: l.pairNames[x], text };
+  }
+}
+
+/** Skip counts by block: for each block, its matches in tiers 0, 1, 2 and 4 (the tiers of one word). */
+export type Skips = Map<number, [number, number, number, number]>;
+
+export function skipsOf(matches: Int32Array, tiers: Uint8Array, blockOf: Int32Array): Skips {
+  const skips: Skips = new Map();
+  for (const [k, e] of matches.entries()) {
+    const b = blockOf[e]!;
+    let counts = skips.get(b);
+    if (!counts) skips.set(b, (counts = [0, 0, 0, 0]));
+    const t = tiers[k]!;
+    counts[t === EXACT ? 0 : t === START ? 1 : t === WORD ? 2 : 3]!++;
+  }
+  return skips;
+}
+
+/** A skip file's text: each block with matches, in list order, as [name, tier 0, 1, 2, 4]. */
+export function skipText(skips: Skips, blocks: Blocks): string {
+  const rows = [...skips.entries()].sort((a, b) => a[0] - b[0]).map(([b, c]) => json([blocks.names[b], ...c]));
+  return `{"blocks":[${rows.join(',')}]}`;
+}

@@ -1,7 +1,7 @@
 // The pipeline, the one place that runs it: the declaration (config/) → what
 // changed since the served tree (plan/changes.ts), so that only the sources
 // of the sections to make again are read and checked (sources/check.ts) →
-// the plan (plan/plan.ts) → rendering (render/tree.ts) → writing
+// the plan (plan/plan.ts) → rendering (render/plan.ts) → writing
 // (write/threaded.ts), with a report of what it did. Each stage imports only
 // those before it (scripts/imports.ts); this module hands each what it needs
 // of one frozen BuildConfig. A section whose sources are unchanged is neither
@@ -23,7 +23,7 @@ import { createProgress, type Progress } from './progress.js';
 import type { RenderOptions } from './render/render.js';
 import type { Section, TreeFile } from './tree-files.js';
 import { planBuild, type How } from './plan/plan.js';
-import { renderTree } from './render/tree.js';
+import { renderPlan } from './render/plan.js';
 import type { Groups } from './sources/validate.js';
 import { openTree } from './write/threaded.js';
 import { cacheDir, servedGeneration, type WriteReport } from './write/write.js';
@@ -166,16 +166,16 @@ async function run(
   const served = servedBuild(generation && cacheDir(generation), key);
   const changes = findChanges(dir, declaration, sections, served);
   progress.phase('checking sources');
-  const { groups, trees, items } = checkSources(dir, declaration, staleSections(sections, changes));
+  const { groups, nests, items } = checkSources(dir, declaration, staleSections(sections, changes));
   const { lists, sources } = listChanges(dir, sections, changes, items);
   const roots = sections.map((s) => s.root);
-  const plan = planBuild(roots, trees, lists, servedForPlan(declaration.lists, served, lists));
-  const counted = { ...served?.meta.rows, ...countRows(config, trees, items, groups) };
+  const plan = planBuild(roots, nests, lists, servedForPlan(declaration.lists, served, lists));
+  const counted = { ...served?.meta.rows, ...countRows(config, nests, items, groups) };
   const rows = Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0]));
-  // Indexing and writing interleave (renderTree yields files as it makes them), so they are one phase. It has
+  // Indexing and writing interleave (renderPlan yields files as it makes them), so they are one phase. It has
   // no estimate: a count of files that the render would make is known only once it has made them.
   progress.phase('indexing and writing files');
-  const outputs = renderTree(
+  const outputs = renderPlan(
     plan,
     {
       declaration,
@@ -194,7 +194,7 @@ async function run(
     throw new ReflistErrors(misfitErrors(config.host!, written.refused, written.size, config));
   for (const line of crowdedWarnings(written.size, config)) warn(line);
   const made: Record<Section, How> = {};
-  for (const root of roots) made[root.name] = (plan.lists[root.name] ?? plan.trees[root.name])!.how;
+  for (const root of roots) made[root.name] = (plan.lists[root.name] ?? plan.nests[root.name])!.how;
   return { rows, sections: made, written };
 }
 
@@ -217,13 +217,13 @@ function rowNames(declaration: Declaration): string[] {
 }
 
 /**
- * Rows of every list made again: a tree section's lists, a paged list's items
+ * Rows of every list made again: a nest's lists, a paged list's items
  * and children, the groups. A section kept has none here: its rows are the
  * served build's.
  */
 function countRows(
   { declaration, sections }: BuildConfig,
-  trees: Record<string, Node[]>,
+  nests: Record<string, Node[]>,
   lists: Record<string, ListItem[]>,
   groups: Groups,
 ): Record<string, number> {
@@ -235,7 +235,7 @@ function countRows(
   };
   for (const section of sections) {
     const { root } = section;
-    const nodes = trees[root.name];
+    const nodes = nests[root.name];
     if (nodes) {
       // A list under a parent with no items at all has no node to count it from.
       for (const list of section.nested) rows[list.name] = 0;

@@ -50,7 +50,7 @@ export interface CacheMeta {
   digests: Record<string, string | null>;
   /** Rows per list, for the summary of a build that keeps them. */
   rows: Record<string, number>;
-  /** The root lists' totals, for the manifest: of a tree section that is kept, only this is needed. */
+  /** The root lists' totals, for the manifest: of a nest that is kept, only this is needed. */
   totals: Record<string, number>;
   /** The paged lists' states, by name. */
   lists: Record<string, ListState>;

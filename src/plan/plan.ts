@@ -1,6 +1,6 @@
 // The plan of a build, as a value: for each section of the tree, what to do
 // with it. Pure: the build reads and checks every source the plan needs
-// before making it, so carrying it out (tree.ts) can fail only on the disk.
+// before making it, so carrying it out (render/plan.ts) can fail only on the disk.
 // See docs/incremental.md.
 import type { Entry, Node } from '../sources/model.js';
 import type { ListState } from './cache.js';
@@ -20,18 +20,18 @@ export type ListPlan =
   | { how: 'rendered'; items: Entry[] };
 
 /**
- * What to do with a section of whole and grid lists: keep it (with its root's
+ * What to do with a nest (a section of whole and grid lists): keep it (with its root's
  * total and what lookup.json says of the paged lists under it), or render it
  * whole from its root's items.
  */
-export type TreePlan =
+export type NestPlan =
   | { how: 'kept'; total: number; nested: Record<string, NestedInfo> }
   | { how: 'rendered'; nodes: Node[] };
 
-/** By root list name: a paged list's plan, or a tree section's. */
+/** By root list name: a paged list's plan, or a nest's. */
 export interface Plan {
   lists: Record<string, ListPlan>;
-  trees: Record<string, TreePlan>;
+  nests: Record<string, NestPlan>;
 }
 
 /** How a build made a section: what its report says. */
@@ -44,7 +44,7 @@ export type How = ListPlan['how'];
  */
 export type ListChange = { served: ServedList; changed: Changed[] } | { items: Entry[] };
 
-/** What the plan needs of the served tree: its lists' states and entries, and its tree sections' totals. */
+/** What the plan needs of the served tree: its lists' states and entries, and its nests' totals. */
 export interface Served {
   states: Record<string, ListState>;
   /** The entries in list order (cache lines) of the lists that may be changed in place. */
@@ -55,25 +55,25 @@ export interface Served {
 }
 
 /**
- * The plan for the root lists `roots`: `trees` holds the tree sections whose
+ * The plan for the root lists `roots`: `nests` holds the nests whose
  * sources changed, `lists` what changed of each paged list whose sources did
  * (a root either leaves out is kept), `served` what the previous build left
  * (none on a first build).
  */
 export function planBuild(
   roots: readonly ListSpec[],
-  trees: Record<string, Node[]>,
+  nests: Record<string, Node[]>,
   lists: Record<string, ListChange>,
   served: Served | undefined,
 ): Plan {
-  const plan: Plan = { lists: {}, trees: {} };
+  const plan: Plan = { lists: {}, nests: {} };
   for (const root of roots) {
     const { name } = root;
     if (root.shape !== 'paged') {
-      const nodes = trees[name];
-      if (nodes) plan.trees[name] = { how: 'rendered', nodes };
+      const nodes = nests[name];
+      if (nodes) plan.nests[name] = { how: 'rendered', nodes };
       else if (served?.totals[name] !== undefined)
-        plan.trees[name] = { how: 'kept', total: served.totals[name], nested: served.nested?.[name] ?? {} };
+        plan.nests[name] = { how: 'kept', total: served.totals[name], nested: served.nested?.[name] ?? {} };
       else throw new Error(`planBuild: ${name} is unchanged but the served tree has no total for it`);
       continue;
     }

@@ -1,4 +1,4 @@
-// Stage 4, render, for a section of whole and grid lists: each list's file
+// Stage 4, render, for a nest (a section of whole and grid lists): each list's file
 // under every item of its parent, and the paged lists under them
 // (docs/lists.md, Paged lists under a parent): their pages under every
 // parent item, and one set of Id buckets and one Term index for all their
@@ -89,12 +89,12 @@ class NestedList {
 }
 
 /**
- * A section of whole and grid lists: each list's file under every item of
+ * A nest (a section of whole and grid lists): each list's file under every item of
  * its parent (`{path}.json` for the root), empty ones too, its items' files
  * where declared, and the paged lists under them with their shared files.
  * Returns what lookup.json says of those paged lists, by name.
  */
-export function* renderTreeSection(
+export function* renderNest(
   d: Declaration,
   section: SectionSpec,
   nodes: Node[],

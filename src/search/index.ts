@@ -12,10 +12,10 @@
 // The keys are split into parts that are indexed independently. A large
 // one-unit prefix (a "head") has its own results alone in a head part; the
 // keys below it are in runs by their first two units, and the keys of other
-// first units in runs by that unit. Runs go in groups, each one part: a run
-// starts a group when its keys are heavy or its prefix's hash says so
-// (startsGroup), so the many tiny runs of a real list share files, and whether
-// a run starts a group depends on that run alone. An edit touches the few
+// first units in runs by that unit. Runs go in spans of consecutive runs,
+// each one part: a run starts a span when its keys are heavy or its prefix's
+// hash says so (startsSpan), so the many tiny runs of a real list share
+// files, and whether a run starts a span depends on that run alone. An edit touches the few
 // parts its keys fall in, so a rebuild indexes those again and keeps every
 // other part's files (updateSearchIndex).
 //
@@ -53,28 +53,28 @@ export type {
 } from './types.js';
 export { LABELS };
 
-/** One run in this many starts a group on its prefix's hash alone (see startsGroup). */
-const GROUP_EVERY = 8;
+/** One run in this many starts a span on its prefix's hash alone (see startsSpan). */
+const SPAN_EVERY = 8;
 
 /**
- * Whether the run of pairs [lo, hi) starts a group of its own: when its keys
+ * Whether the run of pairs [lo, hi) starts a span of its own: when its keys
  * take more bytes than a small prefix may (so that an edit in a tiny run
  * never indexes a heavy one again), or on its prefix's hash. Both depend on
- * the run alone, so an edit can tell whether it moves a group's bounds.
+ * the run alone, so an edit can tell whether it moves a span's bounds.
  */
-function startsGroup(m: Matcher, { keys, owners }: Pairs, lo: number, hi: number, depth: number): boolean {
-  if (fnv1a(keys[lo]!, FNV_BASIS, depth) % GROUP_EVERY === 0) return true;
+function startsSpan(m: Matcher, { keys, owners }: Pairs, lo: number, hi: number, depth: number): boolean {
+  if (fnv1a(keys[lo]!, FNV_BASIS, depth) % SPAN_EVERY === 0) return true;
   let bytes = 0;
   for (let i = lo; i < hi && bytes <= m.list.leafBytes; i++) bytes += m.recordBytes(owners[i]!);
   return bytes > m.list.leafBytes;
 }
 
-/** The parts of pairs [lo, hi), runs `depth` units long under a large prefix: each group's bounds. */
-function groups(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number): [number, number][] {
+/** The parts of pairs [lo, hi), runs `depth` units long under a large prefix: each span's bounds. */
+function spans(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number): [number, number][] {
   const found: [number, number][] = [];
   for (let i = lo; i < hi; ) {
     const j = runEnd(pairs, i, hi, depth);
-    if (found.length === 0 || startsGroup(m, pairs, i, j, depth)) found.push([i, j]);
+    if (found.length === 0 || startsSpan(m, pairs, i, j, depth)) found.push([i, j]);
     else found[found.length - 1]![1] = j;
     i = j;
   }
@@ -183,16 +183,16 @@ export function buildSearchIndex(
     else fresh.push(indexOf('', 0, n));
   }
   const part = ([lo, hi]: [number, number], depth: number) => fresh.push(indexOf(keys[lo]!.slice(0, depth), lo, hi));
-  // The first units that are no head, from `from` (after the last head) on, in groups.
+  // The first units that are no head, from `from` (after the last head) on, in spans.
   let from = 0;
   const others = (to: number) => {
-    for (const group of groups(m, pairs, from, to, 1)) part(group, 1);
+    for (const span of spans(m, pairs, from, to, 1)) part(span, 1);
   };
   for (let lo = 0, hi = 0; rootLarge && lo < n; lo = hi) {
     hi = runEnd(pairs, lo, n, 1);
     const matches = m.largeMatches(pairs, lo, hi, 1);
     if (!matches) continue;
-    // Ranked first: rankLast reads the tiers of the last pass, and indexing the groups before the head makes more.
+    // Ranked first: rankLast reads the tiers of the last pass, and indexing the spans before the head makes more.
     const results = m.rankLast(matches);
     const tiers = blocks && m.tiersOf(results);
     others(lo);
@@ -202,7 +202,7 @@ export function buildSearchIndex(
     // Keys that are c itself belong to the head, and are large: no search file holds them.
     let i = lo;
     while (i < hi && keys[i]!.length === 1) i++;
-    for (const group of groups(m, pairs, i, hi, 2)) part(group, 2);
+    for (const span of spans(m, pairs, i, hi, 2)) part(span, 2);
     from = hi;
   }
   if (rootLarge) others(n);
@@ -224,7 +224,7 @@ export function buildSearchIndex(
  * The index after an edit, indexing again only the parts that `touched`
  * (the folded labels of every changed entry, before and after) fall in, or
  * undefined when the edit changes the layout (a one-unit prefix turns large
- * or small, a group's bounds move) and the whole index must be built. Lists
+ * or small, a span's bounds move) and the whole index must be built. Lists
  * that search their labels alone, without children or exact matches, only.
  */
 export function updateSearchIndex(
@@ -258,7 +258,7 @@ export function updateSearchIndex(
     for (const suffix of suffixesOf(key)) {
       const p = partAt(suffix);
       const name = names[p];
-      // A key before every part, below a head but in no group of the head's, or in a group of another first unit's: the layout changes.
+      // A key before every part, below a head but in no span of the head's, or in a span of another first unit's: the layout changes.
       if (name === undefined) return undefined;
       if (isHead(name) ? suffix.length > 1 : (heads.has(name[0]!) || name.length === 2) && name[0] !== suffix[0])
         return undefined;
@@ -287,16 +287,16 @@ export function updateSearchIndex(
     let hi = lo + 1;
     while (hi < keys.length && partAt(keys[hi]!) === p) hi++;
     if (!isHead(name)) {
-      // The group still starts with its first run, which still starts a group (or opens the
-      // runs after a head, or all), and none of its other runs starts one: groups() would cut it the same.
+      // The span still starts with its first run, which still starts a span (or opens the
+      // runs after a head, or all), and none of its other runs starts one: spans() would cut it the same.
       const depth = name.length;
       const before = names[p - 1];
       const opens = before === undefined || isHead(before) || (depth === 1 && before.length === 2);
       const firstRun = runEnd(pairs, lo, hi, depth);
       if (
         !keys[lo]!.startsWith(name) ||
-        groups(m, pairs, lo, hi, depth).length > 1 ||
-        (!opens && !startsGroup(m, pairs, lo, firstRun, depth))
+        spans(m, pairs, lo, hi, depth).length > 1 ||
+        (!opens && !startsSpan(m, pairs, lo, firstRun, depth))
       )
         return undefined;
       fresh.push(indexPart(m, pairs, name, lo, hi));

@@ -34,7 +34,7 @@ const dominates = (a: KeyAt, b: KeyAt, exact: boolean) =>
 /**
  * The sorted (key, entry) pairs of entries (in list order) whose key `keep`
  * accepts (given the text and where the key starts in it). Entries come in
- * list order, so each key's entries are grouped as they come, already
+ * list order, so each key's entries are gathered as they come, already
  * sorted; only the distinct keys go through the engine's own string sort.
  * `searched` says what else than the folded labels an entry's keys come from.
  */

@@ -22,8 +22,8 @@ export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart 
 /**
  * The part `name` over pairs [lo, hi), whose keys all start with name: its
  * large prefixes, then its search files. A part of a list in parts (any
- * name but '') is a group of runs under a large prefix one unit shorter
- * than its name (groups in index.ts).
+ * name but '') is a span of runs under a large prefix one unit shorter
+ * than its name (spans in index.ts).
  */
 export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number): IndexPart {
   const { large, largeDepth } = largePrefixes(m, pairs, name, lo, hi);

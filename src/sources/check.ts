@@ -9,7 +9,7 @@ import type { SectionSpec } from '../config/sections.js';
 import { type ReflistError, ReflistErrors } from '../errors.js';
 import type { Entry, Node } from './model.js';
 import { readTableFile } from './read.js';
-import { Checker, validateGroups, validateList, validateTree, type Groups, type Tables } from './validate.js';
+import { Checker, validateGroups, validateList, validateNest, type Groups, type Tables } from './validate.js';
 
 /** Reads the named sources of a folder: an absent file is an empty list. */
 export function readSources(dir: string, sources: readonly SourceSpec[]): { tables: Tables; errors: ReflistError[] } {
@@ -28,10 +28,10 @@ export function readSources(dir: string, sources: readonly SourceSpec[]): { tabl
 const byLocation = (a: ReflistError, b: ReflistError) =>
   compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
 
-/** The checked sources of some sections: the groups, each tree section's nodes and each paged list's items, by root list. */
+/** The checked sources of some sections: the groups, each nest's nodes and each paged list's items, by root list. */
 export interface Checked {
   groups: Groups;
-  trees: Record<string, Node[]>;
+  nests: Record<string, Node[]>;
   items: Record<string, Entry[]>;
 }
 
@@ -48,14 +48,14 @@ export function checkSources(dir: string, declaration: Declaration, sections: re
   );
   const check = new Checker(declaration, tables, errors);
   const groups = validateGroups(check);
-  const trees: Record<string, Node[]> = {};
+  const nests: Record<string, Node[]> = {};
   const items: Record<string, Entry[]> = {};
   for (const section of sections) {
     const { root } = section;
-    if (root.shape !== 'paged') trees[root.name] = validateTree(check, section);
+    if (root.shape !== 'paged') nests[root.name] = validateNest(check, section);
     else items[root.name] = validateList(check, root, groups);
   }
   const found = check.found();
   if (found.length > 0) throw new ReflistErrors(found.sort(byLocation));
-  return { groups, trees, items };
+  return { groups, nests, items };
 }

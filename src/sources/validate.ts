@@ -244,7 +244,7 @@ function nodeOf(r: Row, c: ListColumns): Node {
   return { ...labelled({ id: r.values[c.id] as Id, text: c.label(r) }), ...(fields ? { fields } : {}), nested: {} };
 }
 
-/** A section's nodes placed so far: by list, each by its chain of ids from the root (`840/6`), and by id, for a row that names its parent by id alone. */
+/** A nest's nodes placed so far: by list, each by its chain of ids from the root (`840/6`), and by id, for a row that names its parent by id alone. */
 class Placed {
   private readonly byChain = new Map<string, Map<string, Node>>();
   private readonly chainsById = new Map<string, Map<string, string[]>>();
@@ -270,11 +270,11 @@ class Placed {
 }
 
 /**
- * A section of whole and grid lists: the root's items, each with the items of
- * the lists under it, every list in list order. A node is found by its chain
- * of ids from the root (`840/6`).
+ * A nest (a section of whole and grid lists): the root's items, each with the
+ * items of the lists under it, every list in list order. A node is found by
+ * its chain of ids from the root (`840/6`).
  */
-export function validateTree(check: Checker, section: SectionSpec): Node[] {
+export function validateNest(check: Checker, section: SectionSpec): Node[] {
   const { root } = section;
   const placed = new Placed();
   const c = listColumns(root, []);

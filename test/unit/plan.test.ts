@@ -34,7 +34,7 @@ const served: Served = {
 describe('the plan of a build', () => {
   test('keeps every section whose sources did not change, with the served state', () => {
     const plan = planBuild(roots, {}, {}, served);
-    expect(plan.trees['country']).toEqual({ how: 'kept', total: 3, nested: {} });
+    expect(plan.nests['country']).toEqual({ how: 'kept', total: 3, nested: {} });
     expect(plan.lists['author']).toEqual({ how: 'kept', state: served.states['author'] });
     expect(plan.lists['division']!.how).toBe('kept');
   });
@@ -61,7 +61,7 @@ describe('the plan of a build', () => {
       undefined,
     );
     expect(Object.values(first.lists).map((p) => p.how)).toEqual(['rendered', 'rendered', 'rendered']);
-    expect(first.trees['country']!.how).toBe('rendered');
+    expect(first.nests['country']!.how).toBe('rendered');
   });
 
   test('applies text edits to the served list only when every edit names one of its entries', () => {

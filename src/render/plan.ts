@@ -1,4 +1,4 @@
-// Carries out a build's plan (plan.ts): each section of the tree kept from
+// Carries out a build's plan (plan/plan.ts): each section of the tree kept from
 // the served tree, changed in place, or rendered afresh; then the root files
 // and the build cache. Pure: the writer alone touches the disk.
 import { FORMAT, type ListInfo, type Manifest, type NestedInfo } from '../client/types.js';
@@ -10,7 +10,7 @@ import type { SectionSpec } from '../config/sections.js';
 import type { HostOptions } from './hosts.js';
 import { sortInOrder } from '../sources/model.js';
 import type { ListPlan, Plan } from '../plan/plan.js';
-import { renderTreeSection } from './nested.js';
+import { renderNest } from './nested.js';
 import { renderList, renderRoot, type GroupVariants, type RenderOptions } from './render.js';
 import { encodeRecord, recordShape } from '../sources/record.js';
 import type { Output, TreeFile } from '../tree-files.js';
@@ -18,7 +18,7 @@ import { renderChanges } from './update.js';
 import { updatable } from '../plan/changed.js';
 import type { Groups } from '../sources/validate.js';
 
-export interface TreeInput {
+export interface RenderInput {
   declaration: Declaration;
   sections: readonly SectionSpec[];
   groups: Groups;
@@ -32,12 +32,12 @@ export interface TreeInput {
 }
 
 /**
- * Every output of a build. The sections of whole and grid lists come first:
+ * Every output of a build, as the plan says. The nests come first:
  * many small files, quick to render and slow to write, they keep a writer busy
  * while the paged lists' search indexes are computed. lookup.json comes last:
  * the search index starts are known only then.
  */
-export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions): Generator<Output> {
+export function* renderPlan(plan: Plan, input: RenderInput, options: RenderOptions): Generator<Output> {
   const { declaration: d, sections } = input;
   const groups: GroupVariants = { segment: d.groups ? groupSegment(d.groups.param) : '', ids: input.groups.ids };
   const totals: Record<string, number> = {};
@@ -45,14 +45,14 @@ export function* renderTree(plan: Plan, input: TreeInput, options: RenderOptions
   const nested: Record<string, Record<string, NestedInfo>> = {};
   for (const section of sections) {
     const { name } = section.root;
-    const treePlan = plan.trees[name];
-    if (!treePlan) continue;
-    if (treePlan.how === 'rendered') nested[name] = yield* renderTreeSection(d, section, treePlan.nodes, options);
+    const nestPlan = plan.nests[name];
+    if (!nestPlan) continue;
+    if (nestPlan.how === 'rendered') nested[name] = yield* renderNest(d, section, nestPlan.nodes, options);
     else {
-      nested[name] = treePlan.nested;
+      nested[name] = nestPlan.nested;
       yield { keep: section.name, drop: [] };
     }
-    totals[name] = treePlan.how === 'rendered' ? treePlan.nodes.length : treePlan.total;
+    totals[name] = nestPlan.how === 'rendered' ? nestPlan.nodes.length : nestPlan.total;
     if (Object.keys(nested[name]).length === 0) delete nested[name];
   }
   const states: Record<string, ListState> = {};

@@ -248,7 +248,7 @@ const list = optional(
     keys: Type.Array(Type.String({ [EXPECTED]: 'a key' }), {
       description: "The order of an item's keys: the id's, the label's and the fields' (default in that order).",
       uniqueItems: true,
-      [EXPECTED]: "the item's keys in the order they are written",
+      [EXPECTED]: "the item's keys (the id's, the label's and the fields'), each once, in the order they are written",
     }),
     parent: closed(
       {

@@ -226,12 +226,16 @@ export async function writeSpecies(dir: string, rows: number, seed = 1): Promise
   const familyNames = [...new Set(REAL_GENERA.map(([, family]) => family))];
   const familyIds = new Map(familyNames.map((name, i) => [name, i]));
   const familyRng = stream(seed, 'family');
-  while (familyNames.length < sizes.families) {
-    const stem = glue(pick(familyRng, GENUS_STEMS), familyRng() < 0.5 ? pick(familyRng, SYLLABLES) : '');
+  // A stem and a syllable make some 4,500 names (a syllable's vowel goes before -aceae): after
+  // every 20 names taken in a row, one syllable more, so that any number of families can be named.
+  for (let misses = 0; familyNames.length < sizes.families; misses++) {
+    let stem = glue(pick(familyRng, GENUS_STEMS), familyRng() < 0.5 ? pick(familyRng, SYLLABLES) : '');
+    for (let n = Math.floor(misses / 20); n > 0; n--) stem = glue(stem, pick(familyRng, SYLLABLES));
     const name = glue(stem, familyRng() < 0.6 ? 'aceae' : 'idae');
     if (!familyIds.has(name)) {
       familyIds.set(name, familyNames.length);
       familyNames.push(name);
+      misses = -1;
     }
   }
   const families = familyNames.length;
@@ -250,12 +254,15 @@ export async function writeSpecies(dir: string, rows: number, seed = 1): Promise
       name = real[0];
       genusFamily[r] = familyIds.get(real[1])!;
     } else {
-      do {
-        name = pick(genusRng, GENUS_STEMS);
-        for (let n = genusRng() < 0.5 ? 0 : genusRng() < 0.7 ? 1 : 2; n > 0; n--)
-          name = glue(name, pick(genusRng, SYLLABLES));
-        name = glue(name, pick(genusRng, GENUS_SUFFIXES));
-      } while (taken.has(name));
+      // As for families: after every 20 names taken in a row, one syllable more.
+      let made = '';
+      for (let misses = 0; made === '' || taken.has(made); misses++) {
+        made = pick(genusRng, GENUS_STEMS);
+        for (let n = (genusRng() < 0.5 ? 0 : genusRng() < 0.7 ? 1 : 2) + Math.floor(misses / 20); n > 0; n--)
+          made = glue(made, pick(genusRng, SYLLABLES));
+        made = glue(made, pick(genusRng, GENUS_SUFFIXES));
+      }
+      name = made;
       taken.add(name);
       genusFamily[r] = zipfRank(genusRng, families, 3);
     }

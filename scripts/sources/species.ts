@@ -215,6 +215,29 @@ export interface SpeciesCorpus {
 }
 
 /**
+ * `count` distinct family names: the real genera's, then invented ones,
+ * plants' (-aceae) and animals' (-idae). A stem and a syllable make some
+ * 4,500 names (a syllable's vowel goes before -aceae): after every 20 names
+ * taken in a row, one syllable more, so that any number can be named.
+ */
+export function familyNamesOf(count: number, seed: number): string[] {
+  const names = [...new Set(REAL_GENERA.map(([, family]) => family))];
+  const taken = new Set(names);
+  const rng = stream(seed, 'family');
+  for (let misses = 0; names.length < count; misses++) {
+    let stem = glue(pick(rng, GENUS_STEMS), rng() < 0.5 ? pick(rng, SYLLABLES) : '');
+    for (let n = Math.floor(misses / 20); n > 0; n--) stem = glue(stem, pick(rng, SYLLABLES));
+    const name = glue(stem, rng() < 0.6 ? 'aceae' : 'idae');
+    if (!taken.has(name)) {
+      taken.add(name);
+      names.push(name);
+      misses = -1;
+    }
+  }
+  return names;
+}
+
+/**
  * Writes species.csv, family.csv and reflist.config.json into `dir`: `rows`
  * species with ids 1..rows, from `seed`. species.csv is streamed out in
  * chunks (CsvWriter), so ten million rows take no more memory than a hundred
@@ -222,22 +245,8 @@ export interface SpeciesCorpus {
  */
 export async function writeSpecies(dir: string, rows: number, seed = 1): Promise<SpeciesCorpus> {
   const sizes = speciesSizes(rows);
-  // Families: the real genera's, then invented ones, plants' (-aceae) and animals' (-idae).
-  const familyNames = [...new Set(REAL_GENERA.map(([, family]) => family))];
+  const familyNames = familyNamesOf(sizes.families, seed);
   const familyIds = new Map(familyNames.map((name, i) => [name, i]));
-  const familyRng = stream(seed, 'family');
-  // A stem and a syllable make some 4,500 names (a syllable's vowel goes before -aceae): after
-  // every 20 names taken in a row, one syllable more, so that any number of families can be named.
-  for (let misses = 0; familyNames.length < sizes.families; misses++) {
-    let stem = glue(pick(familyRng, GENUS_STEMS), familyRng() < 0.5 ? pick(familyRng, SYLLABLES) : '');
-    for (let n = Math.floor(misses / 20); n > 0; n--) stem = glue(stem, pick(familyRng, SYLLABLES));
-    const name = glue(stem, familyRng() < 0.6 ? 'aceae' : 'idae');
-    if (!familyIds.has(name)) {
-      familyIds.set(name, familyNames.length);
-      familyNames.push(name);
-      misses = -1;
-    }
-  }
   const families = familyNames.length;
 
   // Genera, named when first drawn: a real genus keeps its family, an invented one gets a Zipf-drawn family.

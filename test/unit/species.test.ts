@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { editSpecies, SPECIES_CONFIG, writeSpecies } from '../../scripts/sources/species.js';
+import {
+  editSpecies,
+  familyNamesOf,
+  SPECIES_CONFIG,
+  speciesSizes,
+  writeSpecies,
+} from '../../scripts/sources/species.js';
 import { loadDeclaration } from '../../src/config/load.js';
 import { sectionsOf } from '../../src/config/sections.js';
 import { checkSources } from '../../src/sources/check.js';
@@ -92,6 +98,15 @@ describe('the species corpus', () => {
     }
     expect(twice).toEqual([]);
     expect(familyOf.get('Quercus')).toBe(families.find((f) => f.name === 'Fagaceae')!.id);
+  });
+
+  test('families are named at every size: 5,000 at ten million rows, and more', () => {
+    expect(speciesSizes(10_000_000).families).toBe(5000);
+    for (const count of [5000, 20_000]) {
+      const names = familyNamesOf(count, 1);
+      expect(names).toHaveLength(count);
+      expect(new Set(names).size).toBe(count);
+    }
   });
 
   test('the same seed gives the same bytes; another seed other ones', async () => {

@@ -183,7 +183,9 @@ function leadingZeros(manifest: Manifest): string {
     const chain = chainOf(manifest.api, list);
     const before = chain.slice(0, -1).map((l) => `${l.path}/(${idPattern(l)})`);
     const from = [...before, `${list.path}/0+([0-9]+${under ? '' : '\\.json'})`].join('/');
-    const to = [...before.map((_, i) => `${chain[i]!.path}/$${i + 1}`), `${list.path}/$${before.length + 1}`].join('/');
+    const to = [...chain.slice(0, -1).map((l, i) => `${l.path}/$${i + 1}`), `${list.path}/$${before.length + 1}`].join(
+      '/',
+    );
     rules.push(under ? `rewrite "^/${from}(.*)$" /${to}$${before.length + 2};` : `rewrite "^/${from}$" /${to};`);
   }
   if (rules.length === 0) return '';

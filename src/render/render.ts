@@ -297,16 +297,18 @@ export function* renderList(
     (i) => records[i]!,
     (b) => bucketPath(folder, info.layout, info.buckets, b),
   );
-  if (list.children) {
+  // A list with children has child buckets (listInfo).
+  const { childBuckets } = info;
+  if (childBuckets !== undefined) {
     // A child's row carries its parent's record without the other children.
     const parentShape = { children: false, fields: shape.fields };
     const all = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
     yield* renderBuckets(
       all,
-      info.childBuckets!,
+      childBuckets,
       (x) => x.c.id,
       (x) => `[${json(x.c.id)},${json(x.c.text)},${encodeRecord(x.parent, parentShape)}]`,
-      (b) => childBucketPath(folder, info.layout, info.childBuckets!, b),
+      (b) => childBucketPath(folder, info.layout, childBuckets, b),
     );
   }
   // A list without search has no index: no request reads one.

@@ -49,7 +49,8 @@ export function* renderChanges(
   /** The unchanged entry at position k of the served list. */
   const at = (): LineEntry | undefined => {
     while (changedAt.has(k)) k++;
-    return k < lines.length ? new LineEntry(lines[k]!) : undefined;
+    const line = lines[k];
+    return line === undefined ? undefined : new LineEntry(line);
   };
   const take = (e: LineEntry) => {
     entries.push(e);

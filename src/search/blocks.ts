@@ -44,10 +44,10 @@ export function recordBlocks(records: readonly string[], bytes: number): Blocks 
     from = to;
     size = 0;
   };
-  for (let i = 0; i < records.length; i++) {
+  for (const [i, record] of records.entries()) {
     blockOf[i] = names.length;
-    size += Buffer.byteLength(records[i]!) + 1;
-    if (size >= bytes || (size >= bytes / 2 && fnv1a(records[i]!) % 8 === 0)) close(i + 1);
+    size += Buffer.byteLength(record) + 1;
+    if (size >= bytes || (size >= bytes / 2 && fnv1a(record) % 8 === 0)) close(i + 1);
   }
   if (from < records.length) close(records.length);
   return { names, texts, blockOf, skipped: [] };
@@ -116,7 +116,7 @@ export function skipsOf(matches: Int32Array, tiers: Uint8Array, blockOf: Int32Ar
     let counts = skips.get(b);
     if (!counts) skips.set(b, (counts = [0, 0, 0, 0]));
     const t = tiers[k]!;
-    counts[t === EXACT ? 0 : t === START ? 1 : t === WORD ? 2 : 3]!++;
+    counts[t === EXACT ? 0 : t === START ? 1 : t === WORD ? 2 : 3]++;
   }
   return skips;
 }

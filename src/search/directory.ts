@@ -33,10 +33,10 @@ export function directoryOf(metas: readonly PartMeta[], layout: IndexLayout, thr
   const heads = new Set(layout.heads);
   const search: string[] = [];
   for (const meta of metas) {
-    // A head's parts are named by two units, the first the head's.
-    const head = meta.name.length === 2 && heads.has(meta.name[0]!) ? meta.name[0]! : undefined;
-    if (head === undefined) search.push(...meta.starts);
-    else dirs.get(head)!.push(...meta.starts);
+    // A head's parts are named by two units, the first the head's, and come after the head's own.
+    const dir = meta.name.length === 2 ? dirs.get(meta.name.slice(0, 1)) : undefined;
+    if (dir) dir.push(...meta.starts);
+    else search.push(...meta.starts);
     if (meta.name.length === 1 && heads.has(meta.name)) dirs.set(meta.name, []);
   }
   const names: Record<string, string> = {};

@@ -74,8 +74,9 @@ function spans(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number):
   const found: [number, number][] = [];
   for (let i = lo; i < hi; ) {
     const j = runEnd(pairs, i, hi, depth);
-    if (found.length === 0 || startsSpan(m, pairs, i, j, depth)) found.push([i, j]);
-    else found[found.length - 1]![1] = j;
+    const last = found.at(-1);
+    if (!last || startsSpan(m, pairs, i, j, depth)) found.push([i, j]);
+    else last[1] = j;
     i = j;
   }
   return found;
@@ -90,8 +91,12 @@ function firstLetters(entries: readonly Entry[], searched: Searched): string[] {
       ...(entry.children ?? []).map((c) => c.key),
       ...(searched.columns?.[e] ?? []),
     ];
-    for (const text of texts)
-      for (const word of text.split(' ')) if (word !== '') letters.add(String.fromCodePoint(word.codePointAt(0)!));
+    for (const text of texts) {
+      for (const word of text.split(' ')) {
+        const [first] = word; // its first code point
+        if (first !== undefined) letters.add(first);
+      }
+    }
     return [...letters].join('');
   });
 }
@@ -308,7 +313,6 @@ export function updateSearchIndex(
   // A search file's name holds its neighbours' first keys (searchPath), and a
   // part's first key is its name: a part that comes or goes renames the files
   // beside it in parts that were kept, so the whole index is built.
-  if (metas.length !== previous.metas.length || metas.some((meta, i) => meta.name !== previous.metas[i]!.name))
-    return undefined;
+  if (metas.length !== previous.metas.length || metas.some((meta, i) => meta.name !== names[i])) return undefined;
   return { layout, metas, fresh };
 }

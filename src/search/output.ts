@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { nameOf } from '../client/paths.js';
 import { NONE, textTier } from '../client/rank.js';
+import { ReflistError } from '../errors.js';
 import type { Matcher } from './match.js';
 import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './types.js';
 
@@ -18,6 +19,12 @@ const setText = (set: ResultSet): string => `${set.head}${JSON.stringify(set.nam
 export const setBytes = (set: ResultSet): number =>
   Buffer.byteLength(set.head) + (set.files === 0 ? 2 : 19 * set.files + 1) + 1;
 
+/** A large prefix's result set, which resultSets (or the words rule's wordSets) gives it before its part is cut. */
+export function resultSetOf(l: LargePrefix): ResultSet {
+  if (!l.set) throw new ReflistError('INTERNAL', `the search index's large prefix "${l.prefix}" has no result set yet`);
+  return l.set;
+}
+
 /** The search file text of some records and the large prefixes located there. */
 export function chunkText(records: string[], members: Int32Array, located: LargePrefix[]): string {
   let text = `{"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
@@ -25,8 +32,10 @@ export function chunkText(records: string[], members: Int32Array, located: Large
     const sets: string[] = [];
     const index = new Map<ResultSet, number>();
     const names = located.map((l) => {
-      if (!index.has(l.set!)) index.set(l.set!, sets.push(setText(l.set!)) - 1);
-      return `${JSON.stringify(l.prefix)}:${index.get(l.set!)}`;
+      const set = resultSetOf(l);
+      let at = index.get(set);
+      if (at === undefined) index.set(set, (at = sets.push(setText(set)) - 1));
+      return `${JSON.stringify(l.prefix)}:${at}`;
     });
     text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
   }
@@ -47,11 +56,10 @@ export function pagesOf(list: IndexedList, l: LargePrefix, from = 0, to = Infini
   const { results, prefix } = l;
   const { pageSize, filtered, records } = list;
   for (let p = from * pageSize; p < Math.min(results.length, to * pageSize); p += pageSize) {
-    let page = '[';
-    for (let k = p; k < Math.min(p + pageSize, results.length); k++) {
-      page += (k > p ? ',' : '') + (filtered ? recordFor(list, results[k]!, prefix) : records[results[k]!]);
-    }
-    pages.push(page + ']');
+    const page = Array.from(results.subarray(p, p + pageSize), (e) =>
+      filtered ? recordFor(list, e, prefix) : records[e],
+    );
+    pages.push(`[${page.join(',')}]`);
   }
   return pages;
 }
@@ -86,7 +94,7 @@ export function resultSets(m: Matcher, large: LargePrefix[]): ResultSet[] {
         }
       }
       const per = Math.max(1, Math.floor(pagesBytes / largest));
-      const page1 = pages?.[0] ?? pagesOf(list, { ...l, results: l.results.subarray(0, pageSize) })[0]!;
+      const page1 = pages?.[0] ?? pagesOf(list, { ...l, results: l.results.subarray(0, pageSize) })[0] ?? '[]';
       const files = Math.ceil((Math.ceil(l.results.length / pageSize) - 1) / per);
       set = { name, per, source: l, pages, head: `[${l.results.length},${per},${page1},`, files, names: [], stamp: -1 };
       setOf.set(digest, set);

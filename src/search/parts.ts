@@ -5,7 +5,7 @@
 import { FNV_BASIS, fnv1a, searchFileFor } from '../client/paths.js';
 import { commonPrefixLength } from '../client/paths.js';
 import type { Matcher } from './match.js';
-import { chunkText, makePart, resultSets, setBytes } from './output.js';
+import { chunkText, makePart, resultSetOf, resultSets, setBytes } from './output.js';
 import type { IndexPart, LargePrefix, Pairs, ResultSet } from './types.js';
 
 /** A head part: a large one-unit prefix alone, with its results. */
@@ -29,19 +29,36 @@ export function indexPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi
   const { large, largeDepth } = largePrefixes(m, pairs, name, lo, hi);
   // Before the cuts: they count the bytes of the result set (l.set) each large prefix brings into its file.
   const sets = resultSets(m, large);
-  const { starts, bounds, skip } = cut(m, pairs, name, lo, hi, large, largeDepth);
-  const placed: LargePrefix[][] = starts.map(() => []);
-  for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
+  const files = cut(m, pairs, name, lo, hi, large, largeDepth);
   const { list } = m;
-  return makePart(list, name, starts, sets, function* () {
-    for (const [f, start] of starts.entries()) {
-      yield {
-        kind: 'search',
-        start,
-        text: chunkText(list.records, m.distinct(pairs, bounds[f]!, bounds[f + 1]!, -1, skip, lo), placed[f]!),
-      };
+  return makePart(list, name, files.starts, sets, function* () {
+    for (const { start, from, to, located } of searchFilesOf(files, large)) {
+      const members = m.distinct(pairs, from, to, -1, files.skip, lo);
+      yield { kind: 'search', start, text: chunkText(list.records, members, located) };
     }
   });
+}
+
+/** A part's keys cut into search files: their first keys (starts), the pair each begins at (bounds, then hi), and the pairs no file holds (skip[i - lo]). */
+export interface Cut {
+  starts: string[];
+  bounds: number[];
+  skip: Uint8Array;
+}
+
+/** Each search file of a cut: its first key, its pairs [from, to), and the large prefixes whose answers it holds. */
+export function searchFilesOf(
+  { starts, bounds }: Cut,
+  large: readonly LargePrefix[],
+): { start: string; from: number; to: number; located: LargePrefix[] }[] {
+  const files = starts.map((start, f) => ({
+    start,
+    from: bounds[f]!,
+    to: bounds[f + 1]!,
+    located: [] as LargePrefix[],
+  }));
+  for (const l of large) files[searchFileFor(l.prefix, starts)]!.located.push(l);
+  return files;
 }
 
 /**
@@ -66,8 +83,8 @@ export function largePrefixes(
   // Parents are walked before their children, which overwrite largeDepth.
   const largeDepth = new Int32Array(hi - lo).fill(-1);
   const stack: [number, number, number][] = hi > lo ? [[lo, hi, Math.max(known, 0)]] : [];
-  while (stack.length > 0) {
-    const [a, b, depth] = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [a, b, depth] = top;
     if (depth !== known) {
       const matches = m.largeMatches(pairs, a, b, depth);
       if (!matches) continue;
@@ -113,7 +130,7 @@ export function cut(
   largeDepth: Int32Array,
   bytesOfSet: (set: ResultSet) => number = setBytes,
   vcDepth?: Int32Array,
-): { starts: string[]; bounds: number[]; skip: Uint8Array } {
+): Cut {
   const { keys, owners } = pairs;
   const largeAt = new Map<number, LargePrefix[]>();
   for (const l of large) largeAt.set(l.lo, [...(largeAt.get(l.lo) ?? []), l]);
@@ -147,9 +164,10 @@ export function cut(
       }
     }
     for (const l of largeAt.get(i) ?? []) {
-      if (l.set!.stamp !== generation) {
-        l.set!.stamp = generation;
-        bytes += bytesOfSet(l.set!);
+      const set = resultSetOf(l);
+      if (set.stamp !== generation) {
+        set.stamp = generation;
+        bytes += bytesOfSet(set);
       }
     }
     if (skipped) continue;

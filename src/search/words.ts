@@ -22,8 +22,8 @@ import { createHash } from 'node:crypto';
 import { FNV_BASIS, fnv1a, searchFileFor, vocabBucket } from '../client/paths.js';
 import type { Matcher } from './match.js';
 import { nameOfText, pairFiles, recordsText, skipsOf, skipText, type Blocks, type Skips } from './blocks.js';
-import { cut, largePrefixes } from './parts.js';
-import { makePart, pagesOf } from './output.js';
+import { cut, largePrefixes, searchFilesOf, type Cut } from './parts.js';
+import { makePart, pagesOf, resultSetOf } from './output.js';
 import type { IndexPart, LargePrefix, Pairs, ResultSet, SearchFile } from './types.js';
 
 const json = JSON.stringify;
@@ -52,8 +52,10 @@ function wordChunkText(
     const sets: string[] = [];
     const index = new Map<ResultSet, number>();
     const names = located.map((l) => {
-      if (!index.has(l.set!)) index.set(l.set!, sets.push(wordSetText(l.set!)) - 1);
-      return `${json(l.prefix)}:${index.get(l.set!)}`;
+      const set = resultSetOf(l);
+      let at = index.get(set);
+      if (at === undefined) index.set(set, (at = sets.push(wordSetText(set)) - 1));
+      return `${json(l.prefix)}:${at}`;
     });
     text += `,"large":{${names.join(',')}},"sets":[${sets.join(',')}]`;
     const map = (ls: LargePrefix[], value: (l: LargePrefix) => unknown) =>
@@ -147,13 +149,10 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
   });
   wordSets(m, large);
   const files = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes, vcDepth);
-  const { starts, bounds, skip } = files;
-  const placed: LargePrefix[][] = starts.map(() => []);
-  for (const l of large) placed[searchFileFor(l.prefix, starts)]!.push(l);
   const pooled = large.filter((l) => !skipsFor.has(l));
   const also = alsoFiles(keys, pooled, files, lo, hi);
-  return makePart(list, name, starts, [], function* () {
-    const poolOf = yield* poolFiles(m, pairs, lo, hi, skip, vcDepth);
+  return makePart(list, name, files.starts, [], function* () {
+    const poolOf = yield* poolFiles(m, pairs, lo, hi, files.skip, vcDepth);
     // Each large prefix's skip file, or the pool file of its first pooled large key (all of them are in it).
     for (const l of large) {
       const skips = skipsFor.get(l);
@@ -173,9 +172,9 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
         }
       }
     }
-    for (const [f, start] of starts.entries()) {
-      const members = m.distinct(pairs, bounds[f]!, bounds[f + 1]!, -1, skip, lo);
-      yield { kind: 'search', start, text: wordChunkText(list.records, members, placed[f]!, also) };
+    for (const { start, from, to, located } of searchFilesOf(files, large)) {
+      const members = m.distinct(pairs, from, to, -1, files.skip, lo);
+      yield { kind: 'search', start, text: wordChunkText(list.records, members, located, also) };
     }
   });
 }
@@ -189,7 +188,7 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
 function alsoFiles(
   keys: readonly string[],
   pooled: readonly LargePrefix[],
-  files: { starts: string[]; bounds: number[]; skip: Uint8Array },
+  files: Cut,
   lo: number,
   hi: number,
 ): Map<LargePrefix, string[]> {
@@ -244,8 +243,9 @@ function* poolFiles(
       list.records,
       members.sort((x, y) => x - y),
     )}}`;
-    poolNames.push(nameOfText(text));
-    yield { kind: 'pool', name: poolNames[poolNames.length - 1]!, text };
+    const name = nameOfText(text);
+    poolNames.push(name);
+    yield { kind: 'pool', name, text };
     members = [];
     size = 0;
     generation = m.newGeneration();

@@ -125,10 +125,11 @@ export type Misfit =
 
 /** The files and bytes a host stores of a tree: all but the root files it reads as settings. */
 export function hostTally(size: TreeSize, host: Host): Tally {
-  const settings = (host.settings ?? []).filter((name) => name in size.root);
+  // The bytes of each settings file the tree holds.
+  const settings = (host.settings ?? []).map((name) => size.root[name]).filter((bytes) => bytes !== undefined);
   return {
     files: size.files - settings.length,
-    bytes: size.bytes - settings.reduce((n, name) => n + size.root[name]!, 0),
+    bytes: size.bytes - settings.reduce((n, bytes) => n + bytes, 0),
   };
 }
 
@@ -139,18 +140,12 @@ export function overCaps(size: TreeSize, host: Host): Misfit[] {
   if (host.files !== undefined && files > host.files) misfits.push({ figure: 'files', value: files, cap: host.files });
   if (host.siteBytes !== undefined && bytes > host.siteBytes)
     misfits.push({ figure: 'site', value: bytes, cap: host.siteBytes });
+  const { fileBytes } = host;
   const large =
-    host.fileBytes === undefined
-      ? []
-      : size.large.filter((f) => f.bytes > host.fileBytes! && !host.settings?.includes(f.path));
-  if (large.length > 0)
-    misfits.push({
-      figure: 'file',
-      path: large[0]!.path,
-      value: large[0]!.bytes,
-      cap: host.fileBytes!,
-      more: large.length - 1,
-    });
+    fileBytes === undefined ? [] : size.large.filter((f) => f.bytes > fileBytes && !host.settings?.includes(f.path));
+  const [largest] = large;
+  if (largest && fileBytes !== undefined)
+    misfits.push({ figure: 'file', path: largest.path, value: largest.bytes, cap: fileBytes, more: large.length - 1 });
   // Each folder apart: what fills one (a list's items, its pages) is not what fills another.
   for (const { path, entries } of size.crowded) {
     if (host.folderEntries !== undefined && entries > host.folderEntries)

@@ -6,7 +6,9 @@ import { ioError } from '../errors.js';
 import { TreeWriter, type WriteOptions } from './write.js';
 import { errorData, type WorkerReply, type WorkerRequest } from './protocol.js';
 
-const port = parentPort!;
+if (!parentPort)
+  throw new Error("write/worker.ts is the writer's thread: threaded.ts starts it, nothing runs it alone");
+const port = parentPort;
 const reply = (message: WorkerReply) => port.postMessage(message);
 const failure = (err: unknown): WorkerReply => ({ error: errorData(ioError(err)) });
 

@@ -197,11 +197,11 @@ export class TreeWriter {
     }
     const bytes = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
     this.put(path, h, () => text);
-    if (this.copies && takesCopies(path, bytes)) this.addCopies(path, h, text);
+    if (this.copies && takesCopies(path, bytes)) this.addCopies(this.copies, path, h, text);
   }
 
   /** The copies of a file: those the served tree does not hold made by the copies' thread, into the spare. */
-  private addCopies(path: string, h: string, text: string | Uint8Array): void {
+  private addCopies(copies: CopyMaker, path: string, h: string, text: string | Uint8Array): void {
     const tags: CopyTag[] = [];
     for (const { suffix, tag } of COPIES) {
       const [copy, key] = [`${path}${suffix}`, `${h}.${tag}`];
@@ -214,7 +214,7 @@ export class TreeWriter {
     }
     // A buffer of its own: the copies' thread takes it whole.
     if (tags.length > 0)
-      this.copies!.take({
+      copies.take({
         file: join(this.spare.root, path),
         tags,
         data: typeof text === 'string' ? new TextEncoder().encode(text) : text.slice(),
@@ -288,7 +288,14 @@ export class TreeWriter {
         this.keepSpare();
         return report;
       }
-      for (const path of diff.link) spare.link(active!, path, served!.get(path)!);
+      if (diff.link.length > 0) {
+        if (!active || !served)
+          throw new ReflistError(
+            'INTERNAL',
+            `${diff.link.length} files to link from the served tree, and none is served`,
+          );
+        for (const path of diff.link) spare.link(active, path, served.get(path)!);
+      }
       for (const path of diff.remove) spare.remove(path);
       this.finishCache(active);
       writeIndex(spare.root, diff.next);
@@ -307,10 +314,13 @@ export class TreeWriter {
     remove(target);
     if (!existsSync(this.cacheNext)) return;
     const served = active && cacheDir(active);
-    for (const section of this.keeps.keys()) {
-      for (const file of served && existsSync(served) ? readdirSync(served) : []) {
-        if (file.startsWith(`${section}.`) && !existsSync(join(this.cacheNext, file)))
-          linkSync(join(served!, file), join(this.cacheNext, file));
+    if (served && existsSync(served)) {
+      const files = readdirSync(served);
+      for (const section of this.keeps.keys()) {
+        for (const file of files) {
+          if (file.startsWith(`${section}.`) && !existsSync(join(this.cacheNext, file)))
+            linkSync(join(served, file), join(this.cacheNext, file));
+        }
       }
     }
     renameSync(this.cacheNext, target);

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build as esbuild } from 'esbuild';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { CHROMIUM, launchChromium } from '../scripts/demo-page.js';
 import { servePreview, waitForServer } from '../scripts/preview.js';
@@ -144,6 +144,48 @@ export const hasChromium = existsSync(CHROMIUM);
 /** The widgets wait 250–300 ms after a keystroke; leave a loaded machine room beyond that. */
 export const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 5_000 });
 
+/** Each page's requests in flight, and when one last started or ended (ms), for quiet(). */
+const traffic = new WeakMap<Page, { inFlight: Set<Request>; last: number }>();
+
+/** Counts the requests of `page` from now on, for quiet(): useWidgetSite does it for every page it opens. */
+export function trackTraffic(page: Page): void {
+  const seen = { inFlight: new Set<Request>(), last: Date.now() };
+  page.on('request', (request) => {
+    seen.inFlight.add(request);
+    seen.last = Date.now();
+  });
+  const ended = (request: Request) => {
+    seen.inFlight.delete(request);
+    seen.last = Date.now();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  traffic.set(page, seen);
+}
+
+/**
+ * Waits until `page` has had no request in flight for `ms`, counted from the
+ * end of its last request, or from the call if that came later: for a test
+ * whose point is that nothing more happens (no load past the last page, no
+ * late answer, no error from an image). Such a thing does not show by itself
+ * but as a request the widget starts from a timer of its own (a throttle, a
+ * scroll check) some time after the last event, so only a stretch of quiet
+ * shows there is none; `ms` is that time with room to spare. Where there is
+ * a condition to see (options shown, a count reached), wait for it instead.
+ */
+export async function quiet(page: Page, ms: number): Promise<void> {
+  const seen = traffic.get(page);
+  if (!seen) throw new Error('quiet(): the page is not tracked (trackTraffic)');
+  const from = Date.now();
+  await expect
+    .poll(() => seen.inFlight.size === 0 && Date.now() - Math.max(seen.last, from) >= ms, {
+      timeout: ms + 10_000,
+      interval: 25,
+      message: `no request in flight for ${ms} ms`,
+    })
+    .toBe(true);
+}
+
 /** What a widget's tests work with: the site's address, this test's page, and the requests it made. */
 export interface WidgetTest {
   widget: Example;
@@ -198,6 +240,7 @@ export function useWidgetSite(widget: Example): WidgetTest {
     pageErrors = [];
     const requests: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    trackTraffic(page);
     page.on('request', (request) => {
       const { pathname, search } = new URL(request.url());
       if (pathname.startsWith('/lookup/')) requests.push(pathname + search);
@@ -336,7 +379,8 @@ export async function expectMarks(page: Page, widget: MarksDriver): Promise<void
     await poll(() => shown(id)).toEqual([{ text: markup, marks: img }]);
     expect(await page.locator('img').count(), 'images in the page').toBe(0);
   }
-  await page.waitForTimeout(300); // an image that failed to load would have run its handler by now
+  // An image made of the label would load `x`, fail and run its handler: none has once the page is quiet.
+  await quiet(page, 300);
   expect(dialogs, 'dialogs opened').toEqual([]);
 }
 
@@ -393,7 +437,8 @@ export async function expectPagedCascade(site: WidgetTest, widget: CascadeDriver
   await widget.scroll('city');
   await poll(() => widget.texts('city')).toEqual(malta.flat());
   await widget.scroll('city');
-  await page.waitForTimeout(700); // a load past the last page would have shown by now
+  // A load past the last page would be a request, from the widget's scroll check (AsyncPaginate's every 300 ms).
+  await quiet(page, 700);
   expect(await widget.texts('city')).toEqual(malta.flat());
   expect(asked, 'one request a page of cities').toEqual([
     '/places/lookup/country/MT/city.json',
@@ -408,6 +453,7 @@ export async function expectPagedCascade(site: WidgetTest, widget: CascadeDriver
   // Closed and opened again: still Liechtenstein's cities alone.
   await page.keyboard.press('Escape');
   await widget.open('city');
-  await page.waitForTimeout(300);
+  // What opening it again loads has come and is shown: then the list must be Liechtenstein's.
+  await quiet(page, 300);
   await poll(() => widget.texts('city')).toEqual(liechtenstein);
 }

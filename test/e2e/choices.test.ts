@@ -15,6 +15,7 @@ import {
   hasChromium,
   marksBody,
   poll,
+  quiet,
   shippedReference,
   useWidgetSite,
   type Item,
@@ -172,8 +173,9 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     await poll(() => rows('author')).toEqual([...page1, ...page2]);
     expect(site.requests).toHaveLength(1);
     expect(site.requests[0]).toMatch(/^\/lookup\/author\//);
-    // Still where the reader left off (the end of page 1), not back at the top.
-    await site.page.waitForTimeout(100); // a frame or two: Choices.js would reset the scroll in one
+    // Still where the reader left off (the end of page 1), not back at the top: Choices.js would
+    // reset the scroll as it draws page 2, in the frame that shows it or the next, so two frames on.
+    await site.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     const after = await listbox('author').evaluate((el) => el.scrollTop);
     expect(after).toBeCloseTo(before.scrollTop, -1);
   });
@@ -338,7 +340,7 @@ describe.skipIf(!hasChromium)('Choices.js over a static tree, in Chromium (docs/
     const term = 'smith j';
     await type('author', term, 60);
     await poll(() => rows('author')).toEqual(expectedRows(`/author.json?Term=${encodeURIComponent(term)}`));
-    await site.page.waitForTimeout(400); // nothing more follows the last keystroke's answer
+    await quiet(site.page, 400); // nothing more follows the last keystroke's answer
     expect(site.requests.length).toBeGreaterThan(0);
     expect(site.requests.length).toBeLessThanOrEqual(term.length);
   });

@@ -1,6 +1,6 @@
 // `reflist dev` end to end: the real CLI as a child process, real saves into
 // a real sources folder, real HTTP. Waits poll; nothing sleeps for a fixed time.
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -431,25 +431,29 @@ describe('what reflist dev watches', () => {
 
 describe('scheduleBuilds', () => {
   test('changes during a build make exactly one more build, with every file that changed', async () => {
+    // vitest's clock: the quiet time has passed once the test moves the clock past it, where a
+    // sleep of real time could end before a busy machine ran the scheduler's timer.
+    vi.useFakeTimers();
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const QUIET_MS = 20;
     const runs: string[][] = [];
     let finish = () => {};
     const builds = scheduleBuilds(async (changed) => {
       runs.push(changed);
       await new Promise<void>((done) => (finish = done));
-    }, 20);
+    }, QUIET_MS);
     builds.change('author.csv');
-    await until(
-      () => runs.length === 1,
-      () => 'the first build',
-    );
+    expect(runs).toHaveLength(0); // not before the quiet time
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
+    expect(runs).toEqual([['author.csv']]);
     for (const file of ['state.csv', 'county.csv', 'state.csv']) builds.change(file);
-    await new Promise((r) => setTimeout(r, 100)); // the quiet time passes while the build still runs
+    // The quiet time passes (five times over) while the build still runs: no second build yet.
+    await vi.advanceTimersByTimeAsync(5 * QUIET_MS);
     expect(runs).toHaveLength(1);
     finish();
-    await until(
-      () => runs.length === 2,
-      () => 'the queued build',
-    );
+    await vi.waitFor(() => expect(runs, 'the queued build').toHaveLength(2));
     finish();
     await builds.close();
     expect(runs).toEqual([['author.csv'], ['county.csv', 'state.csv']]);

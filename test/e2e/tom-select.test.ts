@@ -2,6 +2,7 @@
 // (tom-select.complete, virtual_scroll included), in Debian's Chromium, over a
 // tree of the shipped sources: what a person sees in each drop-down must be
 // the reference's answer for the same query.
+import type { Request } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { fold } from '../../src/client/fold.js';
 import { highlight } from '../../src/client/highlight.js';
@@ -14,6 +15,7 @@ import {
   hasChromium,
   marksBody,
   poll,
+  quiet,
   shippedReference,
   useWidgetSite,
   type Item,
@@ -58,10 +60,14 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
       .map((text) => highlight(text, term, { typos: false }).map(([start, end]) => text.slice(start, end)));
   /** The values of the options shown in the open drop-down of select `id`, in order. */
   const optionValues = (id: string) => options(id).evaluateAll((els) => els.map((el) => el.getAttribute('data-value')));
-  /** Waits until select `id` has no load under way, and past the time a late one would take to show. */
+  /**
+   * Waits until select `id` has no load under way, and the page no request for 800 ms: a late
+   * load starts from Tom Select's throttles (loadThrottle, refreshThrottle: 300 ms each) and
+   * shows as a request, so a quiet stretch past them shows none is coming (quiet()).
+   */
   async function settled(id: string): Promise<void> {
     await poll(() => site.page.locator(`.ts-wrapper:has(#${id}-ts-control).loading`).count()).toBe(0);
-    await site.page.waitForTimeout(800);
+    await quiet(site.page, 800);
   }
   /** The chosen items shown in the control of select `id`: their values and texts, in order. */
   const chosen = (id: string) =>
@@ -206,9 +212,13 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let second: Request | undefined;
+    site.page.on('requestfinished', (request) => {
+      if (request === second) release();
+    });
     await site.page.route('**/lookup/author/search/**', async (route) => {
       if (++searches === 1) await released;
-      else setTimeout(release, 200);
+      else second = route.request();
       await route.continue();
     });
     await visit();
@@ -461,9 +471,8 @@ describe.skipIf(!hasChromium)('Tom Select on a static tree, in Chromium', () => 
       await released;
       await route.continue();
     });
-    await site.page.route(`**/lookup/country/${canada.id}/state.json`, async (route) => {
-      setTimeout(release, 200);
-      await route.continue();
+    site.page.on('requestfinished', (request) => {
+      if (new URL(request.url()).pathname === `/lookup/country/${canada.id}/state.json`) release();
     });
     await visit();
     await choose('country', 'united st', texts('/country.json?Term=united%20st'), 'United States');

@@ -14,7 +14,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { buildTuned } from '../src/build.js';
 import { parseRequest } from '../src/client/request.js';
 import type { Manifest } from '../src/client/types.js';
@@ -169,6 +169,39 @@ export function jsonOrText(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * Waits until the server of a process a test started answers: until
+ * `answers()` resolves true (a refused connection or any other throw is "not
+ * yet"). The servers print no line to wait for, so this polls the condition
+ * itself (vi.waitFor, every 50 ms), not a sleep between tries: it resolves on
+ * the first answer, fails at once with the process's `output()` when the
+ * process exits first (`exited` resolves), and after `timeoutMs` otherwise.
+ */
+export async function untilAnswers(
+  what: string,
+  answers: () => Promise<boolean>,
+  { exited, output, timeoutMs = 15_000 }: { exited: Promise<unknown>; output: () => string; timeoutMs?: number },
+): Promise<void> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  let state: 'up' | 'exited';
+  try {
+    state = await vi.waitFor(
+      async () => {
+        if (gone) return 'exited' as const;
+        if (!(await answers())) throw new Error(`${what} does not answer yet`);
+        return 'up' as const;
+      },
+      { timeout: timeoutMs, interval: 50 },
+    );
+  } catch (error) {
+    throw new Error(`${what} did not answer within ${timeoutMs} ms: ${output()}`, { cause: error });
+  }
+  if (state === 'exited') throw new Error(`${what} exited before it answered: ${output()}`);
 }
 
 /**

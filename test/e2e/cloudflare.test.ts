@@ -16,6 +16,7 @@ import { parseRequest } from '../../src/client/request.js';
 import type { Manifest } from '../../src/client/types.js';
 import { mulberry32 } from '../../scripts/sources/prng.js';
 import { arbRequest, toCsvFiles } from '../arbitraries.js';
+import { HOST_FIXTURE } from '../fixtures/hosts.js';
 import { buildFrom, freePort, tempDir, type Running } from '../helpers.js';
 import {
   assertHostOnDeclaredCases,
@@ -26,6 +27,7 @@ import {
   PARAMETER_URLS,
   PRESET_API,
   requestTarget,
+  untilAnswers,
   type HostAnswer,
 } from '../host-checks.js';
 import { startWorkerd } from '../hosts/workerd.js';
@@ -101,81 +103,6 @@ function expectWorker(
   });
 }
 
-// Three author pages of 30 with Unicode names to search, two systems (counts on
-// some items), divisions with children, and a country with a state and a county
-// to reach through zero-padded ids.
-const UNICODE_AUTHORS = [
-  'Müller, Jürgen',
-  'Łukasiewicz, Jan',
-  'Straße, Anna',
-  'Ångström, Anders',
-  'Øberg, Åsa',
-  'Ærø, Ib',
-  '山田, 太郎',
-  'Nguyễn, Văn An',
-  "O'Brien, Seán",
-  'Ďurica, Ľuboš',
-].map((text, i) => ({ id: 101 + i, text }));
-const FIXED: RefSources = {
-  author: [
-    ...Array.from({ length: 55 }, (_, i) => ({
-      id: i + 1,
-      text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}`,
-    })),
-    ...UNICODE_AUTHORS,
-  ],
-  country: [
-    { id: 840, text: 'United States' },
-    { id: 124, text: 'Canada' },
-    { id: 248, text: 'Åland Islands' },
-  ],
-  state: [
-    { id: 6, country_id: 840, text: 'California' },
-    { id: 48, country_id: 840, text: 'Texas' },
-  ],
-  county: [
-    {
-      country_id: 840,
-      state_id: 6,
-      FIPS: 6037,
-      county: 'Los Angeles',
-      latitudeCenter: 34.3207,
-      LongitudeCenter: -118.2243,
-    },
-    {
-      country_id: 840,
-      state_id: 6,
-      FIPS: 6075,
-      county: 'San Francisco',
-      latitudeCenter: 37.7599,
-      LongitudeCenter: -122.4449,
-    },
-  ],
-  division: [
-    { id: 1, text: 'Zoology' },
-    { id: 2, text: 'Botany' },
-  ],
-  category: [
-    { id: 10, division_id: 1, text: 'Mammals' },
-    { id: 11, division_id: 1, text: 'Mollusca' },
-    { id: 20, division_id: 2, text: 'Ferns' },
-  ],
-  descriptor: Array.from({ length: 40 }, (_, i) => ({ id: i, text: `Descriptor ${i}` })),
-  system: [
-    { id: 'gbif', text: 'GBIF' },
-    { id: 'col-2', text: 'Catalogue of Life' },
-  ],
-  author_count: [
-    { system: 'gbif', id: 31, count: 4 },
-    { system: 'gbif', id: 101, count: 2 },
-    { system: 'col-2', id: 51, count: 9 },
-  ],
-  division_count: [
-    { system: 'col-2', id: 2, count: 3 },
-    { system: 'gbif', id: 1, count: 1 },
-  ],
-};
-
 const root = tempDir('reflist-cloudflare-');
 const fixedTree = join(root, 'fixed', 'dist');
 let fixedBuilt: Promise<unknown> | undefined;
@@ -183,7 +110,7 @@ let fixedBuilt: Promise<unknown> | undefined;
 const fixed = () => {
   if (!fixedBuilt) {
     mkdirSync(join(root, 'fixed'), { recursive: true });
-    fixedBuilt = buildFrom(toCsvFiles(FIXED), fixedTree, 30);
+    fixedBuilt = buildFrom(toCsvFiles(HOST_FIXTURE), fixedTree, 30);
   }
   return fixedBuilt;
 };
@@ -192,8 +119,8 @@ const fixed = () => {
 const SERVICE_URLS: [string, string][] = [
   ...PARAMETER_URLS,
   ['/author.json', 'the first page'],
-  ['/author.json?Page=3', 'the last, short page'],
-  ['/author.json?Page=4', 'a page past the end: the true total and no items'],
+  ['/author.json?Page=4', 'the last, short page'],
+  ['/author.json?Page=5', 'a page past the end: the true total and no items'],
   ['/author.json?Term=m%C3%BCl', 'a Unicode Term (mül)'],
   ['/author.json?Term=MUL', 'a Term folded: MUL finds Müller'],
   ['/author.json?Term=strasse', 'ß folds to ss'],
@@ -272,7 +199,7 @@ describe('the Cloudflare _worker.js in workerd', () => {
   afterAll(() => worker?.stop());
 
   test.each(SERVICE_URLS)('%s answers like the reference (%s)', async (url) => {
-    expectLikeReference(url, await get(worker.url, url), referenceRequest(FIXED, 30, url));
+    expectLikeReference(url, await get(worker.url, url), referenceRequest(HOST_FIXTURE, 30, url));
   });
 
   test.each(OTHER_PATHS)(
@@ -281,7 +208,7 @@ describe('the Cloudflare _worker.js in workerd', () => {
       expect(adapterRouteOf(url, PRESET_API)).toBe('file');
       const [actual, assets] = await Promise.all([get(worker.url, url), get(worker.assetsUrl, url)]);
       expect(assets.status).toBe(404);
-      expectWorker(url, actual, referenceRequest(FIXED, 30, url), assets);
+      expectWorker(url, actual, referenceRequest(HOST_FIXTURE, 30, url), assets);
       expect(actual.body).toEqual({ error: `not found: ${url.replace(/\?.*$/s, '')}` });
     },
   );
@@ -624,19 +551,15 @@ async function startWrangler(args: string[], home: string): Promise<Running> {
     }
   };
   const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 40_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler ${args[0]} exited with ${child.exitCode}: ${output}`);
-    try {
-      if ((await get(url, '/lookup.json')).status === 200) break;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`wrangler ${args[0]} did not answer on ${url}: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await untilAnswers(`wrangler ${args[0]} on ${url}`, async () => (await get(url, '/lookup.json')).status === 200, {
+      exited,
+      output: () => output,
+      timeoutMs: 40_000,
+    });
+  } catch (error) {
+    await stop();
+    throw error;
   }
   return { url, stop };
 }
@@ -652,7 +575,7 @@ async function expectHostServesTree(host: Running) {
     '/author.json?Page=0',
     '/author.json?System=nope',
   ]) {
-    expectLikeReference(url, await get(host.url, url), referenceRequest(FIXED, 30, url));
+    expectLikeReference(url, await get(host.url, url), referenceRequest(HOST_FIXTURE, 30, url));
   }
   for (const file of ['/author/page/2.json', '/lookup-client.js']) {
     const res = await get(host.url, file);
@@ -670,7 +593,7 @@ async function expectHostServesTree(host: Running) {
     const res = await get(host.url, url);
     expect({ url, status: res.status, body: res.body }).toEqual({
       url,
-      ...referenceRequest(FIXED, 30, url),
+      ...referenceRequest(HOST_FIXTURE, 30, url),
       body: { error: `not found: ${decodeURIComponent(url)}` },
     });
   }

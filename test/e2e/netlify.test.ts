@@ -13,6 +13,7 @@ import { adapterRouteOf, servicePaths } from '../../src/client/host.js';
 import { parseRequest } from '../../src/client/request.js';
 import type { Manifest } from '../../src/client/types.js';
 import { arbRequest, toCsvFiles } from '../arbitraries.js';
+import { HOST_FIXTURE } from '../fixtures/hosts.js';
 import { buildFrom, tempDir, type Running } from '../helpers.js';
 import {
   assertHostOnDeclaredCases,
@@ -27,7 +28,7 @@ import {
   type HostAnswer,
 } from '../host-checks.js';
 import { startNetlifyDeno } from '../hosts/netlify.js';
-import { referenceRequest, type RefResponse, type RefSources } from '../reference.js';
+import { referenceRequest, type RefResponse } from '../reference.js';
 
 const OWN_READ = { 'x-reflist-read': '1' };
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -107,63 +108,6 @@ function expectNetlify(
   });
 }
 
-// Three author pages of 30 with Unicode names, two systems (counts on some items),
-// divisions with children, and a country with a state and a county to reach through zero-padded ids.
-const authors = [
-  ...Array.from({ length: 65 }, (_, i) => ({
-    id: i + 1,
-    text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}`,
-  })),
-  { id: 101, text: 'Müller, Jürgen' },
-  { id: 102, text: 'Straße, Anna' },
-  { id: 103, text: 'Ærøskøbing, Søren' },
-  { id: 104, text: 'Łukasiewicz, Jan' },
-  { id: 105, text: '東京, 太郎' },
-  { id: 106, text: 'Dvořák, Antonín' },
-  { id: 107, text: 'ﬁnch, Ｍａｒｙ' },
-];
-const FIXED: RefSources = {
-  author: authors,
-  country: [
-    { id: 840, text: 'United States' },
-    { id: 124, text: 'Canada' },
-    { id: 384, text: "Côte d'Ivoire" },
-  ],
-  state: [
-    { id: 6, country_id: 840, text: 'California' },
-    { id: 72, country_id: 840, text: 'Puerto Rico' },
-  ],
-  county: [
-    {
-      country_id: 840,
-      state_id: 6,
-      FIPS: 6037,
-      county: 'Los Angeles',
-      latitudeCenter: 34.3207,
-      LongitudeCenter: -118.2243,
-    },
-  ],
-  division: [
-    { id: 1, text: 'Zoology' },
-    { id: 2, text: 'Botany' },
-  ],
-  category: [
-    { id: 10, division_id: 1, text: 'Mammals' },
-    { id: 20, division_id: 2, text: 'Ferns' },
-  ],
-  descriptor: Array.from({ length: 40 }, (_, i) => ({ id: i, text: `Descriptor ${i}` })),
-  system: [
-    { id: 'gbif', text: 'GBIF' },
-    { id: 'col-2', text: 'Catalogue of Life' },
-  ],
-  author_count: [
-    { system: 'gbif', id: 31, count: 4 },
-    { system: 'col-2', id: 61, count: 9 },
-    { system: 'gbif', id: 101, count: 2 },
-  ],
-  division_count: [{ system: 'col-2', id: 2, count: 3 }],
-};
-
 const TABLE: [string, string][] = [
   ...PARAMETER_URLS,
   ['/author.json?Term=m%C3%BCller', 'a Term in UTF-8'],
@@ -184,7 +128,7 @@ const TABLE: [string, string][] = [
   ['/author.json?Term=%25', 'a Term of punctuation only'],
   ['/author.json?page=3', 'a page by select2 casing'],
   ['/author.json?PAGE=03', 'any casing of the name, leading zeros'],
-  ['/author.json?Page=4', 'a page past the end'],
+  ['/author.json?Page=5', 'a page past the end'],
   ['/author.json?Id=101', 'an Id'],
   ['/author.json?Id=0101&System=gbif', 'a zero-padded Id with a System'],
   ['/author.json?Id=999', 'an unknown Id: no items'],
@@ -235,14 +179,14 @@ describe('the Netlify edge function in Deno', () => {
   let netlify: Running;
   let config: { path: string[]; excludedPath?: unknown; header?: Record<string, unknown> };
   beforeAll(async () => {
-    await buildFrom(toCsvFiles(FIXED), tree, 30);
+    await buildFrom(toCsvFiles(HOST_FIXTURE), tree, 30);
     ({ config } = await import(pathToFileURL(join(tree, '_netlify/reflist.js')).href));
     netlify = await startNetlifyDeno(tree);
   });
   afterAll(() => netlify?.stop());
 
   test.each(TABLE)('%s answers like the reference or the static host (%s)', async (url) => {
-    expectNetlify(tree, url, await fetchAnswer(netlify.url, url), referenceRequest(FIXED, 30, url));
+    expectNetlify(tree, url, await fetchAnswer(netlify.url, url), referenceRequest(HOST_FIXTURE, 30, url));
   });
 
   test('the table reaches the function for service paths and the files for the rest', async () => {
@@ -262,7 +206,7 @@ describe('the Netlify edge function in Deno', () => {
         fetchRaw(netlify.url, raw!),
         fetchAnswer(netlify.url, encoded!),
       ]);
-      expectNetlify(tree, encoded!, got, referenceRequest(FIXED, 30, encoded!));
+      expectNetlify(tree, encoded!, got, referenceRequest(HOST_FIXTURE, 30, encoded!));
       expect({ raw, text: got.text }).toEqual({ raw, text: percentEncoded.text });
     }
   });
@@ -294,7 +238,7 @@ describe('the Netlify edge function in Deno', () => {
     // The same paths without the header are answered by the function, which reads them over HTTP itself.
     const filtered = await fetchAnswer(netlify.url, '/country.json?Term=zzzz', { signal: AbortSignal.timeout(10_000) });
     expect({ status: filtered.status, body: filtered.body, by: servedBy(filtered) }).toEqual({
-      ...referenceRequest(FIXED, 30, '/country.json?Term=zzzz'),
+      ...referenceRequest(HOST_FIXTURE, 30, '/country.json?Term=zzzz'),
       by: 'function',
     });
     expect(filtered.body).toEqual({ total: 0, items: [] });
@@ -362,7 +306,7 @@ describe('the Netlify edge function in Deno', () => {
     expect(config.excludedPath).toBeUndefined();
     // Every service path of random requests, every file of the tree and paths near them: the function
     // sees exactly the paths under the globs, answers the service paths, and lets the rest through.
-    const requests = fc.sample(arbRequest(FIXED, 30), { numRuns: 300, seed: 7 });
+    const requests = fc.sample(arbRequest(HOST_FIXTURE, 30), { numRuns: 300, seed: 7 });
     const near = [
       '/author.json',
       '/author.jsonx',
@@ -394,10 +338,10 @@ describe('the Netlify edge function in Deno', () => {
     try {
       const urls = [
         ...TABLE.map(([url]) => url),
-        ...fc.sample(arbRequest(FIXED, 30), { numRuns: 300 - TABLE.length, seed: 42 }),
+        ...fc.sample(arbRequest(HOST_FIXTURE, 30), { numRuns: 300 - TABLE.length, seed: 42 }),
       ];
       expect(urls).toHaveLength(300);
-      const expected = urls.map((url) => referenceRequest(FIXED, 30, url));
+      const expected = urls.map((url) => referenceRequest(HOST_FIXTURE, 30, url));
       for (let round = 0; round < 3; round++) {
         const results = await Promise.allSettled(urls.map((url) => fetchAnswer(fresh.url, url)));
         const failures = results.flatMap((r, i) =>

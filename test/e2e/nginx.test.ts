@@ -28,11 +28,13 @@ import {
   isStaticTreeFile,
   PARAMETER_URLS,
   staticTreeFile,
+  untilAnswers,
   type DeclaredTree,
   type HostAnswer,
 } from '../host-checks.js';
 import { referenceRequest, type RefResponse, type RefSources } from '../reference.js';
 import { CITY_FILES, NESTED_CONFIG } from '../fixtures/cities.js';
+import { HOST_FIXTURE } from '../fixtures/hosts.js';
 
 const NGINX = process.env['NGINX'] ?? '/usr/sbin/nginx';
 const haveNginx = existsSync(NGINX);
@@ -57,16 +59,14 @@ async function startNginx(tree: string): Promise<Running> {
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
-    try {
-      await fetch(url);
-      break;
-    } catch {
-      if (i > 100) throw new Error(`nginx did not answer on ${url}: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 30));
-    }
-  }
+  await untilAnswers(
+    `nginx on ${url}`,
+    async () => {
+      await (await fetch(url)).arrayBuffer();
+      return true;
+    },
+    { exited, output: () => stderr, timeoutMs: 10_000 },
+  );
   return {
     url,
     stop: async () => {
@@ -94,63 +94,20 @@ function expectNginx(root: string, url: string, actual: RefResponse, expected: R
   } else expectLikeReference(url, actual, expected);
 }
 
-// Three author pages of 30, two systems (counts on some items), divisions with
-// children, and a country with a state and a county to reach through zero-padded ids.
-const authors = Array.from({ length: 65 }, (_, i) => ({
-  id: i + 1,
-  text: `Author ${String(i).padStart(2, '0')}, ${i % 2 ? 'Ann' : 'Bo'}`,
-}));
-const FIXED: RefSources = {
-  author: authors,
-  country: [
-    { id: 840, text: 'United States' },
-    { id: 124, text: 'Canada' },
-  ],
-  state: [{ id: 6, country_id: 840, text: 'California' }],
-  county: [
-    {
-      country_id: 840,
-      state_id: 6,
-      FIPS: 6037,
-      county: 'Los Angeles',
-      latitudeCenter: 34.3207,
-      LongitudeCenter: -118.2243,
-    },
-  ],
-  division: [
-    { id: 1, text: 'Zoology' },
-    { id: 2, text: 'Botany' },
-  ],
-  category: [
-    { id: 10, division_id: 1, text: 'Mammals' },
-    { id: 20, division_id: 2, text: 'Ferns' },
-  ],
-  descriptor: Array.from({ length: 40 }, (_, i) => ({ id: i, text: `Descriptor ${i}` })),
-  system: [
-    { id: 'gbif', text: 'GBIF' },
-    { id: 'col-2', text: 'Catalogue of Life' },
-  ],
-  author_count: [
-    { system: 'gbif', id: 31, count: 4 },
-    { system: 'col-2', id: 61, count: 9 },
-  ],
-  division_count: [{ system: 'col-2', id: 2, count: 3 }],
-};
-
 describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
   const root = tempDir('reflist-nginx-tree-');
   const tree = join(root, 'fixed');
   let nginx: Running;
   beforeAll(async () => {
     mkdirSync(root, { recursive: true });
-    await buildFrom(toCsvFiles(FIXED), tree, 30);
+    await buildFrom(toCsvFiles(HOST_FIXTURE), tree, 30);
     nginx = await startNginx(tree);
   });
   afterAll(() => nginx?.stop());
 
   test.each([
     ...PARAMETER_URLS,
-    ['/author.json?Page=4', 'a page past the end: the true total and no items'],
+    ['/author.json?Page=5', 'a page past the end: the true total and no items'],
     ['/country/0840/state/006/county/06037.json', 'zero-padded path ids'],
     ['/country/840/state/6/county.json', 'the county grid'],
     ['/country/124/state.json', 'a country without states: an empty list'],
@@ -159,7 +116,7 @@ describe.skipIf(!haveNginx)('nginx with the generated nginx.conf', () => {
     ['/country/840%2Fstate.json', 'an escaped / names nothing: 404, though country/840/state.json is a file'],
     ['/country/%zz.json', 'a malformed escape names nothing: 404'],
   ])('%s answers like the reference (%s)', async (url) => {
-    expectLikeReference(url, await fetchAnswer(nginx.url, url), referenceRequest(FIXED, 30, url));
+    expectLikeReference(url, await fetchAnswer(nginx.url, url), referenceRequest(HOST_FIXTURE, 30, url));
   });
 
   test('an unknown System answers the message of every host, unknown system "nope", in JSON whatever the value', async () => {
@@ -262,7 +219,7 @@ describe.skipIf(!haveNginx)('nginx with --nginx-upstream and reflist serve behin
   const root = tempDir('reflist-nginx-upstream-');
   let nginx: Running;
   beforeAll(async () => {
-    nginx = await nginxWithUpstream(FIXED, 30, join(root, 'fixed'));
+    nginx = await nginxWithUpstream(HOST_FIXTURE, 30, join(root, 'fixed'));
   });
   afterAll(() => nginx?.stop());
 
@@ -279,7 +236,7 @@ describe.skipIf(!haveNginx)('nginx with --nginx-upstream and reflist serve behin
     '/country/0840/state.json?term=ca',
     '/country/999/state.json?Term=x',
   ])('%s answers like the reference, through reflist serve', async (url) => {
-    expectLikeReference(url, await fetchAnswer(nginx.url, url), referenceRequest(FIXED, 30, url));
+    expectLikeReference(url, await fetchAnswer(nginx.url, url), referenceRequest(HOST_FIXTURE, 30, url));
   });
 
   test("an answer from reflist serve carries one CORS header and nginx's Cache-Control", async () => {

@@ -13,6 +13,7 @@ import { CHROMIUM, DemoPage, launchChromium } from '../../scripts/demo-page.js';
 import { adapterRouteOf } from '../../src/client/host.js';
 import type { Manifest } from '../../src/client/types.js';
 import { toCsvFiles } from '../arbitraries.js';
+import { HOST_FIXTURE } from '../fixtures/hosts.js';
 import { buildFrom, freePort, tempDir, type Running } from '../helpers.js';
 import {
   arbDeclaredHostCase,
@@ -24,8 +25,9 @@ import {
   isStaticTreeFile,
   jsonOrText,
   PRESET_API,
+  untilAnswers,
 } from '../host-checks.js';
-import { referenceRequest, type RefResponse, type RefSources } from '../reference.js';
+import { referenceRequest, type RefResponse } from '../reference.js';
 
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
@@ -72,16 +74,14 @@ async function startStatic(dir: string, { cors = false } = {}): Promise<StaticSe
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`http.server exited with ${child.exitCode}: ${log}`);
-    try {
-      await fetch(origin + '/');
-      break;
-    } catch {
-      if (i >= 200) throw new Error(`http.server did not answer on ${origin}: ${log}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
+  await untilAnswers(
+    `http.server on ${origin}`,
+    async () => {
+      await (await fetch(origin + '/')).arrayBuffer();
+      return true;
+    },
+    { exited, output: () => log, timeoutMs: 10_000 },
+  );
   return {
     origin,
     url: origin + '/',
@@ -141,52 +141,10 @@ $('#author-system').select2({
 
 // ------------------------------------------------------------ the fixed tree
 
-// 25 Smiths make three pages of 10; diacritics fold (Müller, Mühl, Muller match
-// "mül"); system x counts some authors; a division with a category; a county.
-const smiths = Array.from({ length: 25 }, (_, i) => ({
-  id: 100 + i,
-  text: `Smith, ${String.fromCharCode(65 + i)}${i % 3 ? 'nn' : 'o'}`,
-}));
-const FIXED: RefSources = {
-  author: [
-    ...smiths,
-    { id: 1, text: 'Müller, Anna' },
-    { id: 2, text: 'Muller, Bo' },
-    { id: 3, text: 'Mühl, Zoë' },
-    { id: 4, text: 'Mueller, Carl' },
-    { id: 5, text: 'Ørsted, H. C.' },
-    { id: 6, text: 'Smirnov, Ivan' },
-    { id: 7, text: 'Zed, Ann' },
-  ],
-  country: [{ id: 840, text: 'United States' }],
-  state: [{ id: 6, country_id: 840, text: 'California' }],
-  county: [
-    {
-      country_id: 840,
-      state_id: 6,
-      FIPS: 6037,
-      county: 'Los Angeles',
-      latitudeCenter: 34.3207,
-      LongitudeCenter: -118.2243,
-    },
-  ],
-  division: [
-    { id: 1, text: 'Zoology' },
-    { id: 2, text: 'Botany' },
-  ],
-  category: [
-    { id: 10, division_id: 1, text: 'Mammals' },
-    { id: 20, division_id: 2, text: 'Ferns' },
-  ],
-  descriptor: [{ id: 1, text: 'Taxonomy' }],
-  system: [{ id: 'x', text: 'System X' }],
-  author_count: [
-    { system: 'x', id: 101, count: 4 },
-    { system: 'x', id: 1, count: 9 },
-    { system: 'x', id: 6, count: 2 },
-  ],
-  division_count: [{ system: 'x', id: 1, count: 3 }],
-};
+// The host tests' one fixture (test/fixtures/hosts.ts) at pages of 10: "smi" finds
+// the 25 Smiths and Smirnov, three pages; "mül" finds Muller as well as the
+// Müllers; system x counts Smirnov, a Smith (201) and a Müller (301); author
+// 303 is Mühl, Zoë.
 
 interface Item {
   id: number;
@@ -194,7 +152,7 @@ interface Item {
   count?: number;
 }
 
-const reference = (url: string): RefResponse => referenceRequest(FIXED, PAGE_SIZE, url);
+const reference = (url: string): RefResponse => referenceRequest(HOST_FIXTURE, PAGE_SIZE, url);
 
 /** The texts select2 should show for `url`: the reference's items, counts in brackets. */
 function expectedTexts(url: string): string[] {
@@ -248,7 +206,7 @@ describe.skipIf(!hasChromium)('lookup-sw.js in Chromium, on static servers that 
   let pageErrors: string[];
 
   beforeAll(async () => {
-    await buildFrom(toCsvFiles(FIXED), tree, PAGE_SIZE);
+    await buildFrom(toCsvFiles(HOST_FIXTURE), tree, PAGE_SIZE);
 
     const siteDir = join(root, 'site');
     copyVendor(siteDir);
@@ -439,25 +397,25 @@ window.early = (async () => {
                 .done(resolve)
                 .fail(() => reject(new Error(url))),
           );
-        const author = (await get(`${base}author.json`, { Id: 3 })) as { items: { id: number; text: string }[] };
+        const author = (await get(`${base}author.json`, { Id: 303 })) as { items: { id: number; text: string }[] };
         const item = author.items[0]!;
         $('#author')
           .append(new Option(item.text, String(item.id), true, true))
           .trigger('change');
         return {
           author,
-          system: await get(`${base}author.json`, { Id: 101, System: 'x' }),
+          system: await get(`${base}author.json`, { Id: 201, System: 'x' }),
           child: await get(`${base}division.json`, { Id: 10, child: true }),
           county: await get(`${base}country/840/state/06/county.json`),
           missing: await get(`${base}author.json`, { Id: 999 }),
         };
       }, A);
-      expect(answers.author).toEqual(reference('/author.json?Id=3').body);
-      expect(answers.system).toEqual(reference('/author.json?Id=101&System=x').body);
+      expect(answers.author).toEqual(reference('/author.json?Id=303').body);
+      expect(answers.system).toEqual(reference('/author.json?Id=201&System=x').body);
       expect(answers.child).toEqual(reference('/division.json?Id=10&child=true').body);
       expect(answers.county).toEqual(reference('/country/840/state/06/county.json').body);
       expect(answers.missing).toEqual(reference('/author.json?Id=999').body);
-      expect(await demo.selection('author')).toEqual({ value: '3', text: 'Mühl, Zoë' });
+      expect(await demo.selection('author')).toEqual({ value: '303', text: 'Mühl, Zoë' });
     });
 
     test("errors come back as the reference's status with a JSON error, and other paths of the tree's host pass through", async () => {

@@ -74,9 +74,14 @@ describe('the client', () => {
     const { requested, fetch } = filesFetch();
     // The first request's read of page 2 hangs, as one can in a runtime that cancels another request's I/O.
     let first = true;
+    let hangs!: () => void;
+    const hung = new Promise<void>((resolve) => {
+      hangs = resolve;
+    });
     const hanging = async (url: string) => {
       if (first && url.endsWith('/author/page/2.json')) {
         first = false;
+        hangs();
         return new Promise<never>(() => {});
       }
       return fetch(url);
@@ -84,7 +89,7 @@ describe('the client', () => {
     const client = await treeClient(out, { baseUrl: 'https://example.org/lookup/', fetch: hanging });
     await client.manifest();
     void client.request('/author.json?Page=2');
-    await new Promise((r) => setTimeout(r, 10));
+    await hung; // the first request's read is under way
     const second = await Promise.race([
       client.request('/author.json?Page=2'),
       new Promise((r) => setTimeout(r, 2000, 'waited')),

@@ -36,9 +36,11 @@ export function checkConfig(json: Json, file: string): { declaration?: Declarati
   const config = json as RawConfig;
   const groups = config.groups && readGroups(config.groups);
   // The lists other lists embed, known before each is read: their items carry no fields, so no order either.
+  // A list the schema refused may hold anything (`"children": null`), so only the others say what they embed.
   const embedded = new Map<string, string>();
   for (const [name, { children }] of Object.entries(config.lists))
-    if (children !== undefined) embedded.set(typeof children === 'string' ? children : children.list, name);
+    if (children !== undefined && !within('lists', name))
+      embedded.set(typeof children === 'string' ? children : children.list, name);
   const read: ListSpec[] = [];
   for (const [name, raw] of Object.entries(config.lists)) {
     if (within('lists', name)) continue;

@@ -20,12 +20,9 @@ import { buildWith } from './bench-size.js';
 import { writeCityConfig, writeCitySources } from './examples/cities.js';
 import { writeLanguageConfig, writeLanguageSources } from './examples/languages.js';
 import { mulberry32 } from './sources/prng.js';
+import { int, kb, quantile } from './format.js';
 
-const int = (n: number) => n.toLocaleString('en-US');
 const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const quantile = (xs: number[], q: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 const PAGE_SIZE = 30;
 const CONFIGS = ['plain', 'picker'] as const;
 

@@ -20,11 +20,7 @@ import { writeCharConfig, writeCharSources } from './examples/characters.js';
 import { writeCityConfig, writeCitySources } from './examples/cities.js';
 import { writeWordConfig, writeWordSources } from './examples/wordnet.js';
 import { writeSynthetic } from './sources.js';
-
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
-const quantile = (xs: readonly number[], q: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+import { kb, pct, quantile } from './format.js';
 
 /**
  * Queries a person types into each picker: what they look for, in its own

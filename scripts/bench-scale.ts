@@ -26,13 +26,7 @@ import { measureTree } from '../src/write/fit.js';
 import { tempDir } from '../test/helpers.js';
 import { typeQueries } from './bench-keys.js';
 import { editSpecies, speciesSizes, writeSpecies } from './sources/species.js';
-
-const int = (n: number) => Math.round(n).toLocaleString('en-US');
-const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)} %`;
-const quantile = (xs: readonly number[], q: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
+import { int, kb, mb, pct, quantile } from './format.js';
 
 /**
  * What people type into a species picker: genera (the large real ones the
@@ -192,7 +186,7 @@ const HEADER = [
 ];
 
 const failed = (what: string, run: Run) =>
-  `${what} failed: ${run.exit} after ${run.seconds.toFixed(1)} s, ${int(run.rssMb)} MB: ${run.last.replaceAll('|', '\\|')}`;
+  `${what} failed: ${run.exit} after ${run.seconds.toFixed(1)} s, ${int(Math.round(run.rssMb))} MB: ${run.last.replaceAll('|', '\\|')}`;
 
 /** One size: its sources written, built, measured, typed into, edited and built again; its table row. */
 async function scaleRow(cli: string, rows: number): Promise<string> {
@@ -211,7 +205,7 @@ async function scaleRow(cli: string, rows: number): Promise<string> {
       console.log(`  ${failed('full build', full)}`);
       return `| ${int(rows)} | ${mb(csv)} | ${failed('build', full)} |`;
     }
-    console.log(`  full build     ${full.seconds.toFixed(1)} s, peak ${int(full.rssMb)} MB: ${full.lists}`);
+    console.log(`  full build     ${full.seconds.toFixed(1)} s, peak ${int(Math.round(full.rssMb))} MB: ${full.lists}`);
     started = performance.now();
     const tree = measure(out);
     const typed = await keystrokes(out, corpus.sample);
@@ -222,16 +216,16 @@ async function scaleRow(cli: string, rows: number): Promise<string> {
     const edit = build(cli, sources, out);
     console.log(
       edit.ok
-        ? `  edit rebuild   ${edit.seconds.toFixed(1)} s, peak ${int(edit.rssMb)} MB: ${edit.lists} (row now ${line})`
+        ? `  edit rebuild   ${edit.seconds.toFixed(1)} s, peak ${int(Math.round(edit.rssMb))} MB: ${edit.lists} (row now ${line})`
         : `  ${failed('edit rebuild', edit)}`,
     );
     return `| ${[
       int(rows),
       mb(csv),
       full.seconds.toFixed(1),
-      int(full.rssMb),
+      int(Math.round(full.rssMb)),
       edit.ok ? edit.seconds.toFixed(1) : failed('edit', edit),
-      edit.ok ? int(edit.rssMb) : '',
+      edit.ok ? int(Math.round(edit.rssMb)) : '',
       int(tree.files),
       mb(tree.bytes),
       `${tree.fullest.path || '/'} ${int(tree.fullest.entries)}`,

@@ -26,10 +26,8 @@ import { writeCityConfig, writeCitySources } from './examples/cities.js';
 import { writeWordConfig, writeWordSources } from './examples/wordnet.js';
 import { writeSynthetic } from './sources.js';
 import { writeDeclared } from './sources/declared.js';
+import { int, kb, mb } from './format.js';
 
-const int = (n: number) => n.toLocaleString('en-US');
-const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 /** Another commit's CLI, built in a temporary clone of this repository: its folder (remove it after) and lib/cli.js. */

@@ -80,10 +80,7 @@ import { scaleBench } from './bench-scale.js';
 import { writeSynthetic } from './sources.js';
 import { writeDeclared } from './sources/declared.js';
 import { mulberry32 } from './sources/prng.js';
-
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-const int = (n: number) => n.toLocaleString('en-US');
+import { int, kb, mb, quantile } from './format.js';
 
 function treeStats(out: string, filter: (path: string) => boolean) {
   let files = 0;
@@ -111,9 +108,6 @@ function toDocs(name: string, lines: string[], file = 'docs/performance.md'): vo
   writeFileSync(file, `${doc.slice(0, start + open.length)}\n${lines.join('\n')}\n${doc.slice(end)}`);
   console.log(`\nwritten to ${file} (${name})`);
 }
-
-const quantile = (xs: number[], q: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? 0;
 
 async function searchBench(authors: number): Promise<void> {
   const sources = tempDir('reflist-bench-src-');

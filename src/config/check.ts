@@ -8,6 +8,7 @@ import { Kind, type TSchema } from '@sinclair/typebox';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
 import { didYouMean, suggest } from '../errors.js';
+import { quote } from './json.js';
 import { CONFIG, EXPECTED } from './schema.js';
 
 /** One structural error: where (the keys down to the value) and what is wrong there. */
@@ -16,7 +17,6 @@ export interface SchemaError {
   message: string;
 }
 
-const quote = (s: string) => JSON.stringify(s);
 const shown = (v: unknown) => JSON.stringify(v);
 const either = (words: string[]) =>
   words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;

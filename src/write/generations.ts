@@ -23,6 +23,7 @@ import {
   symlinkSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ReflistError } from '../errors.js';
@@ -182,21 +183,57 @@ export function swapLink(out: string, generation: string): void {
   renameSync(link, out);
 }
 
-/** One build at a time per output folder: two would write the same spare generation. Returns the unlock. */
-export function lock({ out, state }: Generations): () => void {
-  mkdirSync(state, { recursive: true });
-  const file = join(state, `${basename(out)}.lock`);
+const lockFile = ({ out, state }: Generations) => join(state, `${basename(out)}.lock`);
+
+/**
+ * One build at a time per output folder: two would write the same spare
+ * generation. The lock file holds the process's id, so that a process whose
+ * build thread died holding it can let go of it (releaseLock). Returns the unlock.
+ */
+export function lock(g: Generations): () => void {
+  mkdirSync(g.state, { recursive: true });
+  const file = lockFile(g);
   let fd: number;
   try {
     fd = openSync(file, 'wx');
   } catch (err) {
     // Only a lock file that is there is a held lock; a folder this user may not write is an IO error.
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    throw new ReflistError('LOCKED', `another build is writing ${out} (remove ${file} if it is not)`);
+    throw new ReflistError('LOCKED', `another build is writing ${g.out} (remove ${file} if it is not)`);
   }
-  closeSync(fd);
+  try {
+    writeSync(fd, `${process.pid}\n`);
+  } catch (err) {
+    rmSync(file, { force: true });
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
   // Once: a writer that failed has let go already when the build aborts it.
   return () => rmSync(file, { force: true });
+}
+
+/**
+ * Lets go of an output folder's lock that a build of this process took and
+ * can no longer release: its thread was stopped (out of its memory) with the
+ * writer's thread under it. Only a lock file that names this process goes,
+ * never another build's. Whatever else the dead build left, a spare half
+ * written (its index removed first) and its cache, the next build clears.
+ */
+export function releaseLock(outDir: string): boolean {
+  let file: string;
+  try {
+    file = lockFile(findGenerations(outDir));
+  } catch {
+    return false; // not a tree: no build of this one locked it
+  }
+  try {
+    if (readFileSync(file, 'utf8') !== `${process.pid}\n`) return false;
+  } catch {
+    return false; // no lock, or none to read
+  }
+  rmSync(file, { force: true });
+  return true;
 }
 
 /** Removes a file and any folders it leaves empty, up to the generation's root. */

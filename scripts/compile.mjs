@@ -1,4 +1,4 @@
-// Bundles the CLI, the programmatic API and the writer's threads for Node, the
+// Bundles the CLI, the programmatic API, the build's thread and the writer's threads for Node, the
 // scripts every built tree carries at its root (the client and the host
 // adapters), each a single dependency-free file, and the drop-down adapters. `npm pack` runs this (prepack).
 import { rmSync, writeFileSync } from 'node:fs';
@@ -33,11 +33,12 @@ const packagesButTypebox = {
 };
 const tree = { ...common, platform: 'neutral' };
 await Promise.all([
-  // The executable and the programmatic API share one chunk of the builder; bin.ts's first line is the #!.
-  // The chunk sits in lib/, as src/root.ts sits in src/: the package files it finds (lib/tree/, the worker) hold from both.
+  // The executable, the programmatic API and the build's thread (`reflist build` runs the build in it) share
+  // the builder's chunks; bin.ts's first line is the #!. The chunks sit in lib/, as src/root.ts sits in src/:
+  // the package files they find (lib/tree/, the workers) hold from each.
   build({
     ...common,
-    entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts' },
+    entryPoints: { cli: 'src/bin.ts', index: 'src/index.ts', 'build-worker': 'src/commands/build-worker.ts' },
     outdir: 'lib',
     splitting: true,
     chunkNames: '[name]-[hash]',

@@ -1,7 +1,8 @@
 // The command line: declares options, validates them once, and runs a stage.
 // `run` takes argv and the output streams and returns an exit code, so tests drive it.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { build, DEFAULT_PAGE_SIZE } from './build.js';
+import { DEFAULT_PAGE_SIZE } from './build.js';
+import { buildInThread, MEMORY } from './commands/build-thread.js';
 import { buildReport } from './commands/report.js';
 import { startDev, type DevOptions } from './commands/dev.js';
 import { didYouMean, errorLines, ReflistError, ReflistErrors } from './errors.js';
@@ -105,9 +106,19 @@ function buildCommand(program: Command, io: Io): void {
       `the host the tree is for (default: the config's host): a tree over its caps fails and the served one stays; one of ${HOST_NAMES.join(', ')}`,
       hostName,
     )
+    .option(
+      '--memory <MB>',
+      "the build's memory budget: the most its heap may hold; a build that needs more stops and says so, the served tree as it was",
+      integer('--memory', MEMORY.minimum, MEMORY.maximum),
+      MEMORY.default,
+    )
     .option('-q, --quiet', 'print nothing but errors')
     .action(
-      async (opts: {
+      async ({
+        memory,
+        quiet,
+        ...opts
+      }: {
         sources: string;
         config?: string;
         out: string;
@@ -115,12 +126,13 @@ function buildCommand(program: Command, io: Io): void {
         compress?: boolean;
         nginxUpstream?: string;
         host?: HostName;
+        memory: number;
         quiet?: boolean;
       }) => {
-        const say = opts.quiet ? () => {} : io.stdout;
-        const progress = createProgress(opts.quiet ? undefined : io.progress);
-        const report = await build({
-          ...opts,
+        const say = quiet ? () => {} : io.stdout;
+        const progress = createProgress(quiet ? undefined : io.progress);
+        // In a thread whose heap is the budget: a build that outgrows it fails with one sentence, not V8's abort.
+        const report = await buildInThread(opts, memory, {
           log: (line) => say(line + '\n'),
           warn: (line) => io.stderr(`warning: ${line}\n`),
           progress,

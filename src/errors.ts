@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'LOCKED'
   | 'IN_THE_WAY'
   | 'IO'
+  | 'OUT_OF_MEMORY'
   | 'INTERNAL';
 
 export interface Location {

@@ -65,7 +65,7 @@ export function errorData(err: unknown): ErrorData {
 }
 
 /** The other thread's error rebuilt as it was thrown there: its name, message, stack, Node's error fields and cause. */
-function revive(data: ErrorData): Error {
+export function revive(data: ErrorData): Error {
   const err = new Error(data.message, data.cause && { cause: revive(data.cause) });
   err.name = data.name;
   err.stack = data.stack;

@@ -79,6 +79,7 @@ describe('the npm package', () => {
       'lib/cli.js',
       'lib/index.js',
       'lib/write-worker.js',
+      'lib/build-worker.js',
       'lib/tree/lookup-client.js',
       'lib/tree/_worker.js',
       'lib/types/index.d.ts',

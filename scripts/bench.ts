@@ -58,14 +58,14 @@
 //       against csv-parse that chose it is this mode at commit 7cc075b
 //       (docs/performance.md): run it in a worktree of that commit.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
 import { buildTuned } from '../src/build.js';
-import { readSources } from '../src/sources/check.js';
+import { readTableFile } from '../src/sources/read.js';
 import { sourceFiles } from '../src/config/declaration.js';
 import { loadDeclaration } from '../src/config/load.js';
 import { createLookupClient, fileAnswer } from '../src/client/client.js';
@@ -492,7 +492,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** Milliseconds to read every source of `sources` (readSources, as a build does), in a fresh process; `times` reads. */
+/** Milliseconds to read every source of `sources` into tables, in a fresh process; `times` reads. */
 function parseTimes(sources: string, times: number): number[] {
   const result = spawnSync(
     process.execPath,
@@ -508,9 +508,13 @@ function readSourcesTimes(sources: string, rounds: number): void {
   const ms: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const started = performance.now();
-    const { tables, errors } = readSources(sources, sourceFiles(loadDeclaration(sources).declaration));
+    const reads = sourceFiles(loadDeclaration(sources).declaration)
+      .filter(({ file }) => existsSync(join(sources, file)))
+      .map(({ file, delimiter }) => readTableFile(file, join(sources, file), undefined, delimiter));
     ms.push(performance.now() - started);
-    if (errors.length > 0 || !tables.has('author.csv')) throw new Error(`unexpected read: ${errors.length} errors`);
+    const errors = reads.flatMap((r) => r.errors);
+    if (errors.length > 0 || !reads.some((r) => r.table.file === 'author.csv'))
+      throw new Error(`unexpected read: ${errors.length} errors`);
   }
   console.log(JSON.stringify(ms));
 }
@@ -523,7 +527,7 @@ async function parserBench(authors: number, rounds: number): Promise<void> {
   const reads: number[] = [];
   for (let round = 0; round < rounds; round++) reads.push(...parseTimes(sources, 3));
   console.log(
-    `reading all ${int(authors)}-author sources alone (readSources, csv-parse): median ${median(reads).toFixed(0)} ms of ${reads.length} reads`,
+    `reading all ${int(authors)}-author sources alone (csv-parse): median ${median(reads).toFixed(0)} ms of ${reads.length} reads`,
   );
   console.log(
     'the A/B against the hand-written parser: npm run bench -- parser at commit 7cc075b (docs/performance.md)',

@@ -45,6 +45,7 @@ const TABLE = {
   },
   netlify: { name: 'netlify', title: 'Netlify', folderEntries: 54_000 },
   s3: { name: 's3', title: 'Amazon S3', fileBytes: 5 * 1024 * MiB },
+  r2: { name: 'r2', title: 'Cloudflare R2', fileBytes: 5 * 1024 * MiB },
 } as const satisfies Record<string, Host>;
 
 export type HostName = keyof typeof TABLE;

@@ -1,6 +1,6 @@
 // Stages 1 and 2 for the sections a build makes again: their sources read
-// (read.ts) and checked (validate.ts), every error at once, before anything
-// is rendered. Which sections those are is the plan's to say (plan/changes.ts).
+// (read.ts) and checked (validate.ts) a row at a time, every error at once,
+// before anything is rendered. Which sections those are is the plan's to say (plan/changes.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareStrings } from '../client/fold.js';
@@ -8,21 +8,16 @@ import { sourceFiles, type Declaration, type SourceSpec } from '../config/declar
 import type { SectionSpec } from '../config/sections.js';
 import { type ReflistError, ReflistErrors } from '../errors.js';
 import type { Entry, Node } from './model.js';
-import { readTableFile } from './read.js';
-import { Checker, validateGroups, validateList, validateNest, type Groups, type Tables } from './validate.js';
+import { Checker, validateGroups, validateList, validateNest, type Groups, type SourcePaths } from './validate.js';
 
-/** Reads the named sources of a folder: an absent file is an empty list. */
-export function readSources(dir: string, sources: readonly SourceSpec[]): { tables: Tables; errors: ReflistError[] } {
-  const tables: Tables = new Map();
-  const errors: ReflistError[] = [];
+/** Where the named sources of a folder are: an absent file is left out, and is an empty list. */
+export function sourcePaths(dir: string, sources: readonly SourceSpec[]): SourcePaths {
+  const paths: SourcePaths = new Map();
   for (const { file, delimiter } of sources) {
     const path = join(dir, file);
-    if (!existsSync(path)) continue;
-    const read = readTableFile(file, path, undefined, delimiter);
-    tables.set(file, read.table);
-    errors.push(...read.errors);
+    if (existsSync(path)) paths.set(file, { path, delimiter });
   }
-  return { tables, errors };
+  return paths;
 }
 
 const byLocation = (a: ReflistError, b: ReflistError) =>
@@ -42,11 +37,11 @@ export interface Checked {
 export function checkSources(dir: string, declaration: Declaration, sections: readonly SectionSpec[]): Checked {
   const needed = new Set(sections.flatMap((s) => s.files));
   if (declaration.groups) needed.add(declaration.groups.source.file);
-  const { tables, errors } = readSources(
+  const paths = sourcePaths(
     dir,
     sourceFiles(declaration).filter((s) => needed.has(s.file)),
   );
-  const check = new Checker(declaration, tables, errors);
+  const check = new Checker(declaration, paths);
   const groups = validateGroups(check);
   const nests: Record<string, Node[]> = {};
   const items: Record<string, Entry[]> = {};

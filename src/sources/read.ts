@@ -1,5 +1,5 @@
 // Stage 1, read: a source CSV file → its header and raw string rows, each with
-// the line it starts on. Malformed CSV and invalid UTF-8 become located errors;
+// the line it starts on, handed on as they are read or kept in a table. Malformed CSV and invalid UTF-8 become located errors;
 // the rows that could still be read are kept, so later checks report too.
 //
 // csv-parse reads every file, a chunk at a time, so that no file is held whole
@@ -25,13 +25,50 @@ export interface TableRead {
   errors: ReflistError[];
 }
 
+/**
+ * Where a reader hands each record after the header, with the line it starts
+ * on, as it reads it. A table keeps them all; a build's checks type them as
+ * they come (validate.ts), so that no file is ever held whole as strings.
+ */
+export type RowSink = (cells: string[], line: number) => void;
+
+/** Makes the sink of a file's records once its header is read (never, for a file with no line at all). */
+export type OpenRows = (header: string[]) => RowSink;
+
 /** Bytes read, decoded and parsed at a time. */
 const CHUNK = 1 << 20;
 
+/** Rows that keep every record in a table. */
+function tableOf(file: string): { table: RawTable; open: OpenRows } {
+  const table: RawTable = { file, header: [], rows: [], lines: [] };
+  const sink: RowSink = (cells, line) => {
+    table.rows.push(cells.slice()); // a copy without the spare capacity
+    table.lines.push(line);
+  };
+  return {
+    table,
+    open: (header) => {
+      table.header = header;
+      return sink;
+    },
+  };
+}
+
 /** A source file's table and errors. `chunk` (bytes parsed at a time) is for tests. */
 export function readTable(file: string, bytes: Uint8Array, chunk = CHUNK, delimiter: Delimiter = ','): TableRead {
-  const reader = new CsvReader(file, delimiter);
+  const { table, open } = tableOf(file);
+  const reader = new CsvReader(file, delimiter, open);
   for (let at = 0; at < bytes.length; at += chunk) reader.push(bytes.subarray(at, at + chunk));
+  return { table, errors: reader.end() };
+}
+
+/** The records of a file on disk handed to the sink `open` makes as they are read, a chunk at a time; its errors. */
+export function readRowsFile(file: string, path: string, open: OpenRows, delimiter: Delimiter = ','): ReflistError[] {
+  const reader = new CsvReader(file, delimiter, open);
+  eachChunk(path, CHUNK, (bytes) => {
+    reader.push(bytes);
+    return true;
+  });
   return reader.end();
 }
 
@@ -42,14 +79,15 @@ export function readTableFile(
   chunk = CHUNK,
   delimiter: Delimiter = ',',
 ): TableRead & { digest: string } {
-  const reader = new CsvReader(file, delimiter);
+  const { table, open } = tableOf(file);
+  const reader = new CsvReader(file, delimiter, open);
   const hash = createHash('sha1');
   eachChunk(path, chunk, (bytes) => {
     hash.update(bytes);
     reader.push(bytes);
     return true;
   });
-  return { ...reader.end(), digest: hash.digest('hex') };
+  return { table, errors: reader.end(), digest: hash.digest('hex') };
 }
 
 /** The SHA-1 (hex) of a file's bytes, as readTableFile gives it, read a chunk at a time. */
@@ -123,7 +161,8 @@ const noop = () => {};
  * closed is reported on the line where it opened.
  */
 class CsvReader {
-  readonly table: RawTable;
+  /** Where the records go: made once the header is read. */
+  private sink: RowSink | undefined;
   private readonly errors: ReflistError[] = [];
   private readonly utf8 = new InvalidUtf8Lines();
   /** The first bytes, held until the BOMs they may start with are skipped; undefined once parsing began. */
@@ -137,7 +176,6 @@ class CsvReader {
   /** Where the record being read starts: its file offset and line. */
   private recordFrom = 0;
   private line = 1;
-  private headerRead = false;
   /** The file offset after the last byte fed, and whether the parser waits for the end of a malformed line. */
   private fedTo = 0;
   private skipping = false;
@@ -148,9 +186,8 @@ class CsvReader {
   constructor(
     private readonly file: string,
     private readonly delimiter: Delimiter,
-  ) {
-    this.table = { file, header: [], rows: [], lines: [] };
-  }
+    private readonly open: OpenRows,
+  ) {}
 
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
@@ -166,7 +203,8 @@ class CsvReader {
     if (this.head.length >= 2 * UTF8_BOM.length) this.start();
   }
 
-  end(): TableRead {
+  /** The errors found, in line order. */
+  end(): ReflistError[] {
     this.utf8.end(() => 1 + this.lfsPushed);
     if (this.head) this.start();
     // A file that ends in a malformed record is read again from it; undefined: it was read to its end.
@@ -176,7 +214,7 @@ class CsvReader {
       this.parseAgain(rest);
     }
     const errors = utf8Error(this.file, this.utf8).concat(this.errors);
-    return { table: this.table, errors: errors.sort((a, b) => a.line! - b.line!) };
+    return errors.sort((a, b) => a.line! - b.line!);
   }
 
   /** Skips up to two BOMs (as a decoder and then csv-parse did) and parses the bytes held. */
@@ -234,14 +272,8 @@ class CsvReader {
     this.line += lines;
     this.recordFrom = this.parserFrom + this.parser!.bytes;
     if (record.length === 1 && record[0] === '') return; // an empty line, or one of only ""
-    if (!this.headerRead) {
-      this.table.header = record.map((h) => h.trim());
-      this.headerRead = true;
-    } else {
-      // a copy without the spare capacity
-      this.table.rows.push(record.slice());
-      this.table.lines.push(line);
-    }
+    if (this.sink) this.sink(record, line);
+    else this.sink = this.open(record.map((h) => h.trim()));
   }
 
   /** The bytes fed from the start of the record being read on. */

@@ -82,14 +82,28 @@ function parseValue(kind: Kind, cell: string): Value | { error: string } {
 const optionalHint = ({ key, column, type }: FieldSpec) =>
   `if a row may leave "${key}" empty, declare it optional: "fields": {"${key}": {${column === key ? '' : `"column": "${column}", `}"type": "${type}", "optional": true}} (an empty cell is then null)`;
 
-/** Typed rows of one source by the columns a list reads from it; every bad value is reported. */
-export function typeRows(table: RawTable | undefined, columns: readonly Column[], errors: ReflistError[]): Row[] {
-  if (!table) return [];
-  const file = table.file;
+/** Types a source's records one at a time, as they are read: a Row, or undefined for a row dropped (its errors pushed). */
+export interface RowTyper {
+  type(cells: string[], line: number): Row | undefined;
+  /** Pushes what the errors of every row suggest together (CodesInIntegerIds), once the file is read. */
+  end(): void;
+}
+
+/**
+ * The typer of one source's records by the columns a list reads from it, once
+ * its header is read; undefined when the header lacks a column (its errors
+ * pushed, and no row is typed). Every bad value is reported.
+ */
+export function rowTyper(
+  file: string,
+  header: readonly string[],
+  columns: readonly Column[],
+  errors: ReflistError[],
+): RowTyper | undefined {
   const names = columns.map((c) => c.name);
   const positions = new Map<string, number>();
   const unknown: string[] = [];
-  table.header.forEach((h, i) => {
+  header.forEach((h, i) => {
     const column = names.find((c) => c.toLowerCase() === h.toLowerCase());
     if (column === undefined) unknown.push(h);
     else if (positions.has(column))
@@ -108,25 +122,20 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
         );
       misspelt ||= hint !== undefined;
     }
-    const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}${misspelt ? '' : headerHas(table.header)}`;
-    errors.push(
-      new ReflistError('MISSING_COLUMN', message, { file, line: 1 }, delimiterHint(file, table.header, names)),
-    );
-    return [];
+    const message = `missing column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}${misspelt ? '' : headerHas(header)}`;
+    errors.push(new ReflistError('MISSING_COLUMN', message, { file, line: 1 }, delimiterHint(file, header, names)));
+    return undefined;
   }
   const codes = new CodesInIntegerIds(file, errors);
   const at = names.map((c) => positions.get(c)!);
-  const rows: Row[] = [];
-  for (const [i, cells] of table.rows.entries()) {
-    const line = table.lines[i]!;
-    if (cells.length !== table.header.length) {
+  let rows = 0;
+  const type = (cells: string[], line: number): Row | undefined => {
+    rows++;
+    if (cells.length !== header.length) {
       errors.push(
-        new ReflistError('CSV_MALFORMED', `expected ${table.header.length} fields, got ${cells.length}`, {
-          file,
-          line,
-        }),
+        new ReflistError('CSV_MALFORMED', `expected ${header.length} fields, got ${cells.length}`, { file, line }),
       );
-      continue;
+      return undefined;
     }
     const values: Value[] = [];
     let good = true;
@@ -150,8 +159,21 @@ export function typeRows(table: RawTable | undefined, columns: readonly Column[]
         values.push(raw);
       } else values.push(value);
     }
-    if (good) rows.push({ line, values });
+    return good ? { line, values } : undefined;
+  };
+  return { type, end: () => codes.hint(rows) };
+}
+
+/** Typed rows of a table read whole (rowTyper's, a row at a time). */
+export function typeRows(table: RawTable | undefined, columns: readonly Column[], errors: ReflistError[]): Row[] {
+  if (!table) return [];
+  const typer = rowTyper(table.file, table.header, columns, errors);
+  if (!typer) return [];
+  const rows: Row[] = [];
+  for (const [i, cells] of table.rows.entries()) {
+    const row = typer.type(cells, table.lines[i]!);
+    if (row) rows.push(row);
   }
-  codes.hint(table.rows.length);
+  typer.end();
   return rows;
 }

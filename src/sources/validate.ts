@@ -5,10 +5,11 @@ import type { SectionSpec } from '../config/sections.js';
 import { ReflistError } from '../errors.js';
 import { fold } from '../client/fold.js';
 import { labelled, sortInOrder, sortLabels, type Entry, type Id, type Node, type Value } from './model.js';
-import type { RawTable } from './read.js';
+import { readRowsFile } from './read.js';
+import type { Delimiter } from '../config/declaration.js';
 import { groupSegment } from '../client/paths.js';
 import { PLACEHOLDER } from '../config/fields.js';
-import { typeRows, type Column, type Row } from './rows.js';
+import { rowTyper, type Column, type Row, type RowTyper } from './rows.js';
 
 /** Shared by every entry without counts: most have none, and an array each costs more than its entry. */
 const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
@@ -34,6 +35,10 @@ function unique<K>(
 const duplicate = (what: (row: Row) => string) => (row: Row, first: Row) =>
   `duplicate ${what(row)} (first on line ${first.line})`;
 
+/** Two ids that differ only by case, in words. */
+const caseClash = (id: string, first: string, line: number) =>
+  `${id} differs only by case from ${first} on line ${line}: a case-insensitive host (macOS, Windows, some S3 front ends) serves one's file for the other's; rename one`;
+
 /**
  * The rows whose ids (values[at]) are unique within their parent (the
  * `scope` of a row), ignoring case when `caseless`: string ids that differ
@@ -52,17 +57,15 @@ function uniqueIds(
   const id = caseless ? (r: Row) => (r.values[at] as string).toLowerCase() : (r: Row) => r.values[at];
   const key = scope ? (r: Row) => `${scope(r)}/${id(r)}` : id;
   const clash = (r: Row, first: Row) =>
-    r.values[at] === first.values[at]
-      ? duplicate(what)(r, first)
-      : `${what(r)} differs only by case from ${what(first)} on line ${first.line}: a case-insensitive host (macOS, Windows, some S3 front ends) serves one's file for the other's; rename one`;
+    r.values[at] === first.values[at] ? duplicate(what)(r, first) : caseClash(what(r), what(first), first.line);
   return unique(rows, file, key, clash, errors);
 }
 
 /** Whether a list's ids are compared ignoring case: string ids are path segments. */
 const caseless = (list: ListSpec) => list.id.type === 'string';
 
-/** Source tables by file name. */
-export type Tables = Map<string, RawTable>;
+/** Where the sources a build checks are: by file name, the path of each that exists, and how it is delimited. */
+export type SourcePaths = Map<string, { path: string; delimiter: Delimiter | undefined }>;
 
 /** What a list reads from each of its rows: the parent columns, the id, the label's columns, the fields. */
 export interface ListColumns {
@@ -114,7 +117,7 @@ export class Checker {
 
   constructor(
     readonly declaration: Declaration,
-    readonly tables: Tables,
+    readonly sources: SourcePaths,
     readonly errors: ReflistError[] = [],
   ) {
     this.lists = new Map(declaration.lists.map((l) => [l.name, l]));
@@ -124,8 +127,35 @@ export class Checker {
     return this.lists.get(name)!;
   }
 
-  rows(file: string, columns: Column[]): Row[] {
-    return typeRows(this.tables.get(file), columns, this.errors);
+  /**
+   * Reads a source and hands `take` each row typed by `columns` as it is read:
+   * only what a list keeps of a row outlives it. A file two lists read is read
+   * twice, which costs less than its rows held as strings between them. An
+   * absent source has no rows.
+   */
+  eachRow(file: string, columns: readonly Column[], take: (row: Row) => void): void {
+    const source = this.sources.get(file);
+    if (!source) return;
+    let typer: RowTyper | undefined;
+    let opened = false;
+    const open = (header: string[]) => {
+      opened = true;
+      typer = rowTyper(file, header, columns, this.errors);
+      return (cells: string[], line: number) => {
+        const row = typer?.type(cells, line);
+        if (row) take(row);
+      };
+    };
+    this.errors.push(...readRowsFile(file, source.path, open, source.delimiter));
+    // A file without a line has no header: each column is missing.
+    if (!opened) rowTyper(file, [], columns, this.errors);
+    typer?.end();
+  }
+
+  rows(file: string, columns: readonly Column[]): Row[] {
+    const rows: Row[] = [];
+    this.eachRow(file, columns, (row) => rows.push(row));
+    return rows;
   }
 
   missing(file: string, line: number, what: string): void {
@@ -166,26 +196,46 @@ export function validateGroups(check: Checker): Groups {
 
 const idKey = (id: Value) => String(id);
 
-/** A paged list's items in source order, unsorted (sortLabels orders them), with their folded labels, children and counts. */
+/**
+ * A paged list's items in source order, unsorted (sortLabels orders them),
+ * with their folded labels, children and counts. Each row becomes its item as
+ * it is read; a later row with the id of one before is an error.
+ */
 export function validateList(check: Checker, list: ListSpec, groups: Groups): Entry[] {
   const file = list.source.file;
   const read = listColumns(list, []);
-  const rows = uniqueIds(
-    check.rows(file, read.columns),
-    file,
-    read.id,
-    caseless(list),
-    (r) => `${list.id.column} ${r.values[read.id]}`,
-    check.errors,
-  );
-  const items = new Map<Id, Entry>();
-  for (const r of rows.values()) {
+  const keyOf = caseless(list) ? (id: Id) => (id as string).toLowerCase() : (id: Id) => id;
+  // Each item by its id's key, as its index among the items; the line it was read on, by index.
+  const entries: Entry[] = [];
+  const lines: number[] = [];
+  const at = new Map<Id, number>();
+  const what = (id: Value) => `${list.id.column} ${id}`;
+  check.eachRow(file, read.columns, (r) => {
     const id = r.values[read.id] as Id;
+    const key = keyOf(id);
+    const first = at.get(key);
+    if (first !== undefined) {
+      const was = entries[first]!;
+      const message =
+        was.id === id
+          ? `duplicate ${what(id)} (first on line ${lines[first]})`
+          : caseClash(what(id), what(was.id), lines[first]!);
+      check.errors.push(new ReflistError('DUPLICATE_KEY', message, { file, line: r.line }));
+      return;
+    }
     const fields = read.fields(r);
     const text = read.label(r);
+    at.set(key, entries.length);
+    lines.push(r.line);
     // The folded label made here, not added later: an object given a property after it is made keeps it apart, in a store of its own.
-    items.set(id, { id, text, key: fold(text), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
-  }
+    entries.push({ id, text, key: fold(text), counts: NO_COUNTS, ...(fields ? { fields } : {}) });
+  });
+  /** The item of an id as a row names it: the same id, not one that differs by case. */
+  const itemOf = (id: Id): Entry | undefined => {
+    const i = at.get(keyOf(id));
+    const item = i === undefined ? undefined : entries[i];
+    return item?.id === id ? item : undefined;
+  };
   if (list.children) {
     const child = check.list(list.children.list);
     const c = listColumns(child, [list]);
@@ -199,11 +249,11 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
       check.errors,
     );
     for (const r of children.values()) {
-      const parent = items.get(r.values[0] as Id);
+      const parent = itemOf(r.values[0] as Id);
       if (!parent) check.missing(childFile, r.line, `${child.parent!.columns[0]} ${r.values[0]}`);
       else (parent.children ??= []).push(labelled({ id: r.values[c.id] as Id, text: c.label(r) }));
     }
-    for (const item of items.values()) item.children = sortLabels(item.children ?? []);
+    for (const item of entries) item.children = sortLabels(item.children ?? []);
   }
   const counts = list.counts;
   const spec = check.declaration.groups;
@@ -226,7 +276,7 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
     for (const r of counted.values()) {
       const [group, id, count] = r.values as [string, Id, number];
       const g = groupIndex.get(group);
-      const item = items.get(id);
+      const item = itemOf(id);
       if (g === undefined) check.missing(countsFile, r.line, `${word} "${group}"`);
       if (!item) check.missing(countsFile, r.line, `${list.name} ${counts.id} ${id}`);
       if (g !== undefined && item) {
@@ -235,7 +285,7 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
       }
     }
   }
-  return [...items.values()];
+  return entries;
 }
 
 /** A whole or grid list's row as a node, its nested lists still empty. */

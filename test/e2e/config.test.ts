@@ -355,7 +355,7 @@ describe('a config declares the lists', () => {
     [
       'a host --host does not know',
       { ...OWN_LISTS, host: 'netlfy' },
-      'reflist.config.json: host: expected one of github-pages, cloudflare-pages, cloudflare-pages-free, netlify, s3, got "netlfy" (did you mean "netlify"?)',
+      'reflist.config.json: host: expected one of github-pages, cloudflare-pages, cloudflare-pages-free, netlify, s3, r2, got "netlfy" (did you mean "netlify"?)',
       true,
     ],
   ];

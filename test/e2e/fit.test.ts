@@ -287,7 +287,7 @@ describe('a list of 10,001 items, a page each', () => {
     const refused = await cli(['build', '--sources', sources, '--out', out, '--host', 'cloudflare-pages-free']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      /^cloudflare-pages-free: \d{2},\d{3} files, over 20,000: most are (page files|item and list files) of item \(\d{2},\d{3}\): .+; or build for a host with room for it \(--host github-pages, cloudflare-pages, netlify, s3\)$/m,
+      /^cloudflare-pages-free: \d{2},\d{3} files, over 20,000: most are (page files|item and list files) of item \(\d{2},\d{3}\): .+; or build for a host with room for it \(--host github-pages, cloudflare-pages, netlify, s3, r2\)$/m,
     );
     expect(refused.stderr).toContain('build failed with 1 error; nothing was written');
     expect(snapshotTree(out)).toEqual(before);

@@ -6,7 +6,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
-import { digestFile, readTable, readTableFile, type TableRead } from '../../src/sources/read.js';
+import {
+  digestFile,
+  readRowsFile,
+  readTable,
+  readTableFile,
+  type RawTable,
+  type TableRead,
+} from '../../src/sources/read.js';
 
 // Not helpers.ts's tempDir: that module loads the whole build, and this one tests only the reader.
 const dir = mkdtempSync(join(process.env['REFLIST_TEST_TMP'] ?? tmpdir(), 'reflist-read-'));
@@ -35,6 +42,16 @@ function expectSameInChunks(bytes: Uint8Array, chunk: number) {
   const read = readTableFile('t.csv', path, chunk);
   expect(plain(read)).toEqual(expected);
   expect(read.digest).toBe(sha1(bytes));
+  // A build's checks take the rows as they are read, a row at a time: the same rows, lines and errors.
+  const streamed: RawTable = { file: 't.csv', header: [], rows: [], lines: [] };
+  const errors = readRowsFile('t.csv', path, (header) => {
+    streamed.header = header;
+    return (cells, line) => {
+      streamed.rows.push([...cells]);
+      streamed.lines.push(line);
+    };
+  });
+  expect(plain({ table: streamed, errors })).toEqual(expected);
   return expected;
 }
 

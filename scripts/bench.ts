@@ -53,6 +53,10 @@
 //       time and peak RSS, files, bytes, the fullest folder, internal and
 //       public bytes, lookup.json, and requests and bytes per keystroke; a
 //       build that fails is a row saying how (bench-scale.ts).
+//   npm run bench -- store [--rows N,N]  what holding the species list costs,
+//       as today's objects and as columns sorted by runs on disk, each in a
+//       fresh process: time, heap and resident memory a stage (bench-store.ts;
+//       docs/architecture.md, Memory).
 //   npm run bench -- parser [--authors N] [--rounds R]  the time to read all
 //       the sources alone (csv-parse). The A/B of the hand-written parser
 //       against csv-parse that chose it is this mode at commit 7cc075b
@@ -77,6 +81,7 @@ import { citiesBench } from './bench-cities.js';
 import { cliAt, compressBench, sizeBench } from './bench-size.js';
 import { keysBench } from './bench-keys.js';
 import { scaleBench } from './bench-scale.js';
+import { storeBench, storeOne } from './bench-store.js';
 import { writeSynthetic } from './sources.js';
 import { writeDeclared } from './sources/declared.js';
 import { mulberry32 } from './sources/prng.js';
@@ -617,6 +622,7 @@ const { positionals, values } = parseArgs({
     rows: { type: 'string' },
     against: { type: 'string' },
     docs: { type: 'boolean' },
+    way: { type: 'string' },
   },
 });
 /** A declared list of `rows` institutions: what a user's own list of that size builds like. */
@@ -665,6 +671,8 @@ else if (which === 'compress')
   await compressBench(Number(values.authors ?? 100_000), Number(values.rounds ?? 6), toDocs);
 else if (which === 'scale')
   await scaleBench((values.rows ?? '1000000,2000000,5000000,10000000').split(',').map(Number), toDocs);
+else if (which === 'store') await storeBench((values.rows ?? '1000000,10000000').split(',').map(Number));
+else if (which === 'store-one') storeOne(values.sources!, values.way as 'objects' | 'columns');
 else if (which === 'read-sources') readSourcesTimes(values.sources!, Number(values.rounds ?? 1));
 else
   throw new Error(

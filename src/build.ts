@@ -15,7 +15,15 @@ import { optionsKey } from './plan/cache.js';
 import { loadDeclaration } from './config/load.js';
 import type { Declaration } from './config/declaration.js';
 import { sectionsOf, type SectionSpec } from './config/sections.js';
-import { findChanges, listChanges, servedBuild, servedForPlan, staleSections } from './plan/changes.js';
+import {
+  findChanges,
+  listChanges,
+  servedBuild,
+  servedForPlan,
+  staleSections,
+  type Changes,
+  type ServedBuild,
+} from './plan/changes.js';
 import { checkLib, packageFile } from './root.js';
 import type { ListItem, Node } from './sources/model.js';
 import { checkSources } from './sources/check.js';
@@ -166,12 +174,7 @@ async function run(
   const served = servedBuild(generation && cacheDir(generation), key);
   const changes = findChanges(dir, declaration, sections, served);
   progress.phase('checking sources');
-  const { groups, nests, items } = checkSources(dir, declaration, staleSections(sections, changes));
-  const { lists, sources } = listChanges(dir, sections, changes, items);
-  const roots = sections.map((s) => s.root);
-  const plan = planBuild(roots, nests, lists, servedForPlan(declaration.lists, served, lists));
-  const counted = { ...served?.meta.rows, ...countRows(config, nests, items, groups) };
-  const rows = Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0]));
+  const { plan, groups, sources, rows } = checkAndPlan(config, changes, served);
   // Indexing and writing interleave (renderPlan yields files as it makes them), so they are one phase. It has
   // no estimate: a count of files that the render would make is known only once it has made them.
   progress.phase('indexing and writing files');
@@ -194,8 +197,25 @@ async function run(
     throw new ReflistErrors(misfitErrors(config.host!, written.refused, written.size, config));
   for (const line of crowdedWarnings(written.size, config)) warn(line);
   const made: Record<Section, How> = {};
-  for (const root of roots) made[root.name] = (plan.lists[root.name] ?? plan.nests[root.name])!.how;
+  for (const { root } of sections) made[root.name] = (plan.lists[root.name] ?? plan.nests[root.name])!.how;
   return { rows, sections: made, written };
+}
+
+/**
+ * The sources of the sections to make again, read and checked, and the plan
+ * made from them. A function of its own, so that while the tree is written
+ * only the plan holds the checked rows, and renderPlan lets go of each
+ * section's once rendered.
+ */
+function checkAndPlan(config: BuildConfig, changes: Changes, served: ServedBuild | undefined) {
+  const { dir, declaration, sections } = config;
+  const { groups, nests, items } = checkSources(dir, declaration, staleSections(sections, changes));
+  const { lists, sources } = listChanges(dir, sections, changes, items);
+  const roots = sections.map((s) => s.root);
+  const plan = planBuild(roots, nests, lists, servedForPlan(declaration.lists, served, lists));
+  const counted = { ...served?.meta.rows, ...countRows(config, nests, items, groups) };
+  const rows = Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0]));
+  return { plan, groups, sources, rows };
 }
 
 /** The host a build checks its tree against: one by name, one of the caller's, or none. */

@@ -47,12 +47,14 @@ export function* renderPlan(plan: Plan, input: RenderInput, options: RenderOptio
     const { name } = section.root;
     const nestPlan = plan.nests[name];
     if (!nestPlan) continue;
-    if (nestPlan.how === 'rendered') nested[name] = yield* renderNest(d, section, nestPlan.nodes, options);
-    else {
+    if (nestPlan.how === 'rendered') {
+      totals[name] = nestPlan.nodes.length;
+      nested[name] = yield* renderNest(d, section, taken(nestPlan, 'nodes'), options);
+    } else {
+      totals[name] = nestPlan.total;
       nested[name] = nestPlan.nested;
       yield { keep: section.name, drop: [] };
     }
-    totals[name] = nestPlan.how === 'rendered' ? nestPlan.nodes.length : nestPlan.total;
     if (Object.keys(nested[name]).length === 0) delete nested[name];
   }
   const states: Record<string, ListState> = {};
@@ -79,6 +81,17 @@ export function* renderPlan(plan: Plan, input: RenderInput, options: RenderOptio
   yield metaOutput({ ...input.cache, totals, lists: states, nested });
 }
 
+/**
+ * A section's checked rows, taken out of the plan as it is rendered: once
+ * its files are made they are garbage, not held while the next section is
+ * rendered (a section's items or nodes are the most a build holds).
+ */
+function taken<K extends string, T>(plan: Record<K, T[]>, key: K): T[] {
+  const rows = plan[key];
+  plan[key] = [];
+  return rows;
+}
+
 /** A paged list's outputs as its plan says, and its state for the next build. */
 function* renderListPlan(
   section: SectionSpec,
@@ -95,7 +108,7 @@ function* renderListPlan(
     case 'updated':
       return yield* renderChanges(root, plan.served, plan.changed, groups, options);
     case 'rendered': {
-      const entries = sortInOrder(plan.items, root.order);
+      const entries = sortInOrder(taken(plan, 'items'), root.order);
       const shape = recordShape(root);
       const records = entries.map((e) => encodeRecord(e, shape));
       const state = yield* renderList(root, section.children, entries, records, groups, options);

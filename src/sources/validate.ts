@@ -340,7 +340,8 @@ export function validateNest(check: Checker, section: SectionSpec): Node[] {
   const roots = [...rows.values()].map((r) => nodeOf(r, c));
   for (const node of roots) placed.add(root, idKey(node.id), node);
   // In the section's order: a list's parents are placed before it.
-  for (const list of section.nested) placeNested(check, list, placed);
+  const parents = new Set(section.nested.map((l) => l.parent!.list));
+  for (const list of section.nested) placeNested(check, list, placed, parents.has(list.name));
   const sortAll = (items: Node[], list: ListSpec): Node[] => {
     for (const node of items)
       for (const [name, nested] of Object.entries(node.nested)) sortAll(nested, check.list(name));
@@ -349,55 +350,70 @@ export function validateNest(check: Checker, section: SectionSpec): Node[] {
   return sortAll(roots, root);
 }
 
-/** A list under a parent: each row a node under its parent's node, its id unique under that parent. */
-function placeNested(check: Checker, list: ListSpec, placed: Placed): void {
+/**
+ * A list under a parent: each row a node under its parent's node, its id
+ * unique under that parent, made as the row is read. Only a list that is
+ * itself a parent is placed for the lists under it to find.
+ */
+function placeNested(check: Checker, list: ListSpec, placed: Placed, isParent: boolean): void {
   const ancestors = ancestorsOf(list, check.lists);
   const parent = ancestors[ancestors.length - 1]!;
   const c = listColumns(list, list.parent!.columns.length === 1 ? [parent] : ancestors);
   const file = list.source.file;
-  const describe = (chain: string, id: Value) =>
+  const what = (chain: string, id: Value) =>
     `${list.name} ${id}` +
     chain
       .split('/')
       .reverse()
       .map((pid, i) => ` of ${ancestors[ancestors.length - 1 - i]!.name} ${pid}`)
       .join('');
-  const chainOf = withParents(check, list, ancestors, c, placed);
-  const kept = uniqueIds(
-    [...chainOf.keys()],
-    file,
-    c.id,
-    caseless(list),
-    (r) => describe(chainOf.get(r)!, r.values[c.id]!),
-    check.errors,
-    (r) => chainOf.get(r)!,
-  );
-  for (const r of kept.values()) {
-    const chain = chainOf.get(r)!;
+  const idOf = caseless(list) ? (id: Value) => String(id).toLowerCase() : idKey;
+  // Each node by its chain and id's key, as its index among the nodes; the line it was read on, by index.
+  const nodes: Node[] = [];
+  const lines: number[] = [];
+  const at = new Map<string, number>();
+  const chainOf = parentChain(check, list, ancestors, c, placed);
+  check.eachRow(file, c.columns, (r) => {
+    const chain = chainOf(r);
+    if (chain === undefined) return;
+    const id = r.values[c.id] as Id;
+    const key = `${chain}/${idOf(id)}`;
+    const first = at.get(key);
+    if (first !== undefined) {
+      const was = nodes[first]!;
+      const message =
+        was.id === id
+          ? `duplicate ${what(chain, id)} (first on line ${lines[first]})`
+          : caseClash(what(chain, id), what(chain, was.id), lines[first]!);
+      check.errors.push(new ReflistError('DUPLICATE_KEY', message, { file, line: r.line }));
+      return;
+    }
     const node = nodeOf(r, c);
+    at.set(key, nodes.length);
+    lines.push(r.line);
+    nodes.push(node);
     (placed.at(parent, chain)!.nested[list.name] ??= []).push(node);
-    placed.add(list, `${chain}/${idKey(node.id)}`, node);
-  }
+    if (isParent) placed.add(list, `${chain}/${idKey(node.id)}`, node);
+  });
 }
 
 /**
- * The rows of a list under a parent, each with its parent's chain, in source
- * order: by the parent's id alone when one column names it (an error when
- * that id is under more than one grandparent), else by every ancestor's id. A
- * row whose parent is no node is an error, and left out.
+ * The chain of a row's parent: by the parent's id alone when one column
+ * names it (an error when that id is under more than one grandparent), else
+ * by every ancestor's id. A row whose parent is no node is an error, and
+ * has none.
  */
-function withParents(
+function parentChain(
   check: Checker,
   list: ListSpec,
   ancestors: ListSpec[],
   c: ListColumns,
   placed: Placed,
-): Map<Row, string> {
+): (r: Row) => string | undefined {
   const parent = ancestors[ancestors.length - 1]!;
   const named = list.parent!.columns;
   const file = list.source.file;
-  const chainOf = new Map<Row, string>();
-  for (const r of check.rows(file, c.columns)) {
+  return (r) => {
     const ids = r.values.slice(0, c.parents).map(idKey);
     let chain: string | undefined;
     if (named.length === 1) {
@@ -410,11 +426,11 @@ function withParents(
             { file, line: r.line },
           ),
         );
-        continue;
+        return undefined;
       }
       chain = chains[0];
     } else chain = placed.at(parent, ids.join('/')) ? ids.join('/') : undefined;
-    if (chain === undefined) {
+    if (chain === undefined)
       check.missing(
         file,
         r.line,
@@ -423,9 +439,6 @@ function withParents(
           .reverse()
           .join(' in '),
       );
-      continue;
-    }
-    chainOf.set(r, chain);
-  }
-  return chainOf;
+    return chain;
+  };
 }

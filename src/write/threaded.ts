@@ -53,6 +53,9 @@ export function openTree(outDir: string, options: WriteOptions = {}): OpenTree {
   let aborting: Promise<void> | undefined;
   const abort = () =>
     (aborting ??= (async () => {
+      // The thread's first reply is ready's, and it answers one waiter at a time: a render that fails
+      // before the thread is ready must not take that reply from under `ready`, which would then never settle.
+      await ready.catch(() => {});
       // The lock is released by the writer thread, so wait for it to let go.
       thread.send({ abort: true });
       while (!('aborted' in (await thread.next().catch(() => ({ aborted: true }))))) {}

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { build, buildTuned } from '../../src/build.js';
 import { storedCompressed } from '../../src/client/paths.js';
 import { writeTree } from '../../src/write/write.js';
-import { writeTreeThreaded } from '../../src/write/threaded.js';
+import { openTree, writeTreeThreaded } from '../../src/write/threaded.js';
 import { PRESETS } from '../../src/config/preset.js';
 import { VALID } from '../fixtures/valid.js';
 import { pastMtimes, snapshotTree, tempDir, writeSources } from '../helpers.js';
@@ -147,6 +147,20 @@ describe('an incremental build', () => {
     expect(existsSync(join(dirname(out), '.reflist/dist.lock'))).toBe(false);
     writeSources(sources, VALID);
     await expect(build({ sources, out, pageSize: 3 })).resolves.toMatchObject({ unchanged: false });
+  });
+
+  test('a render that fails on its first file, while the writer thread is still starting, lets go of the folder', async () => {
+    const out = join(tempDir(), 'dist');
+    const failing = function* (): Generator<[string, string]> {
+      throw new Error('the first section failed its checks');
+    };
+    for (let i = 0; i < 3; i++) {
+      const tree = openTree(out);
+      await expect(tree.write(failing())).rejects.toThrow('the first section failed its checks');
+      await tree.abort(); // as a build does after any failure: it settles
+      expect(existsSync(join(dirname(out), '.reflist/dist.lock'))).toBe(false);
+    }
+    await expect(writeTreeThreaded(out, [['a.json', '{}']])).resolves.toMatchObject({ unchanged: false });
   });
 
   test('turns a plain output folder from an older build into a generation', async () => {

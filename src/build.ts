@@ -4,8 +4,10 @@
 // the plan (plan/plan.ts) → rendering (render/plan.ts) → writing
 // (write/threaded.ts), with a report of what it did. Each stage imports only
 // those before it (scripts/imports.ts); this module hands each what it needs
-// of one frozen BuildConfig. A section whose sources are unchanged is neither
-// read nor rendered: the writer keeps its files.
+// of one frozen BuildConfig. A section is read and checked just before it is
+// rendered, so that a build holds one section's rows at a time; a section
+// whose sources are unchanged is neither read nor rendered: the writer keeps
+// its files.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,13 +28,13 @@ import {
 } from './plan/changes.js';
 import { checkLib, packageFile } from './root.js';
 import type { ListItem, Node } from './sources/model.js';
-import { checkSources } from './sources/check.js';
+import { checkSources, reported } from './sources/check.js';
 import { createProgress, type Progress } from './progress.js';
 import type { RenderOptions } from './render/render.js';
 import type { Section, TreeFile } from './tree-files.js';
 import { planBuild, type How } from './plan/plan.js';
-import { renderPlan } from './render/plan.js';
-import type { Groups } from './sources/validate.js';
+import { renderPlan, type SectionPlan } from './render/plan.js';
+import { NO_GROUPS, type Groups } from './sources/validate.js';
 import { openTree } from './write/threaded.js';
 import { cacheDir, servedGeneration, type WriteReport } from './write/write.js';
 import { HOST_NAMES, HOSTS, isHostName, type Host, type HostName } from './config/hosts.js';
@@ -173,50 +175,94 @@ async function run(
   const generation = servedGeneration(config.out);
   const served = servedBuild(generation && cacheDir(generation), key);
   const changes = findChanges(dir, declaration, sections, served);
-  progress.phase('checking sources');
-  const { plan, groups, sources, rows } = checkAndPlan(config, changes, served);
-  // Indexing and writing interleave (renderPlan yields files as it makes them), so they are one phase. It has
-  // no estimate: a count of files that the render would make is known only once it has made them.
-  progress.phase('indexing and writing files');
+  const check = sectionChecker(config, changes, served, progress);
+  // Indexing and writing interleave (renderPlan yields files as it makes them), so they are one phase, between
+  // the checks of the sections. It has no estimate: a count of files that the render would make is known only
+  // once it has made them.
   const outputs = renderPlan(
-    plan,
     {
       declaration,
       sections,
-      groups,
-      sources,
+      groups: check.groups,
       scripts: treeScripts(),
       hosts: { nginxUpstream: config.nginxUpstream },
-      cache: { options: key, digests: changes.digests, rows },
+      planOf: check.planOf,
+      cache: () => ({ options: key, digests: changes.digests, rows: check.rows() }),
     },
     { pageSize, search: config.search },
   );
   const written = await tree.write(outputs, (n) => progress.tick(n));
   progress.end();
+  check.done();
   if (written.refused.length > 0)
     throw new ReflistErrors(misfitErrors(config.host!, written.refused, written.size, config));
   for (const line of crowdedWarnings(written.size, config)) warn(line);
-  const made: Record<Section, How> = {};
-  for (const { root } of sections) made[root.name] = (plan.lists[root.name] ?? plan.nests[root.name])!.how;
-  return { rows, sections: made, written };
+  return { rows: check.rows(), sections: check.made, written };
 }
 
 /**
- * The sources of the sections to make again, read and checked, and the plan
- * made from them. A function of its own, so that while the tree is written
- * only the plan holds the checked rows, and renderPlan lets go of each
- * section's once rendered.
+ * Each section's sources read and checked, and its plan made, when the render
+ * asks for it: a section's rows are held while it is rendered, and let go
+ * before the next is read. Every error is still reported at once: once a
+ * section fails, every section not yet checked is checked before the build
+ * stops, and nothing more is rendered (what was is in the spare tree, which
+ * is never swapped in).
  */
-function checkAndPlan(config: BuildConfig, changes: Changes, served: ServedBuild | undefined) {
+function sectionChecker(
+  config: BuildConfig,
+  changes: Changes,
+  served: ServedBuild | undefined,
+  progress: Progress,
+) {
   const { dir, declaration, sections } = config;
-  const { groups, nests, items } = checkSources(dir, declaration, staleSections(sections, changes));
-  const { lists, sources } = listChanges(dir, sections, changes, items);
-  const roots = sections.map((s) => s.root);
-  const plan = planBuild(roots, nests, lists, servedForPlan(declaration.lists, served, lists));
-  const counted = { ...served?.meta.rows, ...countRows(config, nests, items, groups) };
-  const rows = Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0]));
-  return { plan, groups, sources, rows };
+  const stale = new Set(staleSections(sections, changes).map((s) => s.name));
+  const errors: ReflistError[] = [];
+  const checked = new Set<Section>();
+  const attempt = (these: readonly SectionSpec[]): ReturnType<typeof checkSources> | undefined => {
+    try {
+      return checkSources(dir, declaration, these);
+    } catch (err) {
+      if (!(err instanceof ReflistErrors)) throw err;
+      errors.push(...err.errors);
+      return undefined;
+    }
+  };
+  const stopIfFailed = () => {
+    if (errors.length === 0) return;
+    for (const section of sections) if (stale.has(section.name) && !checked.has(section.name)) attempt([section]);
+    throw new ReflistErrors(reported(errors));
+  };
+  progress.phase('checking sources');
+  // The groups first (a section with counts needs them), checked with no section.
+  const groups = attempt([])?.groups ?? NO_GROUPS;
+  const counted: Record<string, number> = { ...served?.meta.rows };
+  const made: Record<Section, How> = {};
+  const planOf = (section: SectionSpec): SectionPlan => {
+    const { root } = section;
+    checked.add(section.name);
+    const fresh = stale.has(section.name);
+    if (fresh) progress.phase('checking sources');
+    const found = fresh ? attempt([section]) : NOTHING_CHECKED;
+    stopIfFailed();
+    const { nests, items } = found ?? NOTHING_CHECKED;
+    const { lists, sources } = listChanges(dir, [section], changes, items);
+    const plan = planBuild([root], nests, lists, servedForPlan(declaration.lists, served, lists));
+    Object.assign(counted, countRows(config, nests, items, groups));
+    made[root.name] = (plan.lists[root.name] ?? plan.nests[root.name])!.how;
+    progress.phase('indexing and writing files');
+    return { plan, sources };
+  };
+  return {
+    groups,
+    planOf,
+    made,
+    rows: () => Object.fromEntries(rowNames(declaration).map((name) => [name, counted[name] ?? 0])),
+    /** Throws the errors found, if any: a build whose sections were all kept checked only the groups. */
+    done: stopIfFailed,
+  };
 }
+
+const NOTHING_CHECKED = { nests: {}, items: {} };
 
 /** The host a build checks its tree against: one by name, one of the caller's, or none. */
 function hostOf(host: HostName | Host | undefined): Host | undefined {

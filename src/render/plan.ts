@@ -25,31 +25,43 @@ export interface RenderInput {
   /** The scripts at the tree's root: lookup-client.js and the host adapters. */
   scripts: TreeFile[];
   hosts: HostOptions;
-  /** The sources of the lists that changed, for the cache's copies (see delta.ts). */
+  /**
+   * A section's plan, asked for just before the section is rendered, so that
+   * a build reads and checks a section's sources then and holds one
+   * section's rows at a time; with the sources of its lists that changed,
+   * for the cache's copies (see delta.ts).
+   */
+  planOf: (section: SectionSpec) => SectionPlan;
+  /** What the build cache records besides the lists' states, asked for once every section is rendered. */
+  cache: () => Omit<CacheMeta, 'version' | 'lists' | 'totals' | 'nested'>;
+}
+
+/** One section's plan (plan/plan.ts) and the sources of its lists that changed. */
+export interface SectionPlan {
+  plan: Plan;
   sources: Record<string, Uint8Array>;
-  /** What the build cache records besides the lists' states. */
-  cache: Omit<CacheMeta, 'version' | 'lists' | 'totals' | 'nested'>;
 }
 
 /**
- * Every output of a build, as the plan says. The nests come first:
- * many small files, quick to render and slow to write, they keep a writer busy
- * while the paged lists' search indexes are computed. lookup.json comes last:
- * the search index starts are known only then.
+ * Every output of a build, section by section as each one's plan says. The
+ * nests come first: many small files, quick to render and slow to write,
+ * they keep a writer busy while the paged lists' search indexes are
+ * computed. lookup.json comes last: the search index starts are known only
+ * then.
  */
-export function* renderPlan(plan: Plan, input: RenderInput, options: RenderOptions): Generator<Output> {
+export function* renderPlan(input: RenderInput, options: RenderOptions): Generator<Output> {
   const { declaration: d, sections } = input;
   const groups: GroupVariants = { segment: d.groups ? groupSegment(d.groups.param) : '', ids: input.groups.ids };
   const totals: Record<string, number> = {};
   /** The paged lists under a parent, by their section's root: a kept section's are the served build's. */
   const nested: Record<string, Record<string, NestedInfo>> = {};
   for (const section of sections) {
-    const { name } = section.root;
-    const nestPlan = plan.nests[name];
-    if (!nestPlan) continue;
+    const { name, shape } = section.root;
+    if (shape === 'paged') continue;
+    const nestPlan = input.planOf(section).plan.nests[name]!;
     if (nestPlan.how === 'rendered') {
       totals[name] = nestPlan.nodes.length;
-      nested[name] = yield* renderNest(d, section, taken(nestPlan, 'nodes'), options);
+      nested[name] = yield* renderNest(d, section, nestPlan.nodes, options);
     } else {
       totals[name] = nestPlan.total;
       nested[name] = nestPlan.nested;
@@ -60,10 +72,11 @@ export function* renderPlan(plan: Plan, input: RenderInput, options: RenderOptio
   const states: Record<string, ListState> = {};
   for (const section of sections) {
     const { root } = section;
-    const listPlan = plan.lists[root.name];
-    if (!listPlan) continue;
+    if (root.shape !== 'paged') continue;
+    const { plan, sources } = input.planOf(section);
+    const listPlan = plan.lists[root.name]!;
     states[root.name] = yield* renderListPlan(section, listPlan, groups, options);
-    const source = input.sources[root.name];
+    const source = sources[root.name];
     if (listPlan.how !== 'kept' && source && updatable(root)) yield { cache: sourceFile(root.name), text: source };
   }
   const lists: Record<string, ListInfo | { total: number }> = {};
@@ -78,18 +91,7 @@ export function* renderPlan(plan: Plan, input: RenderInput, options: RenderOptio
     api: apiOf(d),
   };
   yield* renderRoot(manifest, input.scripts, input.hosts);
-  yield metaOutput({ ...input.cache, totals, lists: states, nested });
-}
-
-/**
- * A section's checked rows, taken out of the plan as it is rendered: once
- * its files are made they are garbage, not held while the next section is
- * rendered (a section's items or nodes are the most a build holds).
- */
-function taken<K extends string, T>(plan: Record<K, T[]>, key: K): T[] {
-  const rows = plan[key];
-  plan[key] = [];
-  return rows;
+  yield metaOutput({ ...input.cache(), totals, lists: states, nested });
 }
 
 /** A paged list's outputs as its plan says, and its state for the next build. */
@@ -108,7 +110,7 @@ function* renderListPlan(
     case 'updated':
       return yield* renderChanges(root, plan.served, plan.changed, groups, options);
     case 'rendered': {
-      const entries = sortInOrder(taken(plan, 'items'), root.order);
+      const entries = sortInOrder(plan.items, root.order);
       const shape = recordShape(root);
       const records = entries.map((e) => encodeRecord(e, shape));
       const state = yield* renderList(root, section.children, entries, records, groups, options);

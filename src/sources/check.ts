@@ -23,6 +23,12 @@ export function sourcePaths(dir: string, sources: readonly SourceSpec[]): Source
 const byLocation = (a: ReflistError, b: ReflistError) =>
   compareStrings(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
 
+/** Errors as a build reports them: each once (two lists, or two sections, may read one file and report its errors each), by file and line. */
+export function reported(errors: readonly ReflistError[]): ReflistError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => !seen.has(String(e)) && seen.add(String(e))).sort(byLocation);
+}
+
 /** The checked sources of some sections: the groups, each nest's nodes and each paged list's items, by root list. */
 export interface Checked {
   groups: Groups;
@@ -50,7 +56,6 @@ export function checkSources(dir: string, declaration: Declaration, sections: re
     if (root.shape !== 'paged') nests[root.name] = validateNest(check, section);
     else items[root.name] = validateList(check, root, groups);
   }
-  const found = check.found();
-  if (found.length > 0) throw new ReflistErrors(found.sort(byLocation));
+  if (check.errors.length > 0) throw new ReflistErrors(reported(check.errors));
   return { groups, nests, items };
 }

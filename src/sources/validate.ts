@@ -161,12 +161,6 @@ export class Checker {
   missing(file: string, line: number, what: string): void {
     this.errors.push(new ReflistError('UNKNOWN_REFERENCE', `unknown ${what}`, { file, line }));
   }
-
-  /** The errors found, each once (two lists may read one file), in file and line order. */
-  found(): ReflistError[] {
-    const seen = new Set<string>();
-    return this.errors.filter((e) => !seen.has(String(e)) && seen.add(String(e)));
-  }
 }
 
 export interface Groups {
@@ -175,7 +169,8 @@ export interface Groups {
   list: { id: string; text: string }[];
 }
 
-const NO_GROUPS: Groups = { ids: [], list: [] };
+/** The groups of a declaration without any. */
+export const NO_GROUPS: Groups = { ids: [], list: [] };
 
 /** What a group is called in messages: its parameter, in lower case (`system`). */
 const groupWord = (groups: GroupsSpec) => groupSegment(groups.param);

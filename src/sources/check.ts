@@ -1,6 +1,7 @@
-// Stages 1 and 2 for the sections a build makes again: their sources read
-// (read.ts) and checked (validate.ts) a row at a time, every error at once,
-// before anything is rendered. Which sections those are is the plan's to say (plan/changes.ts).
+// Stages 1 and 2 for a section a build makes again (build.ts asks for one at
+// a time, just before rendering it): its sources read (read.ts) and checked
+// (validate.ts) a row at a time, every error at once. Which sections those
+// are is the plan's to say (plan/changes.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareStrings } from '../client/fold.js';

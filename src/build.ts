@@ -208,12 +208,7 @@ async function run(
  * stops, and nothing more is rendered (what was is in the spare tree, which
  * is never swapped in).
  */
-function sectionChecker(
-  config: BuildConfig,
-  changes: Changes,
-  served: ServedBuild | undefined,
-  progress: Progress,
-) {
+function sectionChecker(config: BuildConfig, changes: Changes, served: ServedBuild | undefined, progress: Progress) {
   const { dir, declaration, sections } = config;
   const stale = new Set(staleSections(sections, changes).map((s) => s.name));
   const errors: ReflistError[] = [];

@@ -1,7 +1,7 @@
-// The messages between `reflist build` (build-thread.ts) and the build's
-// thread (build-worker.ts), in a module of their own so that neither imports
+// The messages between `reflist build` (build-process.ts) and the build's
+// process (build-worker.ts), in a module of their own so that neither imports
 // the other: what the build prints and its progress as it goes, then its
-// report or its failure. A failure crosses as plain data (postMessage would
+// report or its failure. A failure crosses as plain data (structured clone would
 // keep an Error's message and stack but lose its class, its code, its
 // location and its hint) and is rebuilt here as the error it was.
 import type { BuildOptions, BuildReport } from '../build.js';
@@ -9,8 +9,8 @@ import type { HostName } from '../config/hosts.js';
 import { ReflistError, ReflistErrors, type ErrorCode } from '../errors.js';
 import { errorData, revive, type ErrorData } from '../write/protocol.js';
 
-/** What the thread builds from: the CLI's options, which are plain data (a host by its name). */
-export type ThreadOptions = Omit<BuildOptions, 'log' | 'warn' | 'progress' | 'host'> & { host?: HostName };
+/** What the build process builds from: the CLI's options, which are plain data (a host by its name). */
+export type ProcessOptions = Omit<BuildOptions, 'log' | 'warn' | 'progress' | 'host'> & { host?: HostName };
 
 export type BuildReply =
   | { log: string }
@@ -31,7 +31,7 @@ export function failureData(err: unknown): Failure {
   return errorData(err);
 }
 
-/** A ReflistError as it was thrown in the other thread: code, message, location, hint, errno and cause. */
+/** A ReflistError as it was thrown in the other process: code, message, location, hint, errno and cause. */
 function reflistError(data: ErrorData): ReflistError {
   const err = new ReflistError(
     data.code as ErrorCode,
@@ -55,7 +55,7 @@ const BUILT_IN: Record<string, ErrorConstructor> = {
 };
 
 /**
- * The failure as this thread throws it: the same ReflistErrors or ReflistError
+ * The failure as this process throws it: the same ReflistErrors or ReflistError
  * (so the CLI prints it as it prints any), and anything else, a fault of
  * reflist's own, as the error it was, with its name, message and stack there.
  */

@@ -1,16 +1,18 @@
-// The build's thread: `reflist build` (build-thread.ts) starts it with a heap
-// of the build's memory budget, and it runs build() there, posting back each
-// line the build logs or warns, each phase of its progress and its count of
-// files (at most every TICK_MS), then its report or its failure as data.
-import { parentPort, workerData } from 'node:worker_threads';
+// The build's process: `reflist build` (build-process.ts) starts it with a
+// heap of the build's memory budget and sends it the build's options, and it
+// runs build() there, sending back each line the build logs or warns, each
+// phase of its progress and its count of files (at most every TICK_MS), then
+// its report or its failure as data.
+import { once } from 'node:events';
 import { build } from '../build.js';
 import type { Progress } from '../progress.js';
-import { failureData, type BuildReply, type ThreadOptions } from './build-protocol.js';
+import { failureData, type BuildReply, type ProcessOptions } from './build-protocol.js';
 
-if (!parentPort)
-  throw new Error("commands/build-worker.ts is the build's thread: build-thread.ts starts it, nothing runs it alone");
-const port = parentPort;
-const post = (message: BuildReply) => port.postMessage(message);
+const send = process.send?.bind(process);
+if (!send)
+  throw new Error("commands/build-worker.ts is the build's process: build-process.ts starts it, nothing runs it alone");
+const post = (message: BuildReply) => void send(message);
+const [options] = (await once(process, 'message')) as [ProcessOptions];
 
 /**
  * A count of files goes at most this often: the progress line is redrawn
@@ -32,7 +34,7 @@ const progress: Progress = {
 
 try {
   const report = await build({
-    ...(workerData as ThreadOptions),
+    ...options,
     log: (line) => post({ log: line }),
     warn: (line) => post({ warn: line }),
     progress,
@@ -41,3 +43,5 @@ try {
 } catch (err) {
   post({ failure: failureData(err) });
 }
+// Once the messages are out: the channel alone keeps this process alive.
+process.disconnect();

@@ -214,13 +214,13 @@ export function lock(g: Generations): () => void {
 }
 
 /**
- * Lets go of an output folder's lock that a build of this process took and
- * can no longer release: its thread was stopped (out of its memory) with the
- * writer's thread under it. Only a lock file that names this process goes,
- * never another build's. Whatever else the dead build left, a spare half
+ * Lets go of an output folder's lock that a build took and can no longer
+ * release: its process (`pid`, this one unless given) died out of its memory
+ * with the writer's thread in it. Only a lock file that names that process
+ * goes, never another build's. Whatever else the dead build left, a spare half
  * written (its index removed first) and its cache, the next build clears.
  */
-export function releaseLock(outDir: string): boolean {
+export function releaseLock(outDir: string, pid: number = process.pid): boolean {
   let file: string;
   try {
     file = lockFile(findGenerations(outDir));
@@ -228,7 +228,7 @@ export function releaseLock(outDir: string): boolean {
     return false; // not a tree: no build of this one locked it
   }
   try {
-    if (readFileSync(file, 'utf8') !== `${process.pid}\n`) return false;
+    if (readFileSync(file, 'utf8') !== `${pid}\n`) return false;
   } catch {
     return false; // no lock, or none to read
   }

@@ -1,8 +1,8 @@
-// `reflist build` runs the build in a thread whose heap is its memory budget
-// (--memory, src/commands/build-thread.ts). A build that outgrows it fails
+// `reflist build` runs the build in a process whose heap is its memory budget
+// (--memory, src/commands/build-process.ts). A build that outgrows it fails
 // with one sentence naming the budget and the knob, leaves the served tree as
 // it was and the next build free to run; a build that fits prints what a
-// build in the CLI's own thread printed: notices, warnings, progress, the
+// build in the CLI's own process printed: notices, warnings, progress, the
 // report, errors and hints.
 import { describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from '../../src/build.js';
 import { run } from '../../src/cli.js';
 import { failureData, failureError } from '../../src/commands/build-protocol.js';
-import { outOfMemory } from '../../src/commands/build-thread.js';
+import { outOfMemory } from '../../src/commands/build-process.js';
 import { buildReport } from '../../src/commands/report.js';
 import { errorLines, ioError, ReflistError, ReflistErrors } from '../../src/errors.js';
 import { releaseLock } from '../../src/write/generations.js';
@@ -37,7 +37,7 @@ function cliProcess(args: string[], cwd: string) {
   );
 }
 
-/** `run` in this process (the build still runs in its own thread), its output collected. */
+/** `run` in this process (the build still runs in its own process), its output collected. */
 async function cli(args: string[], progress?: { write: (text: string) => void; isTTY: boolean }) {
   let stdout = '';
   let stderr = '';
@@ -178,7 +178,7 @@ describe('--memory', () => {
   });
 });
 
-describe('a build in its own thread prints what a build in the CLI thread printed', () => {
+describe('a build in its own process prints what a build in the CLI process printed', () => {
   test('the notices, the warnings and the report', async () => {
     const sources = writeSources(tempDir(), VALID);
     const declared = writeSources(tempDir(), {
@@ -253,8 +253,8 @@ describe('a build in its own thread prints what a build in the CLI thread printe
   });
 });
 
-describe('an error crosses from the build thread as it was thrown', () => {
-  /** Through the thread boundary: to data, cloned as postMessage clones it, and back. */
+describe('an error crosses from the build process as it was thrown', () => {
+  /** Through the process boundary: to data, cloned as the advanced IPC serialization clones it (structured clone), and back. */
   const across = (err: unknown) => failureError(structuredClone(failureData(err)));
 
   test('ReflistErrors: each error with its code, location and hint, printed the same', () => {

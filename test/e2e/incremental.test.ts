@@ -151,9 +151,14 @@ describe('an incremental build', () => {
 
   test('a render that fails on its first file, while the writer thread is still starting, lets go of the folder', async () => {
     const out = join(tempDir(), 'dist');
-    const failing = function* (): Generator<[string, string]> {
-      throw new Error('the first section failed its checks');
-    };
+    // Outputs whose first one fails, as a render whose first section fails its checks does.
+    const failing = (): Iterable<[string, string]> => ({
+      [Symbol.iterator]: () => ({
+        next: () => {
+          throw new Error('the first section failed its checks');
+        },
+      }),
+    });
     for (let i = 0; i < 3; i++) {
       const tree = openTree(out);
       await expect(tree.write(failing())).rejects.toThrow('the first section failed its checks');

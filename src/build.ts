@@ -197,7 +197,9 @@ async function run(
   if (written.refused.length > 0)
     throw new ReflistErrors(misfitErrors(config.host!, written.refused, written.size, config));
   for (const line of crowdedWarnings(written.size, config)) warn(line);
-  return { rows: check.rows(), sections: check.made, written };
+  // In declared order, as the report lists them: the render made the nests first.
+  const made = Object.fromEntries(sections.map(({ root }) => [root.name, check.made[root.name]!]));
+  return { rows: check.rows(), sections: made, written };
 }
 
 /**

@@ -9,7 +9,8 @@ import { sourceFiles, type Declaration, type SourceSpec } from '../config/declar
 import type { SectionSpec } from '../config/sections.js';
 import { type ReflistError, ReflistErrors } from '../errors.js';
 import type { Entry, Node } from './model.js';
-import { Checker, validateGroups, validateList, validateNest, type Groups, type SourcePaths } from './validate.js';
+import { validateNest } from './nest.js';
+import { Checker, validateGroups, validateList, type Groups, type SourcePaths } from './validate.js';
 
 /** Where the named sources of a folder are: an absent file is left out, and is an empty list. */
 export function sourcePaths(dir: string, sources: readonly SourceSpec[]): SourcePaths {

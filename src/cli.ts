@@ -2,7 +2,7 @@
 // `run` takes argv and the output streams and returns an exit code, so tests drive it.
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DEFAULT_PAGE_SIZE } from './build.js';
-import { buildInProcess, MEMORY } from './commands/build-process.js';
+import { buildWithin, MEMORY } from './commands/build-process.js';
 import { buildReport } from './commands/report.js';
 import { startDev, type DevOptions } from './commands/dev.js';
 import { didYouMean, errorLines, ReflistError, ReflistErrors } from './errors.js';
@@ -131,8 +131,8 @@ function buildCommand(program: Command, io: Io): void {
       }) => {
         const say = quiet ? () => {} : io.stdout;
         const progress = createProgress(quiet ? undefined : io.progress);
-        // In a process whose heap is the budget: a build that outgrows it fails with one sentence, not V8's abort.
-        const report = await buildInProcess(opts, memory, {
+        // Within its budget: a build that outgrows it fails with one sentence, not V8's abort.
+        const report = await buildWithin(opts, memory, {
           log: (line) => say(line + '\n'),
           warn: (line) => io.stderr(`warning: ${line}\n`),
           progress,

@@ -1,5 +1,6 @@
 // `reflist build` runs the build in a process whose heap is its memory budget
-// (--memory, src/commands/build-process.ts). A build that outgrows it fails
+// (--memory, src/commands/build-process.ts), unless its sources are small next
+// to the budget: then in the CLI's own process. A build that outgrows it fails
 // with one sentence naming the budget and the knob, leaves the served tree as
 // it was and the next build free to run; a build that fits prints what a
 // build in the CLI's own process printed: notices, warnings, progress, the
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from '../../src/build.js';
 import { run } from '../../src/cli.js';
 import { failureData, failureError } from '../../src/commands/build-protocol.js';
-import { outOfMemory } from '../../src/commands/build-process.js';
+import { outOfMemory, runsInline } from '../../src/commands/build-process.js';
 import { buildReport } from '../../src/commands/report.js';
 import { errorLines, ioError, ReflistError, ReflistErrors } from '../../src/errors.js';
 import { releaseLock } from '../../src/write/generations.js';
@@ -65,6 +66,17 @@ function wordyList(rows: number, words: number): Record<string, string> {
       `${id},${Array.from({ length: words }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ')}`,
     );
   return { 'item.csv': `${lines.join('\n')}\n`, 'reflist.config.json': '{ "lists": { "item": {} } }\n' };
+}
+
+/**
+ * Sources that a build under a budget of 256 MB reads in a process of its
+ * own: beside them, a file that takes them past the 128th of the budget a
+ * build in the CLI's own process may have, which no build reads.
+ */
+function inOwnProcess(files: Record<string, string>): string {
+  const dir = writeSources(tempDir(), { ...files, 'notes.txt': 'x'.repeat(2 * 2 ** 20) });
+  expect(runsInline({ sources: dir, out: 'dist' }, 256)).toBe(false);
+  return dir;
 }
 
 /** A line of the progress a build prints on a stderr that is not a terminal. */
@@ -178,17 +190,40 @@ describe('--memory', () => {
   });
 });
 
-describe('a build in its own process prints what a build in the CLI process printed', () => {
-  test('the notices, the warnings and the report', async () => {
+describe('where a build runs', () => {
+  test("in the CLI's own process when its sources take at most a 128th of its budget, and this process's heap holds the budget", () => {
     const sources = writeSources(tempDir(), VALID);
-    const declared = writeSources(tempDir(), {
+    const options = { sources, out: 'dist' };
+    expect(runsInline(options, 4096)).toBe(true);
+    // 2 MiB a 128th of 256 MB: the sources and a file beside them, read or not, past it.
+    const bytes = readdirSync(sources).reduce((n, f) => n + readFileSync(join(sources, f)).length, 0);
+    writeFileSync(join(sources, 'notes.txt'), 'x'.repeat(2 * 2 ** 20 - bytes));
+    expect(runsInline(options, 256)).toBe(true);
+    writeFileSync(join(sources, 'notes.txt'), 'x'.repeat(2 * 2 ** 20 - bytes + 1));
+    expect(runsInline(options, 256)).toBe(false);
+    expect(runsInline(options, 257)).toBe(true);
+    // With --config, the folder of the config is the sources'.
+    expect(runsInline({ sources: tempDir(), config: join(sources, 'reflist.config.json'), out: 'dist' }, 256)).toBe(
+      false,
+    );
+    // Over this process's heap, never here, whatever the sources.
+    expect(runsInline({ sources: tempDir(), out: 'dist' }, 1_048_576)).toBe(false);
+  });
+});
+
+describe('a build in its own process prints what a build in the CLI process printed', () => {
+  const BUDGET = ['--memory', '256'];
+
+  test('the notices, the warnings and the report', async () => {
+    const sources = inOwnProcess(VALID);
+    const declared = inOwnProcess({
       'reflist.config.json': '{ "lists": { "item": {} } }\n',
       'item.csv': 'id,text\n1,One\n2,Two\n',
       'notes.csv': 'a,b\n1,2\n',
     });
     for (const dir of [sources, declared]) {
       const out = join(tempDir(), 'dist');
-      const printed = await cli(['build', '--sources', dir, '--out', out, '--page-size', '2']);
+      const printed = await cli(['build', ...BUDGET, '--sources', dir, '--out', out, '--page-size', '2']);
       let stdout = '';
       let stderr = '';
       const report = await build({
@@ -204,16 +239,16 @@ describe('a build in its own process prints what a build in the CLI process prin
       expect(printed.stderr).toBe(stderr);
     }
     // Each run said something of its own: the preset's notice, the undeclared CSV's warning.
-    expect((await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')])).stdout).toContain(
+    expect((await cli(['build', ...BUDGET, '--sources', sources, '--out', join(tempDir(), 'dist')])).stdout).toContain(
       'built as the lookup-service preset',
     );
-    expect((await cli(['build', '--sources', declared, '--out', join(tempDir(), 'dist')])).stderr).toMatch(
+    expect((await cli(['build', ...BUDGET, '--sources', declared, '--out', join(tempDir(), 'dist')])).stderr).toMatch(
       /^warning: .*notes\.csv: no list declares it/,
     );
   });
 
   test('every error as file:line: message, the hint once, the count, exit 1; and an error of one', async () => {
-    const sources = writeSources(tempDir(), {
+    const sources = inOwnProcess({
       'reflist.config.json': '{ "lists": { "item": {} } }\n',
       'item.csv': 'id,text\nAB,One\nCD,Two\nEF,\n',
     });
@@ -223,26 +258,43 @@ describe('a build in its own process prints what a build in the CLI process prin
     );
     expect(expected).toBeInstanceOf(ReflistErrors);
     expect(expected.errors.some((e) => e.hint !== undefined)).toBe(true);
-    const { code, stdout, stderr } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')]);
+    const { code, stdout, stderr } = await cli([
+      'build',
+      ...BUDGET,
+      '--sources',
+      sources,
+      '--out',
+      join(tempDir(), 'dist'),
+    ]);
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
     const lines = [...errorLines(expected), `build failed with ${expected.errors.length} errors; nothing was written`];
     expect(stderr).toBe(lines.map((line) => `${line}\n`).join(''));
 
-    const none = await cli(['build', '--sources', join(tempDir(), 'nowhere'), '--out', join(tempDir(), 'dist')]);
+    const none = await cli([
+      'build',
+      ...BUDGET,
+      '--sources',
+      join(tempDir(), 'nowhere'),
+      '--out',
+      join(tempDir(), 'dist'),
+    ]);
     expect(none).toMatchObject({ code: 1, stdout: '' });
     expect(none.stderr).toMatch(/^--sources: no such folder .*nowhere\n$/);
   });
 
   test('its progress: each phase in order, then the line cleared', async () => {
     let text = '';
-    const sources = writeSources(tempDir(), VALID);
-    const { code } = await cli(['build', '--quiet', '--sources', sources, '--out', join(tempDir(), 'dist')], {
-      write: (t) => (text += t),
-      isTTY: true,
-    });
+    const sources = inOwnProcess(VALID);
+    const { code } = await cli(
+      ['build', ...BUDGET, '--quiet', '--sources', sources, '--out', join(tempDir(), 'dist')],
+      {
+        write: (t) => (text += t),
+        isTTY: true,
+      },
+    );
     expect(code).toBe(0);
     expect(text).toBe('');
-    const { code: shown } = await cli(['build', '--sources', sources, '--out', join(tempDir(), 'dist')], {
+    const { code: shown } = await cli(['build', ...BUDGET, '--sources', sources, '--out', join(tempDir(), 'dist')], {
       write: (t) => (text += t),
       isTTY: true,
     });

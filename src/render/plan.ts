@@ -58,27 +58,13 @@ export function* renderPlan(input: RenderInput, options: RenderOptions): Generat
   for (const section of sections) {
     const { name, shape } = section.root;
     if (shape === 'paged') continue;
-    const nestPlan = input.planOf(section).plan.nests[name]!;
-    if (nestPlan.how === 'rendered') {
-      totals[name] = nestPlan.nodes.length;
-      nested[name] = yield* renderNest(d, section, nestPlan.nodes, options);
-    } else {
-      totals[name] = nestPlan.total;
-      nested[name] = nestPlan.nested;
-      yield { keep: section.name, drop: [] };
-    }
+    [totals[name], nested[name]] = yield* renderNestPlan(input, section, options);
     if (Object.keys(nested[name]).length === 0) delete nested[name];
   }
   const states: Record<string, ListState> = {};
-  for (const section of sections) {
-    const { root } = section;
-    if (root.shape !== 'paged') continue;
-    const { plan, sources } = input.planOf(section);
-    const listPlan = plan.lists[root.name]!;
-    states[root.name] = yield* renderListPlan(section, listPlan, groups, options);
-    const source = sources[root.name];
-    if (listPlan.how !== 'kept' && source && updatable(root)) yield { cache: sourceFile(root.name), text: source };
-  }
+  for (const section of sections)
+    if (section.root.shape === 'paged')
+      states[section.root.name] = yield* renderSection(input, section, groups, options);
   const lists: Record<string, ListInfo | { total: number }> = {};
   for (const [name, state] of Object.entries(states)) lists[name] = state.info;
   for (const [name, total] of Object.entries(totals)) lists[name] = { total };
@@ -92,6 +78,39 @@ export function* renderPlan(input: RenderInput, options: RenderOptions): Generat
   };
   yield* renderRoot(manifest, input.scripts, input.hosts);
   yield metaOutput({ ...input.cache(), totals, lists: states, nested });
+}
+
+// A section's plan is asked for and let go of in a function of its own: a
+// generator's locals outlive the loop they are in, and the rows of a section
+// rendered would be held while the next one is read.
+
+/** A nest's outputs as its section's plan says: its rows, and what lookup.json says of its lists under each parent. */
+function* renderNestPlan(
+  input: RenderInput,
+  section: SectionSpec,
+  options: RenderOptions,
+): Generator<Output, [number, Record<string, NestedInfo>]> {
+  const plan = input.planOf(section).plan.nests[section.root.name]!;
+  if (plan.how === 'rendered')
+    return [plan.nodes.length, yield* renderNest(input.declaration, section, plan.nodes, options)];
+  yield { keep: section.name, drop: [] };
+  return [plan.total, plan.nested];
+}
+
+/** A paged list's outputs as its section's plan says, with its source for the cache, and its state for the next build. */
+function* renderSection(
+  input: RenderInput,
+  section: SectionSpec,
+  groups: GroupVariants,
+  options: RenderOptions,
+): Generator<Output, ListState> {
+  const { root } = section;
+  const { plan, sources } = input.planOf(section);
+  const listPlan = plan.lists[root.name]!;
+  const state = yield* renderListPlan(section, listPlan, groups, options);
+  const source = sources[root.name];
+  if (listPlan.how !== 'kept' && source && updatable(root)) yield { cache: sourceFile(root.name), text: source };
+  return state;
 }
 
 /** A paged list's outputs as its plan says, and its state for the next build. */

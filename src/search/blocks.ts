@@ -18,13 +18,22 @@ export const nameOfText = (text: string): string => createHash('sha1').update(te
 export const recordsText = (records: readonly string[], members: ArrayLike<number>): string =>
   `"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
 
-/** The list's record blocks: their names and texts, and each entry's block; and its large prefixes beyond a pool, as the parts find them. */
+/**
+ * The list's record blocks: their names, and each entry's block; and its large
+ * prefixes beyond a pool, as the parts find them. A block's text is made
+ * again when it is written (`blockFiles`): held from the cut to the end of
+ * the index, the texts were all the records once more.
+ */
 export interface Blocks {
   names: string[];
-  texts: string[];
+  /** Where each block starts among the records, and where the last ends. */
+  bounds: number[];
   blockOf: Int32Array;
   skipped: LargePrefix[];
 }
+
+const blockText = (records: readonly string[], from: number, to: number) =>
+  `{"records":[${records.slice(from, to).join(',')}]}`;
 
 /**
  * Records in list order, cut into blocks: after an entry whose record hashes
@@ -33,15 +42,12 @@ export interface Blocks {
  */
 export function recordBlocks(records: readonly string[], bytes: number): Blocks {
   const names: string[] = [];
-  const texts: string[] = [];
+  const bounds = [0];
   const blockOf = new Int32Array(records.length);
-  let from = 0;
   let size = 0;
   const close = (to: number) => {
-    const text = `{"records":[${records.slice(from, to).join(',')}]}`;
-    texts.push(text);
-    names.push(nameOfText(text));
-    from = to;
+    names.push(nameOfText(blockText(records, bounds.at(-1)!, to)));
+    bounds.push(to);
     size = 0;
   };
   for (const [i, record] of records.entries()) {
@@ -49,8 +55,14 @@ export function recordBlocks(records: readonly string[], bytes: number): Blocks 
     size += Buffer.byteLength(record) + 1;
     if (size >= bytes || (size >= bytes / 2 && fnv1a(record) % 8 === 0)) close(i + 1);
   }
-  if (from < records.length) close(records.length);
-  return { names, texts, blockOf, skipped: [] };
+  if (bounds.at(-1)! < records.length) close(records.length);
+  return { names, bounds, blockOf, skipped: [] };
+}
+
+/** The record blocks' files, each text made as it is written. */
+export function* blockFiles(records: readonly string[], blocks: Blocks): Generator<SearchFile> {
+  for (const [b, name] of blocks.names.entries())
+    yield { kind: 'block', name, text: blockText(records, blocks.bounds[b]!, blocks.bounds[b + 1]!) };
 }
 
 /**

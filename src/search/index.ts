@@ -29,18 +29,9 @@ import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
 export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
-import { planPairs, recordBlocks } from './blocks.js';
+import { blockFiles, planPairs, recordBlocks } from './blocks.js';
 import { vocabularyFiles, wordHeadPart, wordPart } from './words.js';
-import type {
-  IndexLayout,
-  IndexPart,
-  Pairs,
-  PartMeta,
-  Searched,
-  SearchFile,
-  SearchIndex,
-  SearchIndexOptions,
-} from './types.js';
+import type { IndexLayout, IndexPart, Pairs, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
 
 export type {
   IndexLayout,
@@ -219,10 +210,12 @@ export function buildSearchIndex(
     planPairs(m, blocks.skipped, new Set(keys), firstLetters(entries, searched), budget);
   }
   // Every head is answered from the blocks; without one, no prefix is large enough to be.
-  const whole: SearchFile[] =
-    layout.heads.length > 0 ? blocks.names.map((name, b) => ({ kind: 'block', name, text: blocks.texts[b]! })) : [];
   const vocab = searched.typos ? vocabularyFiles(keys, options.vocabBytes ?? 32000) : { buckets: 0, files: [] };
-  return { ...index, whole: [...whole, ...vocab.files], vocab: vocab.buckets };
+  const whole = function* () {
+    if (layout.heads.length > 0) yield* blockFiles(records, blocks);
+    yield* vocab.files;
+  };
+  return { ...index, whole: whole(), vocab: vocab.buckets };
 }
 
 /**

@@ -64,8 +64,8 @@ export interface SearchIndex {
   metas: PartMeta[];
   /** The parts indexed by this build (all of them, or the ones an edit touched). */
   fresh: IndexPart[];
-  /** The words rule's files of the whole list: record blocks and the typo vocabulary's buckets. */
-  whole?: SearchFile[];
+  /** The words rule's files of the whole list: record blocks and the typo vocabulary's buckets, each made as it is read. */
+  whole?: Iterable<SearchFile>;
   /** The words rule: how many buckets the typo vocabulary has (0: no typos). */
   vocab?: number;
 }

@@ -42,14 +42,10 @@ class NestedList {
 
   /** Its pages (and item files) under one parent item, whose files are under `prefix`; the items join the shared files. */
   *under(prefix: string, chain: string, nodes: Node[], pageSize: number): Generator<TreeFile> {
+    // Each key in the literal, none spread: see validateList.
     const entries = nodes.map(
-      (n): Entry => ({
-        id: n.id,
-        text: n.text,
-        key: n.key,
-        counts: NO_COUNTS,
-        ...(n.fields ? { fields: n.fields } : {}),
-      }),
+      ({ id, text, key, fields }): Entry =>
+        fields ? { id, text, key, counts: NO_COUNTS, fields } : { id, text, key, counts: NO_COUNTS },
     );
     for (const e of entries) {
       this.entries.push(e);
@@ -78,7 +74,10 @@ class NestedList {
     );
     const info: NestedInfo = { layout, total: entries.length, buckets, search: [] };
     if (!list.search) return info;
-    const searched = { ...searchedOf(list, entries), scopes: chains.map((chain) => scoped(chain, '')) };
+    // An entry's chain is its parent's, and a parent's entries come together: one scope string each parent.
+    let last: [chain: string, scope: string] | undefined;
+    const scopes = chains.map((chain) => (last?.[0] === chain ? last : (last = [chain, scoped(chain, '')]))[1]);
+    const searched = { ...searchedOf(list, entries), scopes };
     // Records are made above, for every entry: an entry with children is encoded anew, and these have none.
     const encode = (): string => {
       throw new Error('a paged list under a parent has no children');

@@ -28,6 +28,8 @@ export interface WordChunk<R = EntryRecord> {
   skips?: Record<string, string>;
   /** A skipped word's pair pools: its matches that also have a word of a first letter, by that letter. */
   pairs?: Record<string, Record<string, string>>;
+  /** A skipped word's pair heads: page 1 and the total of the Term of the word and a first letter whose pair is more than a pool holds, by that letter. */
+  pairHeads?: Record<string, Record<string, string>>;
   /** A pooled prefix: the first keys of the search files beside this one its keys run over. */
   also?: Record<string, string[]>;
   /** A head's file in a list listed in two levels: the first keys of the head's other files. */
@@ -136,7 +138,13 @@ export const skipOf = (chunk: WordChunk<unknown>, key: string): string | undefin
 export type WordState =
   | { kind: 'small'; chunk: WordChunk<unknown> }
   | { kind: 'pooled'; total: number; paths: string[] }
-  | { kind: 'skipped'; total: number; skip: string; pairs: Record<string, string> | undefined };
+  | {
+      kind: 'skipped';
+      total: number;
+      skip: string;
+      pairs: Record<string, string> | undefined;
+      heads: Record<string, string> | undefined;
+    };
 
 export async function stateOf(read: Read, ix: WordIndex, key: string): Promise<WordState> {
   const found = await searchFileOf(read, ix, key);
@@ -144,9 +152,10 @@ export async function stateOf(read: Read, ix: WordIndex, key: string): Promise<W
   if (!set) return { kind: 'small', chunk: found.chunk };
   const [total] = set;
   const skip = skipOf(found.chunk, key);
-  const { pairs } = found.chunk;
-  if (skip !== undefined)
-    return { kind: 'skipped', total, skip, pairs: pairs && Object.hasOwn(pairs, key) ? pairs[key] : undefined };
+  const { pairs, pairHeads } = found.chunk;
+  const mine = (byKey: Record<string, Record<string, string>> | undefined) =>
+    byKey && Object.hasOwn(byKey, key) ? byKey[key] : undefined;
+  if (skip !== undefined) return { kind: 'skipped', total, skip, pairs: mine(pairs), heads: mine(pairHeads) };
   return { kind: 'pooled', total, paths: poolPaths(ix, key, found) };
 }
 

@@ -238,6 +238,26 @@ async function skippedPage(read: Read, ix: WordIndex, skip: string, q: string, p
   return kept.filter((k) => k !== undefined);
 }
 
+/**
+ * Page 1 of a Term of a word beyond a pool and a letter, when the matches
+ * they share are more than a pool holds too: the word's pair head for the
+ * letter, one file, where the blocks both have matches in were the whole
+ * list (docs/search-index.md, Common words).
+ */
+async function pairHead(
+  read: Read,
+  ix: WordIndex,
+  q: string,
+  words: readonly string[],
+): Promise<{ total: number; kept: Kept[] } | undefined> {
+  const [w, x] = words;
+  if (words.length !== 2 || [...x!].length !== 1 || q !== `${w} ${x}`) return undefined;
+  const state = await stateOf(read, ix, `${ix.chain === undefined ? '' : `${ix.chain}/`}${w}`);
+  if (state.kind !== 'skipped' || !state.heads || !Object.hasOwn(state.heads, x!)) return undefined;
+  const head = await routed<{ total: number; records: unknown[] }>(read, poolPath(ix.folder, state.heads[x!]!));
+  return { total: head.total, kept: pageOwn(ix, head.records).map((record) => ({ record })) };
+}
+
 /** The answer to folded Term q (non-empty), page `page`, of a paged list of the words rule. */
 export async function answerWords(
   read: Read,
@@ -264,7 +284,11 @@ export async function answerWords(
       candidates = new Map();
       addChunk(ix, found.chunk, candidates);
     }
-  } else candidates = (await candidatesOf(read, ix, maximal(words)))!;
+  } else {
+    const head = page === 1 ? await pairHead(read, ix, q, words) : undefined;
+    if (head) return head;
+    candidates = (await candidatesOf(read, ix, maximal(words)))!;
+  }
   const found = ranked(candidates, q, list);
   if (found.length > 0 || list.typos === false || !mayHaveTypos(q) || !ix.info.vocab) return slice(found);
   return slice(fewestTypos(await typoCandidates(read, ix, [...new Set(words)]), q, list));

@@ -5,7 +5,7 @@
 // with each first letter of their other words from its pair pools.
 import { createHash } from 'node:crypto';
 import { fnv1a } from '../client/paths.js';
-import { EXACT, START, WORD } from '../client/rank.js';
+import { EXACT, NONE, rankTexts, START, WORD, type FoldedTexts } from '../client/rank.js';
 import type { Matcher } from './match.js';
 import type { LargePrefix, SearchFile } from './types.js';
 
@@ -68,10 +68,14 @@ export function* blockFiles(records: readonly string[], blocks: Blocks): Generat
 /**
  * Pair pools (docs/search-index.md, Common words): for a word that matches
  * more than a pool holds, the matches it shares with each first letter of
- * their other words, `entries` being each entry's first letters. A Term of
+ * their other words, `letters` being each entry's first letters. A Term of
  * that word and a word of that letter reads its pair pool, not the blocks.
- * The rarest such words first, while the pairs' records take at most
- * `budget` bytes, each pair at most a pool's.
+ * Where a letter's matches are more than a pool holds, a pair head instead:
+ * the answer's page 1 and total for the Term that is the word, a space and
+ * the letter, ranked as the client ranks (`texts`: each entry's folded
+ * texts), so that keystroke reads one file, not every block the two have
+ * matches in. The rarest such words first, while the pairs' records take at
+ * most `budget` bytes, each pair at most a pool's.
  */
 export function planPairs(
   m: Matcher,
@@ -79,8 +83,9 @@ export function planPairs(
   words: ReadonlySet<string>,
   letters: readonly string[],
   budget: number,
+  texts: ((e: number) => FoldedTexts) | undefined,
 ): void {
-  const { poolBytes } = m.list;
+  const { poolBytes, pageSize, searched } = m.list;
   let used = 0;
   const chosen = skipped.filter((l) => words.has(l.prefix)).sort((a, b) => a.results.length - b.results.length);
   for (const l of chosen) {
@@ -93,28 +98,66 @@ export function planPairs(
       }
     }
     const pairs = new Map<string, Int32Array>();
+    const heads = new Map<string, { total: number; page: Int32Array }>();
+    // The word as typed: its key without the parent chain of a list under a parent.
+    const word = l.prefix.slice((searched.scopes?.[l.results[0]!] ?? '').length);
     let bytes = 0;
     for (const [x, members] of byLetter) {
       let size = 0;
       for (const e of members) if ((size += m.recordBytes(e)) > poolBytes) break;
-      if (size > poolBytes) continue;
-      pairs.set(x, Int32Array.from(members).sort());
-      bytes += size;
+      if (size <= poolBytes) {
+        pairs.set(x, Int32Array.from(members).sort());
+        bytes += size;
+        continue;
+      }
+      if (!texts) continue;
+      const head = answerOf(Int32Array.from(members).sort(), `${word} ${x}`, texts, searched.exact, pageSize);
+      if (head.total === 0) continue;
+      heads.set(x, head);
+      for (const e of head.page) bytes += m.recordBytes(e);
     }
     if (used + bytes > budget) break;
     used += bytes;
     if (pairs.size > 0) l.pairs = pairs;
+    if (heads.size > 0) l.pairHeads = heads;
   }
 }
 
-/** Each pair pool of a large prefix, rendered, and its name by letter kept on the prefix. */
+/** Page 1 and the total of the answer to folded Term q among some entries (in list order): by tier, each in list order, as the client ranks. */
+function answerOf(
+  entries: Int32Array,
+  q: string,
+  texts: (e: number) => FoldedTexts,
+  exact: boolean,
+  pageSize: number,
+): { total: number; page: Int32Array } {
+  const byTier: number[][] = Array.from({ length: NONE }, () => []);
+  for (const e of entries) {
+    const { tier } = rankTexts(texts(e), q, exact, true);
+    if (tier !== NONE) byTier[tier]!.push(e);
+  }
+  const all = byTier.flat();
+  return { total: all.length, page: Int32Array.from(all.slice(0, pageSize)) };
+}
+
+/** Each pair pool and pair head of a large prefix, rendered, and their names by letter kept on the prefix. */
 export function* pairFiles(m: Matcher, l: LargePrefix): Generator<SearchFile> {
-  if (!l.pairs) return;
-  l.pairNames = {};
-  for (const [x, members] of [...l.pairs].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const text = `{${recordsText(m.list.records, members)}}`;
-    l.pairNames[x] = nameOfText(text);
-    yield { kind: 'pool', name: l.pairNames[x], text };
+  const byLetter = <T>(map: Map<string, T>) => [...map].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  if (l.pairs) {
+    l.pairNames = {};
+    for (const [x, members] of byLetter(l.pairs)) {
+      const text = `{${recordsText(m.list.records, members)}}`;
+      l.pairNames[x] = nameOfText(text);
+      yield { kind: 'pool', name: l.pairNames[x], text };
+    }
+  }
+  if (l.pairHeads) {
+    l.pairHeadNames = {};
+    for (const [x, { total, page }] of byLetter(l.pairHeads)) {
+      const text = `{"total":${total},${recordsText(m.list.records, page)}}`;
+      l.pairHeadNames[x] = nameOfText(text);
+      yield { kind: 'pool', name: l.pairHeadNames[x], text };
+    }
   }
 }
 

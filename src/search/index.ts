@@ -207,7 +207,15 @@ export function buildSearchIndex(
   if (blocks.skipped.length > 0) {
     // Half the list's records' bytes unless told: a short text's common words all, a long text's rarest.
     const budget = options.pairBytes ?? records.reduce((sum, r) => sum + Buffer.byteLength(r) + 1, 0) / 2;
-    planPairs(m, blocks.skipped, new Set(keys), firstLetters(entries, searched), budget);
+    // A pair head's records are whole: an entry with children would keep only those the Term matches.
+    const texts = m.list.filtered
+      ? undefined
+      : (e: number) => ({
+          text: searched.texts?.[e] ?? entries[e]!.key,
+          children: [],
+          columns: searched.columns?.[e] ?? [],
+        });
+    planPairs(m, blocks.skipped, new Set(keys), firstLetters(entries, searched), budget, texts);
   }
   // Every head is answered from the blocks; without one, no prefix is large enough to be.
   const vocab = searched.typos ? vocabularyFiles(keys, options.vocabBytes ?? 32000) : { buckets: 0, files: [] };

@@ -123,6 +123,13 @@ export interface LargePrefix {
   /** Words rule, a skipped word: its matches by the first letter of their other words (planPairs), and their pool files' names. */
   pairs?: Map<string, Int32Array>;
   pairNames?: Record<string, string>;
+  /**
+   * Words rule, a skipped word: for a first letter whose pair is more than a
+   * pool holds, the answer's page 1 and total for the Term of the word and
+   * that letter (planPairs), and their files' names.
+   */
+  pairHeads?: Map<string, { total: number; page: Int32Array }>;
+  pairHeadNames?: Record<string, string>;
   /** Position of its first key. */
   lo: number;
   /** Entry indexes in result order. */

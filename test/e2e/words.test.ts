@@ -2,10 +2,17 @@
 // service (docs/lists.md, Term search): the same authors, built for real from
 // the preset's example rows, asked through the client a tree carries.
 import { expect, test } from 'vitest';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { SearchTuning } from '../../src/build.js';
+import { checkConfig } from '../../src/config/declaration.js';
 import { PRESETS } from '../../src/config/preset.js';
 import { buildFrom, tempDir, treeClient } from '../helpers.js';
+import { SMALL_SEARCH } from '../host-checks.js';
+import { createDeclaredReference } from '../reference-declared.js';
+
+const declarationOf = (config: string) => checkConfig(JSON.parse(config), 'reflist.config.json').declaration!;
 
 const AUTHORS = PRESETS['lookup-service'].sources.find((s) => s.file === 'author.csv')!.text;
 
@@ -60,4 +67,91 @@ test('a typo answer keeps only the items with the fewest typos, in list order, a
     total: 1,
     items: [{ id: 3, text: 'Washington Heights' }],
   });
+});
+
+/**
+ * Plants under search files cut tiny: viola matches more than a pool holds,
+ * and so do its matches with a word of t, which no pair pool can hold.
+ */
+function violas(): string {
+  const epithets = ['tricolor', 'tenuis', 'tristis', 'alba', 'odorata', 'arvensis', 'tomentosa', 'canina'];
+  const rows = ['id,text'];
+  for (let i = 1; i <= 96; i++) rows.push(`${i},Viola ${epithets[i % epithets.length]} Author${i}`);
+  // The words the other way round, a t-word first: a later tier.
+  rows.push('97,Trifolium violaceum Tausch', '98,Tulipa violacea Boiss', '99,Salix alba L');
+  return `${rows.join('\n')}\n`;
+}
+
+/**
+ * A tree built from `files` with its search files cut as `search` says, and
+ * its client, asked as a page asks: every file it reads (in `read`), every
+ * answer held to the reference's.
+ */
+async function askedOf(files: Record<string, string>, out: string, pageSize: number, search: SearchTuning) {
+  await buildFrom(files, out, pageSize, search);
+  const read: string[] = [];
+  const client = await treeClient(out, {
+    baseUrl: pathToFileURL(`${out}/`),
+    fetch: async (url) => {
+      read.push(url);
+      const data = await readFile(fileURLToPath(url)).catch(() => undefined);
+      return {
+        ok: data !== undefined,
+        status: data ? 200 : 404,
+        text: async () => data!.toString('utf8'),
+        arrayBuffer: async () => data!.buffer.slice(data!.byteOffset, data!.byteOffset + data!.byteLength),
+      };
+    },
+  });
+  const reference = createDeclaredReference(declarationOf(files['reflist.config.json']!), files, pageSize);
+  const answer = async (url: string) => {
+    const { status, body } = await client.request(url);
+    expect({ status, body }, url).toEqual(reference(url));
+  };
+  return { read, answer };
+}
+
+test('a common word and one letter, which share more than a pool holds, read one file: the pair head, page 1 as the reference answers', async () => {
+  const out = join(tempDir(), 'dist');
+  const files = { 'plant.csv': violas(), 'reflist.config.json': JSON.stringify({ lists: { plant: {} } }) };
+  const pageSize = 5;
+  const { read, answer } = await askedOf(files, out, pageSize, SMALL_SEARCH);
+  for (const term of ['v', 'vi', 'vio', 'viol', 'viola']) await answer(`/plant.json?Term=${term}`);
+  read.length = 0;
+  await answer('/plant.json?Term=viola%20t');
+  expect(read).toHaveLength(1);
+  expect(read[0]).toMatch(/\/plant\/pools\/[0-9a-f]{2}\/[0-9a-f]{14}\.json\.gz$/);
+  // Its other pages, the letters with pools of their own, the words the other way round, longer words: as the reference answers.
+  for (const term of ['viola t', 'viola a', 'viola c', 't viola', 'viola tr', 'viola tri', 'violaceum t', 'viola  t'])
+    for (const page of [1, 2, 3]) await answer(`/plant.json?Term=${encodeURIComponent(term)}&Page=${page}`);
+});
+
+test('under a parent, the pair head is of the parent’s items: its page 1 as the reference answers, in one file', async () => {
+  const out = join(tempDir(), 'dist');
+  const plants = violas()
+    .trimEnd()
+    .split('\n')
+    .map((row, i) => (i === 0 ? `${row},family_id` : `${row},${Number(row.split(',')[0]) % 7 === 0 ? 2 : 1}`));
+  const files = {
+    'family.csv': 'id,name\n1,Violaceae\n2,Fabaceae\n',
+    'plant.csv': `${plants.join('\n')}\n`,
+    'reflist.config.json': JSON.stringify({
+      lists: {
+        family: { label: 'name', shape: 'whole' },
+        plant: { parent: { list: 'family', column: 'family_id' } },
+      },
+    }),
+  };
+  const pageSize = 5;
+  // Room for every word's pairs and heads: the rarest words' take the budget first, and viola is the commonest.
+  const { read, answer } = await askedOf(files, out, pageSize, { ...SMALL_SEARCH, pairBytes: 1_000_000 });
+  for (const term of ['v', 'vi', 'vio', 'viol', 'viola']) await answer(`/family/1/plant.json?Term=${term}`);
+  read.length = 0;
+  await answer('/family/1/plant.json?Term=viola%20t');
+  expect(read).toHaveLength(1);
+  expect(read[0]).toMatch(/\/family\/~plant\/pools\//);
+  for (const family of [1, 2])
+    for (const term of ['viola t', 'viola a', 't viola', 'viola tr'])
+      for (const page of [1, 2])
+        await answer(`/family/${family}/plant.json?Term=${encodeURIComponent(term)}&Page=${page}`);
 });

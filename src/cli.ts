@@ -132,12 +132,12 @@ function buildCommand(program: Command, io: Io): void {
         const say = quiet ? () => {} : io.stdout;
         const progress = createProgress(quiet ? undefined : io.progress);
         // Within its budget: a build that outgrows it fails with one sentence, not V8's abort.
-        const report = await buildWithin(opts, memory, {
+        const { report, peak } = await buildWithin(opts, memory, {
           log: (line) => say(line + '\n'),
           warn: (line) => io.stderr(`warning: ${line}\n`),
           progress,
         });
-        for (const line of buildReport(report, opts.out)) say(`${line}\n`);
+        for (const line of buildReport(report, opts.out, peak)) say(`${line}\n`);
       },
     );
 }

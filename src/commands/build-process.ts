@@ -20,6 +20,7 @@ import type { Progress } from '../progress.js';
 import { checkLib, packageFile } from '../root.js';
 import { releaseLock } from '../write/generations.js';
 import { failureError, type BuildReply, type Failure, type ProcessOptions } from './build-protocol.js';
+import { peakMemory } from './report.js';
 
 /** lib/build-worker.js, made by `npm run compile`. */
 const WORKER = fileURLToPath(packageFile('lib/build-worker.js'));
@@ -66,9 +67,16 @@ export function runsInline(options: ProcessOptions, memory: number): boolean {
   return memory <= heap && sourceBytes(options) * INLINE_SHARE <= memory * 2 ** 20;
 }
 
+/** A build's report, and the peak memory of the process that built it, in bytes. */
+export interface Built {
+  report: BuildReport;
+  peak: number;
+}
+
 /** Builds within a budget of `memory` MB: in this process (runsInline), else in a process of its own (buildInProcess). */
-export function buildWithin(options: ProcessOptions, memory: number, hooks: ProcessHooks): Promise<BuildReport> {
-  return runsInline(options, memory) ? build({ ...options, ...hooks }) : buildInProcess(options, memory, hooks);
+export async function buildWithin(options: ProcessOptions, memory: number, hooks: ProcessHooks): Promise<Built> {
+  if (!runsInline(options, memory)) return buildInProcess(options, memory, hooks);
+  return { report: await build({ ...options, ...hooks }), peak: peakMemory() };
 }
 
 /** What V8 prints as it aborts a process out of its heap. */
@@ -76,10 +84,10 @@ const OUT_OF_HEAP = /JavaScript heap out of memory|Reached heap limit/;
 
 /**
  * Builds in a process whose heap holds `memory` MB at most, and returns its
- * report, or throws its errors as the build threw them; a process out of its
- * memory throws OUT_OF_MEMORY.
+ * report and that process's peak memory, or throws its errors as the build
+ * threw them; a process out of its memory throws OUT_OF_MEMORY.
  */
-export function buildInProcess(options: ProcessOptions, memory: number, hooks: ProcessHooks): Promise<BuildReport> {
+export function buildInProcess(options: ProcessOptions, memory: number, hooks: ProcessHooks): Promise<Built> {
   checkLib();
   if (!existsSync(WORKER)) throw new ReflistError('INVALID_OPTION', `${WORKER} is missing: run npm run compile`);
   const child = fork(WORKER, [], {
@@ -95,7 +103,7 @@ export function buildInProcess(options: ProcessOptions, memory: number, hooks: P
     stderr = (stderr + text).slice(-64 * 1024);
   });
   let phase: string | undefined;
-  let end: { report: BuildReport } | { failure: Failure } | undefined;
+  let end: Built | { failure: Failure } | undefined;
   let died: unknown;
   child.on('message', (reply: BuildReply) => {
     try {
@@ -114,7 +122,7 @@ export function buildInProcess(options: ProcessOptions, memory: number, hooks: P
   child.send(options);
   return new Promise((resolve, reject) => {
     child.on('close', (code, signal) => {
-      if (!died && end) return 'report' in end ? resolve(end.report) : reject(failureError(end.failure));
+      if (!died && end) return 'report' in end ? resolve(end) : reject(failureError(end.failure));
       // Gone before its end, and the writer's thread with it: the served tree is as it was, the lock is let go.
       if (child.pid !== undefined) releaseLock(options.out, child.pid);
       hooks.progress.end();

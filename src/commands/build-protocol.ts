@@ -18,7 +18,7 @@ export type BuildReply =
   | { phase: string }
   | { tick: number }
   | { end: true }
-  | { report: BuildReport }
+  | { report: BuildReport; peak: number }
   | { failure: Failure };
 
 /** A build's failure as data: one error, or a ReflistErrors' list of them. */

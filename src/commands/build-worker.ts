@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { build } from '../build.js';
 import type { Progress } from '../progress.js';
 import { failureData, type BuildReply, type ProcessOptions } from './build-protocol.js';
+import { peakMemory } from './report.js';
 
 const send = process.send?.bind(process);
 if (!send)
@@ -39,7 +40,7 @@ try {
     warn: (line) => post({ warn: line }),
     progress,
   });
-  post({ report });
+  post({ report, peak: peakMemory() });
 } catch (err) {
   post({ failure: failureData(err) });
 }

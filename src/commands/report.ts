@@ -13,7 +13,7 @@ const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
  * build spawned by a large process would report that one's peak: the
  * high-water mark of this process's own memory comes first.
  */
-function peakMemory(): number {
+export function peakMemory(): number {
   try {
     const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
     if (kb) return Number(kb[1]) * 1024;
@@ -31,13 +31,13 @@ const HOW: Record<How, string> = {
   kept: 'kept (sources unchanged)',
 };
 
-/** The report's lines, for a tree built at `out`. */
-export function buildReport(report: BuildReport, out: string): string[] {
+/** The report's lines, for a tree built at `out` by a process whose peak memory was `peakBytes`. */
+export function buildReport(report: BuildReport, out: string, peakBytes = peakMemory()): string[] {
   const rows = Object.entries(report.rows)
     .map(([list, n]) => `${list} ${n}`)
     .join(', ');
   const seconds = (report.ms / 1000).toFixed(2);
-  const peak = mb(peakMemory());
+  const peak = mb(peakBytes);
   const hows = new Map<How, string[]>();
   for (const [section, how] of Object.entries(report.sections)) hows.set(how, [...(hows.get(how) ?? []), section]);
   return [

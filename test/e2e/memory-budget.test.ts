@@ -247,6 +247,17 @@ describe('a build in its own process prints what a build in the CLI process prin
     );
   });
 
+  test("its report's peak memory is the build process's, not the CLI's", async () => {
+    const project = tempDir();
+    const sources = writeSources(join(project, 'wordy'), wordyList(3_000, 200));
+    expect(runsInline({ sources, out: 'dist' }, 512)).toBe(false);
+    const built = await cliProcess(['build', '--memory', '512', '--sources', sources, '--out', 'dist'], project);
+    expect(built.code).toBe(0);
+    // The CLI, which only prints, holds some 60 MB; the build of these 600,000 words some 400 MB.
+    const peak = Number(/\(peak memory ([\d.]+) MB\)/.exec(built.stdout)?.[1]);
+    expect(peak).toBeGreaterThan(200);
+  });
+
   test('every error as file:line: message, the hint once, the count, exit 1; and an error of one', async () => {
     const sources = inOwnProcess({
       'reflist.config.json': '{ "lists": { "item": {} } }\n',

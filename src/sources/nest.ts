@@ -6,7 +6,7 @@ import type { SectionSpec } from '../config/sections.js';
 import { ReflistError } from '../errors.js';
 import { labelled, sortInOrder, type Id, type Node, type Value } from './model.js';
 import type { Row } from './rows.js';
-import { caseClash, caseless, type Checker, idKey, listColumns, type ListColumns, uniqueIds } from './validate.js';
+import { caseless, type Checker, FirstRows, idKey, listColumns, type ListColumns, uniqueIds } from './validate.js';
 
 /**
  * What a node under which no list has a node yet holds as its nested lists:
@@ -99,29 +99,16 @@ function placeNested(check: Checker, list: ListSpec, placed: Placed, isParent: b
       .map((pid, i) => ` of ${ancestors[ancestors.length - 1 - i]!.name} ${pid}`)
       .join('');
   const idOf = caseless(list) ? (id: Value) => String(id).toLowerCase() : idKey;
-  // Each node by its chain and id's key, as its index among the nodes; the line it was read on, by index.
+  // Each node by its chain and id's key.
   const nodes: Node[] = [];
-  const lines: number[] = [];
-  const at = new Map<string, number>();
+  const firsts = new FirstRows<string>(file, check.errors, (i) => nodes[i]!.id);
   const chainOf = parentChain(check, list, ancestors, c, placed);
   check.eachRow(file, c.columns, (r) => {
     const chain = chainOf(r);
     if (chain === undefined) return;
     const id = r.values[c.id] as Id;
-    const key = `${chain}/${idOf(id)}`;
-    const first = at.get(key);
-    if (first !== undefined) {
-      const was = nodes[first]!;
-      const message =
-        was.id === id
-          ? `duplicate ${what(chain, id)} (first on line ${lines[first]})`
-          : caseClash(what(chain, id), what(chain, was.id), lines[first]!);
-      check.errors.push(new ReflistError('DUPLICATE_KEY', message, { file, line: r.line }));
-      return;
-    }
+    if (firsts.add(`${chain}/${idOf(id)}`, id, r.line, (x) => what(chain, x)) === undefined) return;
     const node = nodeOf(r, c);
-    at.set(key, nodes.length);
-    lines.push(r.line);
     nodes.push(node);
     const under = placed.at(parent, chain)!;
     if (under.nested === NONE_NESTED) under.nested = {};

@@ -61,6 +61,44 @@ export function uniqueIds(
   return unique(rows, file, key, clash, errors);
 }
 
+/**
+ * The first row of each key, as rows stream in: each new key's index, in the
+ * order they came, and for a later row of a key an error, a duplicate or an
+ * id that differs from the first's only by case. `idAt` is the id of the
+ * first row at an index, which the caller holds in its items.
+ */
+export class FirstRows<K> {
+  private readonly at = new Map<K, number>();
+  /** The line each first row was read on, by index. */
+  private readonly lines: number[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly errors: ReflistError[],
+    private readonly idAt: (index: number) => Id,
+  ) {}
+
+  /** The index of a row whose key is new; undefined, and its error pushed, for a later row of a key. */
+  add(key: K, id: Id, line: number, what: (id: Id) => string): number | undefined {
+    const first = this.at.get(key);
+    if (first === undefined) {
+      this.at.set(key, this.lines.length);
+      return this.lines.push(line) - 1;
+    }
+    const was = this.idAt(first);
+    const message =
+      was === id
+        ? `duplicate ${what(id)} (first on line ${this.lines[first]})`
+        : caseClash(what(id), what(was), this.lines[first]!);
+    this.errors.push(new ReflistError('DUPLICATE_KEY', message, { file: this.file, line }));
+    return undefined;
+  }
+
+  indexOf(key: K): number | undefined {
+    return this.at.get(key);
+  }
+}
+
 /** Whether a list's ids are compared ignoring case: string ids are path segments. */
 export const caseless = (list: ListSpec) => list.id.type === 'string';
 
@@ -200,28 +238,14 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
   const file = list.source.file;
   const read = listColumns(list, []);
   const keyOf = caseless(list) ? (id: Id) => (id as string).toLowerCase() : (id: Id) => id;
-  // Each item by its id's key, as its index among the items; the line it was read on, by index.
   const entries: Entry[] = [];
-  const lines: number[] = [];
-  const at = new Map<Id, number>();
+  const firsts = new FirstRows<Id>(file, check.errors, (i) => entries[i]!.id);
   const what = (id: Value) => `${list.id.column} ${id}`;
   check.eachRow(file, read.columns, (r) => {
     const id = r.values[read.id] as Id;
-    const key = keyOf(id);
-    const first = at.get(key);
-    if (first !== undefined) {
-      const was = entries[first]!;
-      const message =
-        was.id === id
-          ? `duplicate ${what(id)} (first on line ${lines[first]})`
-          : caseClash(what(id), what(was.id), lines[first]!);
-      check.errors.push(new ReflistError('DUPLICATE_KEY', message, { file, line: r.line }));
-      return;
-    }
+    if (firsts.add(keyOf(id), id, r.line, what) === undefined) return;
     const fields = read.fields(r);
     const text = read.label(r);
-    at.set(key, entries.length);
-    lines.push(r.line);
     // Each key in the literal, none spread or added later: an object given a property after it is made keeps it apart, in a store of its own (39 B an item).
     const folded = fold(text);
     entries.push(
@@ -230,7 +254,7 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
   });
   /** The item of an id as a row names it: the same id, not one that differs by case. */
   const itemOf = (id: Id): Entry | undefined => {
-    const i = at.get(keyOf(id));
+    const i = firsts.indexOf(keyOf(id));
     const item = i === undefined ? undefined : entries[i];
     return item?.id === id ? item : undefined;
   };

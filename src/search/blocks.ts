@@ -70,12 +70,16 @@ export function* blockFiles(records: readonly string[], blocks: Blocks): Generat
  * more than a pool holds, the matches it shares with each first letter of
  * their other words, `letters` being each entry's first letters. A Term of
  * that word and a word of that letter reads its pair pool, not the blocks.
- * Where a letter's matches are more than a pool holds, a pair head instead:
- * the answer's page 1 and total for the Term that is the word, a space and
- * the letter, ranked as the client ranks (`texts`: each entry's folded
- * texts), so that keystroke reads one file, not every block the two have
- * matches in. The rarest such words first, while the pairs' records take at
- * most `budget` bytes, each pair at most a pool's.
+ * The rarest such words first, while the pairs' records take at most
+ * `budget` bytes, each pair at most a pool's.
+ *
+ * Then pair heads, for the letters left without a pool (more than a pool
+ * holds, or no budget left): the answer's page 1 and total for the Term
+ * that is the word, a space and the letter, ranked as the client ranks
+ * (`texts`: each entry's folded texts), so that keystroke reads one file,
+ * not every block the two have matches in. The commonest words first, whose
+ * blocks are the most, while the heads' records take at most a fifth of
+ * `budget`.
  */
 export function planPairs(
   m: Matcher,
@@ -86,39 +90,49 @@ export function planPairs(
   texts: ((e: number) => FoldedTexts) | undefined,
 ): void {
   const { poolBytes, pageSize, searched } = m.list;
-  let used = 0;
   const chosen = skipped.filter((l) => words.has(l.prefix)).sort((a, b) => a.results.length - b.results.length);
-  for (const l of chosen) {
-    const byLetter = new Map<string, number[]>();
+  const byLetter = (l: LargePrefix) => {
+    const members = new Map<string, number[]>();
     for (const e of l.results) {
       for (const x of letters[e]!) {
-        const members = byLetter.get(x);
-        if (members) members.push(e);
-        else byLetter.set(x, [e]);
+        const those = members.get(x);
+        if (those) those.push(e);
+        else members.set(x, [e]);
       }
     }
+    return members;
+  };
+  let used = 0;
+  for (const l of chosen) {
     const pairs = new Map<string, Int32Array>();
+    let bytes = 0;
+    for (const [x, members] of byLetter(l)) {
+      let size = 0;
+      for (const e of members) if ((size += m.recordBytes(e)) > poolBytes) break;
+      if (size > poolBytes) continue;
+      pairs.set(x, Int32Array.from(members).sort());
+      bytes += size;
+    }
+    if (used + bytes > budget) break;
+    used += bytes;
+    if (pairs.size > 0) l.pairs = pairs;
+  }
+  if (!texts) return;
+  used = 0;
+  for (const l of chosen.reverse()) {
     const heads = new Map<string, { total: number; page: Int32Array }>();
     // The word as typed: its key without the parent chain of a list under a parent.
     const word = l.prefix.slice((searched.scopes?.[l.results[0]!] ?? '').length);
     let bytes = 0;
-    for (const [x, members] of byLetter) {
-      let size = 0;
-      for (const e of members) if ((size += m.recordBytes(e)) > poolBytes) break;
-      if (size <= poolBytes) {
-        pairs.set(x, Int32Array.from(members).sort());
-        bytes += size;
-        continue;
-      }
-      if (!texts) continue;
+    for (const [x, members] of byLetter(l)) {
+      if (l.pairs?.has(x)) continue;
       const head = answerOf(Int32Array.from(members).sort(), `${word} ${x}`, texts, searched.exact, pageSize);
       if (head.total === 0) continue;
       heads.set(x, head);
       for (const e of head.page) bytes += m.recordBytes(e);
     }
-    if (used + bytes > budget) break;
+    if (used + bytes > budget / 5) break;
     used += bytes;
-    if (pairs.size > 0) l.pairs = pairs;
     if (heads.size > 0) l.pairHeads = heads;
   }
 }

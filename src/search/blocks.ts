@@ -77,9 +77,9 @@ export function* blockFiles(records: readonly string[], blocks: Blocks): Generat
  * holds, or no budget left): the answer's page 1 and total for the Term
  * that is the word, a space and the letter, ranked as the client ranks
  * (`texts`: each entry's folded texts), so that keystroke reads one file,
- * not every block the two have matches in. The commonest words first, whose
- * blocks are the most, while the heads' records take at most a fifth of
- * `budget`.
+ * not every block the two have matches in. The words that start the most
+ * texts first (a Term's first word is a text's first word, as a rule), while
+ * the heads' records take at most a fifth of `budget`.
  */
 export function planPairs(
   m: Matcher,
@@ -118,11 +118,26 @@ export function planPairs(
     if (pairs.size > 0) l.pairs = pairs;
   }
   if (!texts) return;
+  // The word as typed: its key without the parent chain of a list under a parent.
+  const wordOf = (l: LargePrefix) => l.prefix.slice((searched.scopes?.[l.results[0]!] ?? '').length);
+  // A Term starts with what a person thinks of first, a text's first word (a genus, not a year or an
+  // author): the words that start the most texts first, and only those that start one.
+  const starting = chosen
+    .map((l): [LargePrefix, number] => {
+      const [word, next] = [wordOf(l), `${wordOf(l)} `];
+      let n = 0;
+      for (const e of l.results) {
+        const { text } = texts(e);
+        if (text === word || text.startsWith(next)) n++;
+      }
+      return [l, n];
+    })
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
   used = 0;
-  for (const l of chosen.reverse()) {
+  for (const [l] of starting) {
     const heads = new Map<string, { total: number; page: Int32Array }>();
-    // The word as typed: its key without the parent chain of a list under a parent.
-    const word = l.prefix.slice((searched.scopes?.[l.results[0]!] ?? '').length);
+    const word = wordOf(l);
     let bytes = 0;
     for (const [x, members] of byLetter(l)) {
       if (l.pairs?.has(x)) continue;

@@ -6,7 +6,7 @@ import type { SectionSpec } from '../config/sections.js';
 import { ReflistError } from '../errors.js';
 import { labelled, sortInOrder, type Id, type Node, type Value } from './model.js';
 import type { Row } from './rows.js';
-import { caseless, type Checker, FirstRows, idKey, listColumns, type ListColumns, uniqueIds } from './validate.js';
+import { caseless, type Checker, FirstRows, idKey, listColumns, type ListColumns, uniqueRows } from './validate.js';
 
 /**
  * What a node under which no list has a node yet holds as its nested lists:
@@ -59,15 +59,7 @@ export function validateNest(check: Checker, section: SectionSpec): Node[] {
   const { root } = section;
   const placed = new Placed();
   const c = listColumns(root, []);
-  const file = root.source.file;
-  const rows = uniqueIds(
-    check.rows(file, c.columns),
-    file,
-    c.id,
-    caseless(root),
-    (r) => `${root.id.column} ${r.values[c.id]}`,
-    check.errors,
-  );
+  const rows = uniqueRows(check, root, c);
   const roots = [...rows.values()].map((r) => nodeOf(r, c));
   for (const node of roots) placed.add(root, idKey(node.id), node);
   // In the section's order: a list's parents are placed before it.

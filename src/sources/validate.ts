@@ -99,6 +99,13 @@ export class FirstRows<K> {
   }
 }
 
+/** A list's rows (read as `c` says) whose ids are unique, by id; each later row of an id an error. */
+export function uniqueRows(check: Checker, list: ListSpec, c: ListColumns): Map<unknown, Row> {
+  const file = list.source.file;
+  const what = (r: Row) => `${list.id.column} ${r.values[c.id]}`;
+  return uniqueIds(check.rows(file, c.columns), file, c.id, caseless(list), what, check.errors);
+}
+
 /** Whether a list's ids are compared ignoring case: string ids are path segments. */
 export const caseless = (list: ListSpec) => list.id.type === 'string';
 
@@ -262,14 +269,7 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
     const child = check.list(list.children.list);
     const c = listColumns(child, [list]);
     const childFile = child.source.file;
-    const children = uniqueIds(
-      check.rows(childFile, c.columns),
-      childFile,
-      c.id,
-      caseless(child),
-      (r) => `${child.id.column} ${r.values[c.id]}`,
-      check.errors,
-    );
+    const children = uniqueRows(check, child, c);
     for (const r of children.values()) {
       const parent = itemOf(r.values[0] as Id);
       if (!parent) check.missing(childFile, r.line, `${child.parent!.columns[0]} ${r.values[0]}`);

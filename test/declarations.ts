@@ -12,6 +12,8 @@ export interface Declared {
   /** The sources, by file name; an absent file (of a list or groups declared optional) is an empty list. */
   files: Record<string, string>;
   pageSize: number;
+  /** Built with wide pools for words whose matches' records take this many bytes at most (0: none, so the blocks answer). */
+  wideBytes?: number;
 }
 
 type G = fc.GeneratorValue;
@@ -434,7 +436,8 @@ class Builder {
 }
 
 /**
- * A random declaration within docs/lists.md, its sources and a page size.
+ * A random declaration within docs/lists.md, its sources, a page size and
+ * how large a word's wide pool may be.
  * Shrinking is capped: a gen() value of a few thousand draws shrinks for ever,
  * holding every attempt in memory.
  */
@@ -442,7 +445,12 @@ export function arbDeclared(): fc.Arbitrary<Declared> {
   return fc.limitShrink(fc.gen(), 200).map((g) => {
     const b = new Builder(g);
     for (let n = int(g, 1, 4); n > 0; n--) b.list('top');
-    return { config: { ...b.config, lists: b.lists }, files: b.files, pageSize: pick(g, [1, 2, 3, 5, 30]) };
+    return {
+      config: { ...b.config, lists: b.lists },
+      files: b.files,
+      pageSize: pick(g, [1, 2, 3, 5, 30]),
+      wideBytes: pick(g, [0, 1_600, 100_000]),
+    };
   });
 }
 

@@ -378,7 +378,7 @@ export interface DeclaredTree {
 /**
  * Builds a declared case into `out`, as a user would: its reflist.config.json
  * beside its sources in a folder of their own, at the case's page size, with
- * SMALL_SEARCH and the host `options`. A declaration whose sources are all
+ * SMALL_SEARCH (its wide pools as the case says) and the host `options`. A declaration whose sources are all
  * absent is refused, never built empty: undefined then, once the refusal is
  * checked.
  */
@@ -389,7 +389,8 @@ export async function buildDeclaredTree(
 ): Promise<DeclaredTree | undefined> {
   const sources = writeSources(tempDir('reflist-src-'), declared.files);
   writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify(declared.config));
-  const building = settles(buildTuned({ sources, out, pageSize: declared.pageSize, search: SMALL_SEARCH, ...options }));
+  const search = { ...SMALL_SEARCH, wideBytes: declared.wideBytes };
+  const building = settles(buildTuned({ sources, out, pageSize: declared.pageSize, search, ...options }));
   if (Object.keys(declared.files).length === 0) {
     await expect(building).rejects.toThrow(/none of its sources is in/);
     return undefined;

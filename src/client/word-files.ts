@@ -30,6 +30,8 @@ export interface WordChunk<R = EntryRecord> {
   pairs?: Record<string, Record<string, string>>;
   /** A skipped word's pair heads: page 1 and the total of the Term of the word and a first letter whose pair is more than a pool holds, by that letter. */
   pairHeads?: Record<string, Record<string, string>>;
+  /** A skipped word's wide pool: all its matches, where a letter has no pair pool, and they fit four pools. */
+  wides?: Record<string, string>;
   /** A pooled prefix: the first keys of the search files beside this one its keys run over. */
   also?: Record<string, string[]>;
   /** A head's file in a list listed in two levels: the first keys of the head's other files. */
@@ -144,6 +146,7 @@ export type WordState =
       skip: string;
       pairs: Record<string, string> | undefined;
       heads: Record<string, string> | undefined;
+      wide: string | undefined;
     };
 
 export async function stateOf(read: Read, ix: WordIndex, key: string): Promise<WordState> {
@@ -152,10 +155,11 @@ export async function stateOf(read: Read, ix: WordIndex, key: string): Promise<W
   if (!set) return { kind: 'small', chunk: found.chunk };
   const [total] = set;
   const skip = skipOf(found.chunk, key);
-  const { pairs, pairHeads } = found.chunk;
-  const mine = (byKey: Record<string, Record<string, string>> | undefined) =>
+  const { pairs, pairHeads, wides } = found.chunk;
+  const mine = <T>(byKey: Record<string, T> | undefined) =>
     byKey && Object.hasOwn(byKey, key) ? byKey[key] : undefined;
-  if (skip !== undefined) return { kind: 'skipped', total, skip, pairs: mine(pairs), heads: mine(pairHeads) };
+  if (skip !== undefined)
+    return { kind: 'skipped', total, skip, pairs: mine(pairs), heads: mine(pairHeads), wide: mine(wides) };
   return { kind: 'pooled', total, paths: poolPaths(ix, key, found) };
 }
 

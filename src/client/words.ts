@@ -5,9 +5,10 @@
 //
 // A one-word Term reads its search file: a small prefix's records are there,
 // a large one's page 1 too. Any other answer is made here from candidates:
-// the records of one word's matches (a small word's search file, or a pooled
-// word's pool and search files, or, when every word matches thousands, the
-// record blocks all of them have matches in), filtered and ranked.
+// the records of one word's matches (a small word's search file, a pooled
+// word's pool and search files, a common word's pair pool or wide pool, or,
+// when none has one, the record blocks all of them have matches in),
+// filtered and ranked.
 import { compareInOrder, fold } from './fold.js';
 import { blockPath, poolPath, skipPath, vocabBucket, vocabPath } from './paths.js';
 import { COLUMN, EXACT, NONE, rankTexts, START, WORD, wordsOf, type FoldedTexts, type Tier } from './rank.js';
@@ -77,7 +78,7 @@ async function candidatesOf(
   const best = (): WordState | undefined => {
     let found: WordState | undefined;
     for (const [w, state] of states) {
-      const s = state.kind === 'skipped' ? paired(w, state) : state;
+      const s = state.kind === 'skipped' ? (paired(w, state) ?? wide(state)) : state;
       if (!s) continue;
       if (!found || cost(s) < cost(found) || (cost(s) === cost(found) && total(s) < total(found))) found = s;
     }
@@ -92,6 +93,9 @@ async function candidatesOf(
     const pool = s.pairs![String.fromCodePoint(other.codePointAt(0)!)]!;
     return { kind: 'pooled', total: s.total, paths: [poolPath(ix.folder, pool)] };
   };
+  // A word beyond a pool without a pair for the others: its wide pool, all its matches in one file, if it has one.
+  const wide = (s: Skipped): WordState | undefined =>
+    s.wide === undefined ? undefined : { kind: 'pooled', total: s.total, paths: [poolPath(ix.folder, s.wide)] };
   // Words whose search file is read already first, then the longest (the rarest, as a rule) one at a time.
   const order = [...words].sort((a, b) => b.length - a.length);
   for (const w of order.filter((w) => searchFileCached(read, ix, scope + w)))

@@ -2,7 +2,8 @@
 // large prefix of the words rule whose matches' records take more than a pool
 // holds is answered from the list's record blocks, by its skip file (how many
 // of its matches, tier by tier, each block holds), and a common word's matches
-// with each first letter of their other words from its pair pools.
+// with each first letter of their other words from its pair pools, pair heads
+// and wide pool.
 import { createHash } from 'node:crypto';
 import { fnv1a } from '../client/paths.js';
 import { EXACT, NONE, rankTexts, START, WORD, type FoldedTexts } from '../client/rank.js';
@@ -73,6 +74,10 @@ export function* blockFiles(records: readonly string[], blocks: Blocks): Generat
  * The rarest such words first, while the pairs' records take at most
  * `budget` bytes, each pair at most a pool's.
  *
+ * Then wide pools, for the words that have a letter left without a pair
+ * pool and whose matches fit four pools (`wideBytes`): all of them, the
+ * rarest words first, while the wide pools take at most `budget` too.
+ *
  * Then pair heads, for the letters left without a pool (more than a pool
  * holds, or no budget left): the answer's page 1 and total for the Term
  * that is the word, a space and the letter, ranked as the client ranks
@@ -90,7 +95,7 @@ export function planPairs(
   budget: number,
   texts: ((e: number) => FoldedTexts) | undefined,
 ): void {
-  const { poolBytes, pageSize, searched } = m.list;
+  const { poolBytes, wideBytes, pageSize, searched } = m.list;
   const chosen = skipped.filter((l) => words.has(l.prefix)).sort((a, b) => a.results.length - b.results.length);
   const byLetter = (l: LargePrefix) => {
     const members = new Map<string, number[]>();
@@ -117,6 +122,19 @@ export function planPairs(
     if (used + bytes > budget) break;
     used += bytes;
     if (pairs.size > 0) l.pairs = pairs;
+  }
+  // Wide pools: a word whose matches fit four pools, where the pairs leave one of its letters
+  // without a pool, has all its matches in one file. A Term of it and a word of that letter
+  // reads that file where it read every block the two have matches in, which a common word's
+  // matches are spread over (viola tr at two million species: 1,660 blocks, 26.6 MB).
+  used = 0;
+  for (const l of chosen) {
+    let bytes = 0;
+    for (const e of l.results) if ((bytes += m.recordBytes(e)) > wideBytes) break;
+    if (bytes > wideBytes || (l.pairs && l.pairs.size === lettersOf(l, letters))) continue;
+    if (used + bytes > budget) break;
+    used += bytes;
+    l.wide = Int32Array.from(l.results).sort();
   }
   if (!texts) return;
   // The word as typed: its key without the parent chain of a list under a parent.
@@ -155,6 +173,13 @@ export function planPairs(
   }
 }
 
+/** How many first letters the other words of a prefix's matches have (`letters`: each entry's). */
+function lettersOf(l: LargePrefix, letters: readonly string[]): number {
+  const all = new Set<string>();
+  for (const e of l.results) for (const x of letters[e]!) all.add(x);
+  return all.size;
+}
+
 /** Page 1 and the total of the answer to folded Term q among some entries (in list order): by tier, each in list order, as the client ranks. */
 function answerOf(
   entries: Int32Array,
@@ -190,6 +215,11 @@ export function* pairFiles(m: Matcher, l: LargePrefix): Generator<SearchFile> {
       l.pairHeadNames[x] = nameOfText(text);
       yield { kind: 'pool', name: l.pairHeadNames[x], text };
     }
+  }
+  if (l.wide) {
+    const text = `{${recordsText(m.list.records, l.wide)}}`;
+    l.wideName = nameOfText(text);
+    yield { kind: 'pool', name: l.wideName, text };
   }
 }
 

@@ -126,6 +126,7 @@ function matcherFor(
     pagesBytes = 256000,
     poolBytes = 440000,
     poolFileBytes = 64000,
+    wideBytes = 4 * poolBytes,
   } = options;
   // Every scope of one list is a chain of as many ids, and a `/`.
   const scope = searched.scopes?.[0];
@@ -140,6 +141,7 @@ function matcherFor(
     pagesBytes,
     poolBytes,
     poolFileBytes,
+    wideBytes,
     filtered: entries.some((e) => e.children),
     searched,
     reachable,

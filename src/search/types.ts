@@ -27,6 +27,12 @@ export interface SearchIndexOptions {
   vocabBytes?: number;
   /** Words rule: the pair pools of the words beyond a pool take at most this many bytes of records (half the list's records' own, unless told). */
   pairBytes?: number;
+  /**
+   * Words rule: a word beyond a pool that the pairs leave a letter without a
+   * pool has a wide pool (all its matches in one file) when its matches'
+   * records take at most this many bytes (four pools' unless told).
+   */
+  wideBytes?: number;
 }
 
 /**
@@ -90,6 +96,7 @@ export interface IndexedList {
   pagesBytes: number;
   poolBytes: number;
   poolFileBytes: number;
+  wideBytes: number;
   /** Some entry has children: a large prefix's records keep only the children it matches. */
   filtered: boolean;
   searched: Searched;
@@ -130,6 +137,9 @@ export interface LargePrefix {
    */
   pairHeads?: Map<string, { total: number; page: Int32Array }>;
   pairHeadNames?: Record<string, string>;
+  /** Words rule, a skipped word within wideBytes: all its matches, in list order (planPairs), and their file's name. */
+  wide?: Int32Array;
+  wideName?: string;
   /** Position of its first key. */
   lo: number;
   /** Entry indexes in result order. */

@@ -65,11 +65,13 @@ function wordChunkText(
     const more = located.filter((l) => also.has(l));
     const paired = located.filter((l) => l.pairNames);
     const headed = located.filter((l) => l.pairHeadNames);
+    const wide = located.filter((l) => l.wideName);
     if (pooled.length > 0) text += `,"pools":${map(pooled, (l) => l.pool ?? null)}`;
     if (skipped.length > 0) text += `,"skips":${map(skipped, (l) => l.skip)}`;
     if (more.length > 0) text += `,"also":${map(more, (l) => also.get(l))}`;
     if (paired.length > 0) text += `,"pairs":${map(paired, (l) => l.pairNames)}`;
     if (headed.length > 0) text += `,"pairHeads":${map(headed, (l) => l.pairHeadNames)}`;
+    if (wide.length > 0) text += `,"wides":${map(wide, (l) => l.wideName)}`;
   }
   return text + '}';
 }

@@ -2,17 +2,12 @@
 // service (docs/lists.md, Term search): the same authors, built for real from
 // the preset's example rows, asked through the client a tree carries.
 import { expect, test } from 'vitest';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { SearchTuning } from '../../src/build.js';
-import { checkConfig } from '../../src/config/declaration.js';
+import { pathToFileURL } from 'node:url';
 import { PRESETS } from '../../src/config/preset.js';
+import { askedOf } from '../asked.js';
 import { buildFrom, tempDir, treeClient } from '../helpers.js';
 import { SMALL_SEARCH } from '../host-checks.js';
-import { createDeclaredReference } from '../reference-declared.js';
-
-const declarationOf = (config: string) => checkConfig(JSON.parse(config), 'reflist.config.json').declaration!;
 
 const AUTHORS = PRESETS['lookup-service'].sources.find((s) => s.file === 'author.csv')!.text;
 
@@ -82,35 +77,6 @@ function violas(): string {
   return `${rows.join('\n')}\n`;
 }
 
-/**
- * A tree built from `files` with its search files cut as `search` says, and
- * its client, asked as a page asks: every file it reads (in `read`), every
- * answer held to the reference's.
- */
-async function askedOf(files: Record<string, string>, out: string, pageSize: number, search: SearchTuning) {
-  await buildFrom(files, out, pageSize, search);
-  const read: string[] = [];
-  const client = await treeClient(out, {
-    baseUrl: pathToFileURL(`${out}/`),
-    fetch: async (url) => {
-      read.push(url);
-      const data = await readFile(fileURLToPath(url)).catch(() => undefined);
-      return {
-        ok: data !== undefined,
-        status: data ? 200 : 404,
-        text: async () => data!.toString('utf8'),
-        arrayBuffer: async () => data!.buffer.slice(data!.byteOffset, data!.byteOffset + data!.byteLength),
-      };
-    },
-  });
-  const reference = createDeclaredReference(declarationOf(files['reflist.config.json']!), files, pageSize);
-  const answer = async (url: string) => {
-    const { status, body } = await client.request(url);
-    expect({ status, body }, url).toEqual(reference(url));
-  };
-  return { read, answer };
-}
-
 test('a common word and one letter, which share more than a pool holds, read one file: the pair head, page 1 as the reference answers', async () => {
   const out = join(tempDir(), 'dist');
   const files = { 'plant.csv': violas(), 'reflist.config.json': JSON.stringify({ lists: { plant: {} } }) };
@@ -125,6 +91,34 @@ test('a common word and one letter, which share more than a pool holds, read one
   // Its other pages, the letters with pools of their own, the words the other way round, longer words: as the reference answers.
   for (const term of ['viola t', 'viola a', 'viola c', 't viola', 'viola tr', 'viola tri', 'violaceum t', 'viola  t'])
     for (const page of [1, 2, 3]) await answer(`/plant.json?Term=${encodeURIComponent(term)}&Page=${page}`);
+});
+
+test('a common word and a prefix beyond a pool, without a pair pool for its letter, read the word’s wide pool: one file, not every block', async () => {
+  const out = join(tempDir(), 'dist');
+  const files = { 'plant.csv': violas(), 'reflist.config.json': JSON.stringify({ lists: { plant: {} } }) };
+  const pageSize = 5;
+  // viola's matches take some 4 KB of records: more than a pool, within a wide pool; and no room for pairs.
+  const tuning = { ...SMALL_SEARCH, pairBytes: 4_500, wideBytes: 6_000 };
+  const { read, answer } = await askedOf(files, out, pageSize, tuning);
+  const terms = ['viola', 'viola t', 'viola tr', 'viola tri', 'viola tric', 'tr viola', 'tricolor viola'];
+  await answer(`/plant.json?Term=${encodeURIComponent(terms[0]!)}`);
+  await answer(`/plant.json?Term=${encodeURIComponent(terms[1]!)}`);
+  read.length = 0;
+  await answer('/plant.json?Term=viola%20tr');
+  expect(read).toHaveLength(1);
+  expect(read[0]).toMatch(/\/plant\/pools\//);
+  // Typing on reads nothing more; every page of every order as the reference answers.
+  read.length = 0;
+  for (const term of terms.slice(3)) await answer(`/plant.json?Term=${encodeURIComponent(term)}`);
+  expect(read.filter((url) => url.includes('/blocks/'))).toEqual([]);
+  for (const term of terms)
+    for (const page of [1, 2, 3, 4]) await answer(`/plant.json?Term=${encodeURIComponent(term)}&Page=${page}`);
+  // Without it (no room for one), the same Term reads the blocks viola and tr have matches in: many files.
+  const without = await askedOf(files, join(tempDir(), 'dist'), pageSize, { ...tuning, wideBytes: 0 });
+  await without.answer('/plant.json?Term=viola%20t');
+  without.read.length = 0;
+  await without.answer('/plant.json?Term=viola%20tr');
+  expect(without.read.filter((url) => url.includes('/blocks/')).length).toBeGreaterThan(3);
 });
 
 test('under a parent, the pair head is of the parent’s items: its page 1 as the reference answers, in one file', async () => {

@@ -62,8 +62,9 @@ function inListOrder(candidates: Candidates, list: ApiList): EntryRecord[] {
 /**
  * The records that may match every word of `words` (each a prefix of no
  * other): one word's, read as cheaply as the cache allows; when every word
- * matches more than a pool holds, the blocks all of them have matches in
- * (undefined instead, with `scan` false).
+ * matches more than a pool holds, the wide pool of one of them or the blocks
+ * all of them have matches in (neither with `scan` false: undefined instead,
+ * a typo's candidates are found otherwise).
  */
 async function candidatesOf(
   read: Read,
@@ -93,9 +94,12 @@ async function candidatesOf(
     const pool = s.pairs![String.fromCodePoint(other.codePointAt(0)!)]!;
     return { kind: 'pooled', total: s.total, paths: [poolPath(ix.folder, pool)] };
   };
-  // A word beyond a pool without a pair for the others: its wide pool, all its matches in one file, if it has one.
+  // A word beyond a pool without a pair for the others: its wide pool, all its matches in one file. Not
+  // for a typo's candidates (`scan` false), which its words' vocabulary finds in fewer bytes.
   const wide = (s: Skipped): WordState | undefined =>
-    s.wide === undefined ? undefined : { kind: 'pooled', total: s.total, paths: [poolPath(ix.folder, s.wide)] };
+    s.wide === undefined || !scan
+      ? undefined
+      : { kind: 'pooled', total: s.total, paths: [poolPath(ix.folder, s.wide)] };
   // Words whose search file is read already first, then the longest (the rarest, as a rule) one at a time.
   const order = [...words].sort((a, b) => b.length - a.length);
   for (const w of order.filter((w) => searchFileCached(read, ix, scope + w)))
@@ -108,7 +112,6 @@ async function candidatesOf(
   const found = best();
   if (found) return sourced(read, ix, [found]);
   if (!scan) return undefined;
-  // Every word matches more than a pool holds: the blocks each of them has matches in.
   const skips = await Promise.all(
     [...states.values()].map((s) => routed<Skip>(read, skipPath(ix.folder, (s as Skipped).skip))),
   );

@@ -112,6 +112,7 @@ async function candidatesOf(
   const found = best();
   if (found) return sourced(read, ix, [found]);
   if (!scan) return undefined;
+  // Every word matches more than a pool holds, none has a pair nor a wide pool: the blocks each has matches in.
   const skips = await Promise.all(
     [...states.values()].map((s) => routed<Skip>(read, skipPath(ix.folder, (s as Skipped).skip))),
   );

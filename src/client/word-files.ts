@@ -30,7 +30,7 @@ export interface WordChunk<R = EntryRecord> {
   pairs?: Record<string, Record<string, string>>;
   /** A skipped word's pair heads: page 1 and the total of the Term of the word and a first letter whose pair is more than a pool holds, by that letter. */
   pairHeads?: Record<string, Record<string, string>>;
-  /** A skipped word's wide pool: all its matches, where a letter has no pair pool, and they fit four pools. */
+  /** A skipped word's wide pool: all its matches, where a letter has no pair pool, and they fit two pools. */
   wides?: Record<string, string>;
   /** A pooled prefix: the first keys of the search files beside this one its keys run over. */
   also?: Record<string, string[]>;

@@ -75,7 +75,7 @@ export function* blockFiles(records: readonly string[], blocks: Blocks): Generat
  * `budget` bytes, each pair at most a pool's.
  *
  * Then wide pools, for the words that have a letter left without a pair
- * pool and whose matches fit four pools (`wideBytes`): all of them, the
+ * pool and whose matches fit two pools (`wideBytes`): all of them, the
  * rarest words first, while the wide pools take at most `budget` too.
  *
  * Then pair heads, for the letters left without a pool (more than a pool
@@ -123,7 +123,7 @@ export function planPairs(
     used += bytes;
     if (pairs.size > 0) l.pairs = pairs;
   }
-  // Wide pools: a word whose matches fit four pools, where the pairs leave one of its letters
+  // Wide pools: a word whose matches fit two pools, where the pairs leave one of its letters
   // without a pool, has all its matches in one file. A Term of it and a word of that letter
   // reads that file where it read every block the two have matches in, which a common word's
   // matches are spread over (viola tr at two million species: 1,660 blocks, 26.6 MB).

@@ -126,7 +126,7 @@ function matcherFor(
     pagesBytes = 256000,
     poolBytes = 440000,
     poolFileBytes = 64000,
-    wideBytes = 4 * poolBytes,
+    wideBytes = 2 * poolBytes,
   } = options;
   // Every scope of one list is a chain of as many ids, and a `/`.
   const scope = searched.scopes?.[0];

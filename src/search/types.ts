@@ -30,7 +30,7 @@ export interface SearchIndexOptions {
   /**
    * Words rule: a word beyond a pool that the pairs leave a letter without a
    * pool has a wide pool (all its matches in one file) when its matches'
-   * records take at most this many bytes (four pools' unless told).
+   * records take at most this many bytes (two pools' unless told).
    */
   wideBytes?: number;
 }

@@ -378,9 +378,9 @@ export interface DeclaredTree {
 /**
  * Builds a declared case into `out`, as a user would: its reflist.config.json
  * beside its sources in a folder of their own, at the case's page size, with
- * SMALL_SEARCH (its wide pools as the case says) and the host `options`. A declaration whose sources are all
- * absent is refused, never built empty: undefined then, once the refusal is
- * checked.
+ * SMALL_SEARCH (its wide pools as the case says) and the host `options`. A
+ * declaration whose sources are all absent is refused, never built empty:
+ * undefined then, once the refusal is checked.
  */
 export async function buildDeclaredTree(
   declared: Declared,

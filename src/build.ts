@@ -36,6 +36,7 @@ import { planBuild, type How } from './plan/plan.js';
 import { renderPlan, type SectionPlan } from './render/plan.js';
 import { NO_GROUPS, type Groups } from './sources/validate.js';
 import { openTree } from './write/threaded.js';
+import { spillingOver } from './write/spill.js';
 import { cacheDir, servedGeneration, type WriteReport } from './write/write.js';
 import { HOST_NAMES, HOSTS, isHostName, type Host, type HostName } from './config/hosts.js';
 import { crowdedWarnings, misfitErrors } from './advice.js';
@@ -111,16 +112,31 @@ export interface BuildConfig extends Readonly<RenderOptions> {
 /** The size of the search files (search/types.ts): tests make them tiny to exercise every path. Not an option of the API. */
 export type SearchTuning = NonNullable<RenderOptions['search']>;
 
+/**
+ * A list whose records take more than this many bytes (UTF-8) has them
+ * written to a file while it is rendered, not held (write/spill.ts): some
+ * 400,000 records of 80 bytes, as a city or a species is.
+ */
+export const SPILL_BYTES = 32 * 2 ** 20;
+
 export function build(options: BuildOptions): Promise<BuildReport> {
-  return buildWith(options, {});
+  return buildWith(options, {}, SPILL_BYTES);
 }
 
-/** `build` with the search files cut to other sizes: what the tests build with; the package exports `build` alone. */
-export function buildTuned({ search, ...options }: BuildOptions & { search?: SearchTuning }): Promise<BuildReport> {
-  return buildWith(options, search ?? {});
+/**
+ * `build` with the search files cut to other sizes, and records spilled past
+ * `spill` bytes: what the tests build with (0 spills every list's); the
+ * package exports `build` alone.
+ */
+export function buildTuned({
+  search,
+  spill,
+  ...options
+}: BuildOptions & { search?: SearchTuning; spill?: number }): Promise<BuildReport> {
+  return buildWith(options, search ?? {}, spill ?? SPILL_BYTES);
 }
 
-async function buildWith(options: BuildOptions, search: SearchTuning): Promise<BuildReport> {
+async function buildWith(options: BuildOptions, search: SearchTuning, spill: number): Promise<BuildReport> {
   const started = performance.now();
   // The declaration first: a config that is wrong stops the build before the output folder is opened.
   const loaded = loadDeclaration(options.sources, options.config);
@@ -139,6 +155,7 @@ async function buildWith(options: BuildOptions, search: SearchTuning): Promise<B
     compress: options.compress ?? false,
     host: hostOf(options.host ?? declaration.host),
     nginxUpstream: options.nginxUpstream,
+    records: spillingOver(spill),
   });
   const progress = options.progress ?? createProgress(undefined);
   // Opened first, so the writer thread starts while the sources are read; it
@@ -189,7 +206,7 @@ async function run(
       planOf: check.planOf,
       cache: () => ({ options: key, digests: changes.digests, rows: check.rows() }),
     },
-    { pageSize, search: config.search },
+    { pageSize, search: config.search, records: config.records },
   );
   const written = await tree.write(outputs, (n) => progress.tick(n));
   progress.end();

@@ -14,6 +14,8 @@ export interface Declared {
   pageSize: number;
   /** Built with wide pools for words whose matches' records take this many bytes at most (0: none, so the blocks answer). */
   wideBytes?: number;
+  /** Built with the lists' records spilled to a file past this many bytes (0: every list's; Infinity: none). */
+  spill?: number;
 }
 
 type G = fc.GeneratorValue;
@@ -437,7 +439,7 @@ class Builder {
 
 /**
  * A random declaration within docs/lists.md, its sources, a page size and
- * how large a word's wide pool may be.
+ * how large a word's wide pool may be, and past what size records spill.
  * Shrinking is capped: a gen() value of a few thousand draws shrinks for ever,
  * holding every attempt in memory.
  */
@@ -450,6 +452,7 @@ export function arbDeclared(): fc.Arbitrary<Declared> {
       files: b.files,
       pageSize: pick(g, [1, 2, 3, 5, 30]),
       wideBytes: pick(g, [0, 1_600, 100_000]),
+      spill: pick(g, [0, 200, Infinity]),
     };
   });
 }

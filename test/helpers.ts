@@ -38,7 +38,8 @@ export async function buildFrom(
   search?: SearchTuning,
 ) {
   const sources = writeSources(tempDir('reflist-src-'), files);
-  return buildTuned({ sources, out, pageSize, search });
+  // Every list's records spilled to a file, as a list too large to hold has them: the path the largest lists take.
+  return buildTuned({ sources, out, pageSize, search, spill: 0 });
 }
 
 /** Every file of a tree with its bytes, for byte-identical comparisons. */

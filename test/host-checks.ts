@@ -390,7 +390,9 @@ export async function buildDeclaredTree(
   const sources = writeSources(tempDir('reflist-src-'), declared.files);
   writeFileSync(join(sources, 'reflist.config.json'), JSON.stringify(declared.config));
   const search = { ...SMALL_SEARCH, wideBytes: declared.wideBytes };
-  const building = settles(buildTuned({ sources, out, pageSize: declared.pageSize, search, ...options }));
+  const building = settles(
+    buildTuned({ sources, out, pageSize: declared.pageSize, search, spill: declared.spill, ...options }),
+  );
   if (Object.keys(declared.files).length === 0) {
     await expect(building).rejects.toThrow(/none of its sources is in/);
     return undefined;

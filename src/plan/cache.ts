@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry, Id } from '../sources/model.js';
+import type { Records } from '../sources/record.js';
 import type { ListInfo, NestedInfo } from '../client/types.js';
 import type { Output } from '../tree-files.js';
 
@@ -98,8 +99,8 @@ const CHUNK = 1 << 20;
  * A list's entries as `key<TAB>record` lines, in list order: a folded key has
  * no tab or newline, and a record is JSON on one line.
  */
-export function cacheLines(list: string, entries: Entry[], records: string[]): Generator<Output> {
-  return linesOutput(list, entries.length, (i) => `${entries[i]!.key}\t${records[i]}`);
+export function cacheLines(list: string, entries: Entry[], records: Records): Generator<Output> {
+  return linesOutput(list, entries.length, (i) => `${entries[i]!.key}\t${records.at(i)}`);
 }
 
 /** Lines 0 … n - 1, a chunk at a time: made as they are written, never all at once. */

@@ -10,7 +10,7 @@ import { ancestors, type Declaration, type ListSpec } from '../config/declaratio
 import { listsUnder, type SectionSpec } from '../config/sections.js';
 import { buildSearchIndex } from '../search/index.js';
 import type { Entry, Node } from '../sources/model.js';
-import { encodeRecord, recordShape } from '../sources/record.js';
+import { encodeRecord, holdRecords, recordShape, type Records } from '../sources/record.js';
 import type { TreeFile } from '../tree-files.js';
 import {
   bucketsFor,
@@ -59,17 +59,27 @@ class NestedList {
 
   /** The Id buckets and the Term index of every parent's items, and what lookup.json says of them. */
   *shared(options: RenderOptions): Generator<TreeFile, NestedInfo> {
+    const { list, entries, chains } = this;
+    const shape = recordShape(list);
+    const store = options.records ?? holdRecords;
+    const records = store(entries.length, (i) => `[${JSON.stringify(chains[i])},${encodeRecord(entries[i]!, shape)}]`);
+    try {
+      return yield* this.files(records, options);
+    } finally {
+      records.close();
+    }
+  }
+
+  private *files(records: Records, options: RenderOptions): Generator<TreeFile, NestedInfo> {
     const { list, folder, entries, chains } = this;
     const { pageSize } = options;
-    const shape = recordShape(list);
-    const records = entries.map((e, i) => `[${JSON.stringify(chains[i])},${encodeRecord(e, shape)}]`);
     const layout = layoutOf(pageSize, undefined, rankingOf(list));
     const buckets = bucketsFor(entries.length);
     yield* renderBuckets(
       entries.map((_, i) => i),
       buckets,
       (i) => scoped(chains[i]!, String(entries[i]!.id)),
-      (i) => records[i]!,
+      (i) => records.at(i),
       (b) => bucketPath(folder, layout, buckets, b),
     );
     const info: NestedInfo = { layout, total: entries.length, buckets, search: [] };

@@ -12,7 +12,7 @@ import { sortInOrder } from '../sources/model.js';
 import type { ListPlan, Plan } from '../plan/plan.js';
 import { renderNest } from './nested.js';
 import { renderList, renderRoot, type GroupVariants, type RenderOptions } from './render.js';
-import { encodeRecord, recordShape } from '../sources/record.js';
+import { encodeRecord, holdRecords, recordShape } from '../sources/record.js';
 import type { Output, TreeFile } from '../tree-files.js';
 import { renderChanges } from './update.js';
 import { updatable } from '../plan/changed.js';
@@ -131,10 +131,14 @@ function* renderListPlan(
     case 'rendered': {
       const entries = sortInOrder(plan.items, root.order);
       const shape = recordShape(root);
-      const records = entries.map((e) => encodeRecord(e, shape));
-      const state = yield* renderList(root, section.children, entries, records, groups, options);
-      if (updatable(root)) yield* cacheLines(root.name, entries, records);
-      return state;
+      const records = (options.records ?? holdRecords)(entries.length, (e) => encodeRecord(entries[e]!, shape));
+      try {
+        const state = yield* renderList(root, section.children, entries, records, groups, options);
+        if (updatable(root)) yield* cacheLines(root.name, entries, records);
+        return state;
+      } finally {
+        records.close();
+      }
     }
   }
 }

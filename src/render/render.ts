@@ -23,7 +23,7 @@ import type { ListInfo, Manifest } from '../client/types.js';
 import type { ListSpec } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
 import type { Entry, Id, Value } from '../sources/model.js';
-import { encodeRecord, recordShape } from '../sources/record.js';
+import { encodeRecord, recordShape, type Records, type RecordStore } from '../sources/record.js';
 import type { ListState } from '../plan/cache.js';
 import {
   buildSearchIndex,
@@ -44,6 +44,8 @@ export interface RenderOptions {
   pageSize: number;
   /** Tuning of the search files' sizes (tests make them tiny to exercise every path). */
   search?: Omit<SearchIndexOptions, 'pageSize'>;
+  /** Where a list's records are kept while it is rendered: held as strings unless a build spills them (write/spill.ts). */
+  records?: RecordStore;
 }
 
 /** Entries per id bucket file: small files, and few enough of them. */
@@ -278,7 +280,7 @@ export function* renderList(
   list: ListSpec,
   children: ListSpec | undefined,
   entries: Entry[],
-  records: string[],
+  records: Records,
   groups: GroupVariants,
   options: RenderOptions,
 ): Generator<TreeFile, ListState> {
@@ -294,7 +296,7 @@ export function* renderList(
     positions,
     info.buckets,
     (i) => entries[i]!.id,
-    (i) => records[i]!,
+    (i) => records.at(i),
     (b) => bucketPath(folder, info.layout, info.buckets, b),
   );
   // A list with children has child buckets (listInfo).

@@ -9,7 +9,7 @@ import type { ListSpec } from '../config/declaration.js';
 import { LineEntry, linesOutput, type ListState } from '../plan/cache.js';
 import type { Changed, ServedList } from '../plan/changed.js';
 import type { Entry } from '../sources/model.js';
-import { encodeRecord, recordShape } from '../sources/record.js';
+import { encodeRecord, heldRecords, recordShape } from '../sources/record.js';
 import {
   indexFiles,
   indexPaths,
@@ -72,6 +72,8 @@ export function* renderChanges(
     take(e);
     e = at();
   }
+  // An edit's records are the served lines' own, read already: held.
+  const held = heldRecords(records);
   // A page changes where an entry took another's place, or its own changed.
   const pages = new Set<number>();
   for (let i = 0; i < entries.length; i++) if (next[i] !== lines[i]) pages.add(Math.floor(i / pageSize) + 1);
@@ -89,7 +91,7 @@ export function* renderChanges(
     entries.map((_, i) => i),
     buckets,
     (i) => entries[i]!.id,
-    (i) => records[i]!,
+    (i) => held.at(i),
     (b) => bucketPath(folder, layout, buckets, b),
     dirtyBuckets,
   );
@@ -101,12 +103,11 @@ export function* renderChanges(
   const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
   const before = directoryOf(state.metas, state.layout, search.directoryStarts);
   let index: SearchIndex =
-    updateSearchIndex(entries, records, encode, search, state, touched) ??
-    buildSearchIndex(entries, records, encode, search);
+    updateSearchIndex(entries, held, encode, search, state, touched) ?? buildSearchIndex(entries, held, encode, search);
   let dir = directoryOf(index.metas, index.layout, search.directoryStarts);
   // From one level to two or back, every head's file is named anew: the whole index is rendered.
   if (index.fresh.length < index.metas.length && (dir.heads === undefined) !== (before.heads === undefined)) {
-    index = buildSearchIndex(entries, records, encode, search);
+    index = buildSearchIndex(entries, held, encode, search);
     dir = directoryOf(index.metas, index.layout, search.directoryStarts);
   }
   const info = { ...state.info, heads: undefined, ...searchInfo(dir) };

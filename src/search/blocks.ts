@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { fnv1a } from '../client/paths.js';
 import { EXACT, NONE, rankTexts, START, WORD, type FoldedTexts } from '../client/rank.js';
 import type { Matcher } from './match.js';
+import type { Records } from '../sources/record.js';
 import type { LargePrefix, SearchFile } from './types.js';
 
 const json = JSON.stringify;
@@ -16,8 +17,8 @@ const json = JSON.stringify;
 export const nameOfText = (text: string): string => createHash('sha1').update(text).digest('hex').slice(0, 16);
 
 /** Some entries' records, in list order. */
-export const recordsText = (records: readonly string[], members: ArrayLike<number>): string =>
-  `"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
+export const recordsText = (records: Records, members: ArrayLike<number>): string =>
+  `"records":[${Array.from(members, (e) => records.at(e)).join(',')}]`;
 
 /**
  * The list's record blocks: their names, and each entry's block; and its large
@@ -33,15 +34,15 @@ export interface Blocks {
   skipped: LargePrefix[];
 }
 
-const blockText = (records: readonly string[], from: number, to: number) =>
-  `{"records":[${records.slice(from, to).join(',')}]}`;
+const blockText = (records: Records, from: number, to: number) =>
+  `{"records":[${Array.from({ length: to - from }, (_, i) => records.at(from + i)).join(',')}]}`;
 
 /**
  * Records in list order, cut into blocks: after an entry whose record hashes
  * to 0 modulo 8 once a block holds half of `bytes`, or at `bytes`. The cuts
  * depend on the records around them only, so an edit renames a block or two.
  */
-export function recordBlocks(records: readonly string[], bytes: number): Blocks {
+export function recordBlocks(records: Records, bytes: number): Blocks {
   const names: string[] = [];
   const bounds = [0];
   const blockOf = new Int32Array(records.length);
@@ -51,17 +52,17 @@ export function recordBlocks(records: readonly string[], bytes: number): Blocks 
     bounds.push(to);
     size = 0;
   };
-  for (const [i, record] of records.entries()) {
+  for (let i = 0; i < records.length; i++) {
     blockOf[i] = names.length;
-    size += Buffer.byteLength(record) + 1;
-    if (size >= bytes || (size >= bytes / 2 && fnv1a(record) % 8 === 0)) close(i + 1);
+    size += records.bytes(i) + 1;
+    if (size >= bytes || (size >= bytes / 2 && fnv1a(records.at(i)) % 8 === 0)) close(i + 1);
   }
   if (bounds.at(-1)! < records.length) close(records.length);
   return { names, bounds, blockOf, skipped: [] };
 }
 
 /** The record blocks' files, each text made as it is written. */
-export function* blockFiles(records: readonly string[], blocks: Blocks): Generator<SearchFile> {
+export function* blockFiles(records: Records, blocks: Blocks): Generator<SearchFile> {
   for (const [b, name] of blocks.names.entries())
     yield { kind: 'block', name, text: blockText(records, blocks.bounds[b]!, blocks.bounds[b + 1]!) };
 }

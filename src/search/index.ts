@@ -24,6 +24,7 @@
 // parts.ts (a part's large prefixes and cuts), output.ts (the files' text)
 // and types.ts.
 import type { Entry } from '../sources/model.js';
+import { heldRecords, type Records } from '../sources/record.js';
 import { FNV_BASIS, fnv1a } from '../client/paths.js';
 import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
@@ -111,10 +112,17 @@ function slashesIn(s: string): number {
   return n;
 }
 
+/** The bytes of a list's records, each with the comma (or bracket) after it. */
+function recordsBytes(records: Records): number {
+  let sum = 0;
+  for (let e = 0; e < records.length; e++) sum += records.bytes(e) + 1;
+  return sum;
+}
+
 /** A list's Matcher, the sizes' defaults filled in. */
 function matcherFor(
   entries: Entry[],
-  records: string[],
+  records: Records,
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
   searched: Searched,
@@ -154,7 +162,7 @@ function matcherFor(
  */
 export function buildSearchIndex(
   entries: Entry[],
-  records: string[],
+  records: Records,
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
   searched: Searched = LABELS,
@@ -167,7 +175,9 @@ export function buildSearchIndex(
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
   // The words rule's record blocks, which its large prefixes beyond a pool (every head's) are answered from.
-  const blocks = searched.words ? recordBlocks(rootLarge ? records : [], options.blockBytes ?? 128000) : undefined;
+  const blocks = searched.words
+    ? recordBlocks(rootLarge ? records : heldRecords([]), options.blockBytes ?? 128000)
+    : undefined;
   const indexOf = (name: string, lo: number, hi: number) =>
     blocks ? wordPart(m, pairs, name, lo, hi, blocks) : indexPart(m, pairs, name, lo, hi);
   if (!rootLarge) {
@@ -208,7 +218,7 @@ export function buildSearchIndex(
   if (!blocks) return index;
   if (blocks.skipped.length > 0) {
     // Half the list's records' bytes unless told: a short text's common words all, a long text's rarest.
-    const budget = options.pairBytes ?? records.reduce((sum, r) => sum + Buffer.byteLength(r) + 1, 0) / 2;
+    const budget = options.pairBytes ?? recordsBytes(records) / 2;
     // A pair head's records are whole: an entry with children would keep only those the Term matches.
     const texts = m.list.filtered
       ? undefined
@@ -237,7 +247,7 @@ export function buildSearchIndex(
  */
 export function updateSearchIndex(
   entries: Entry[],
-  records: string[],
+  records: Records,
   encode: (e: Entry) => string,
   options: SearchIndexOptions,
   previous: { layout: IndexLayout; metas: PartMeta[] },

@@ -36,7 +36,7 @@ export class Matcher {
   }
 
   recordBytes(e: number): number {
-    return (this.bytes[e] ||= Buffer.byteLength(this.list.records[e]!) + 1);
+    return (this.bytes[e] ||= this.list.records.bytes(e) + 1);
   }
 
   /**

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { nameOf } from '../client/paths.js';
 import { NONE, textTier } from '../client/rank.js';
 import { ReflistError } from '../errors.js';
+import type { Records } from '../sources/record.js';
 import type { Matcher } from './match.js';
 import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './types.js';
 
@@ -26,8 +27,8 @@ export function resultSetOf(l: LargePrefix): ResultSet {
 }
 
 /** The search file text of some records and the large prefixes located there. */
-export function chunkText(records: string[], members: Int32Array, located: LargePrefix[]): string {
-  let text = `{"records":[${Array.from(members, (e) => records[e]).join(',')}]`;
+export function chunkText(records: Records, members: Int32Array, located: LargePrefix[]): string {
+  let text = `{"records":[${Array.from(members, (e) => records.at(e)).join(',')}]`;
   if (located.length > 0) {
     const sets: string[] = [];
     const index = new Map<ResultSet, number>();
@@ -46,7 +47,7 @@ export function chunkText(records: string[], members: Int32Array, located: Large
 function recordFor({ entries, records, encode }: IndexedList, e: number, prefix: string): string {
   const entry = entries[e]!;
   const matches = (key: string) => textTier(key, prefix, false) !== NONE;
-  if (!entry.children || matches(entry.key)) return records[e]!;
+  if (!entry.children || matches(entry.key)) return records.at(e);
   return encode({ ...entry, children: entry.children.filter((c) => matches(c.key)) });
 }
 
@@ -57,7 +58,7 @@ export function pagesOf(list: IndexedList, l: LargePrefix, from = 0, to = Infini
   const { pageSize, filtered, records } = list;
   for (let p = from * pageSize; p < Math.min(results.length, to * pageSize); p += pageSize) {
     const page = Array.from(results.subarray(p, p + pageSize), (e) =>
-      filtered ? recordFor(list, e, prefix) : records[e],
+      filtered ? recordFor(list, e, prefix) : records.at(e),
     );
     pages.push(`[${page.join(',')}]`);
   }

@@ -2,6 +2,7 @@
 // public ones, which index.ts exports, and those its parts hand on to
 // one another. Kept here so that no module imports another for a type.
 import type { Entry } from '../sources/model.js';
+import type { Records } from '../sources/record.js';
 import type { IndexLayout, PartMeta } from '../plan/cache.js';
 
 /** What a later build keeps of an index is the build cache's (plan/cache.ts). */
@@ -87,7 +88,7 @@ export interface IndexedList {
   /** In list order. */
   entries: Entry[];
   /** Each entry's record, as JSON. */
-  records: string[];
+  records: Records;
   /** Encodes an entry's record; also one with only some of its children. */
   encode: (e: Entry) => string;
   pageSize: number;

@@ -20,6 +20,7 @@
 // typo finds the words it may mean (client/typos.ts).
 import { createHash } from 'node:crypto';
 import { FNV_BASIS, fnv1a, searchFileFor, vocabBucket } from '../client/paths.js';
+import type { Records } from '../sources/record.js';
 import type { Matcher } from './match.js';
 import { nameOfText, pairFiles, recordsText, skipsOf, skipText, type Blocks, type Skips } from './blocks.js';
 import { cut, largePrefixes, searchFilesOf, type Cut } from './parts.js';
@@ -42,7 +43,7 @@ const wordSetBytes = (set: ResultSet): number => Buffer.byteLength(set.head) + 3
  * prefixes with the same matches have other keys, and other tiers.
  */
 function wordChunkText(
-  records: string[],
+  records: Records,
   members: Int32Array,
   located: LargePrefix[],
   also: ReadonlyMap<LargePrefix, string[]>,

@@ -28,3 +28,36 @@ export function encodeRecord(e: Omit<Entry, 'key'>, shape: RecordShape): string 
   // rope of them, three times the size, for every record of the list.
   return JSON.stringify(record);
 }
+
+/**
+ * A list's records by entry, in list order: every stage that writes one
+ * reads it here. Held as strings, or, for a list whose records outgrow a
+ * build's memory, in a file of their own (write/spill.ts), read back a
+ * record at a time.
+ */
+export interface Records {
+  readonly length: number;
+  /** Entry e's record. */
+  at(e: number): string;
+  /** The UTF-8 bytes of entry e's record. */
+  bytes(e: number): number;
+  /** Lets go of what holds them (a spilled list's file); the records are not read again. */
+  close(): void;
+}
+
+/** Makes a list's `count` records, each with `record(e)`, in order: held, or spilled (write/spill.ts). */
+export type RecordStore = (count: number, record: (e: number) => string) => Records;
+
+/** Records held as the strings they are. */
+export function heldRecords(records: readonly string[]): Records {
+  return {
+    length: records.length,
+    at: (e) => records[e]!,
+    bytes: (e) => Buffer.byteLength(records[e]!),
+    close() {},
+  };
+}
+
+/** The store that holds every record: a build's own unless it spills (BuildConfig). */
+export const holdRecords: RecordStore = (count, record) =>
+  heldRecords(Array.from({ length: count }, (_, e) => record(e)));

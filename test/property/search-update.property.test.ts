@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { compareLabels, fold } from '../../src/client/fold.js';
 import { buildSearchIndex, type SearchFile, type SearchIndex, updateSearchIndex } from '../../src/search/index.js';
 import type { Entry } from '../../src/sources/model.js';
+import { heldRecords } from '../../src/sources/record.js';
 
 /** Labels from few letters: long shared prefixes, many tiny runs beside heavy ones. */
 const arbLabel = fc
@@ -50,7 +51,7 @@ test('an index updated after an edit equals the index of the edited list, part f
       }),
       (labels, edits: Edit[], options) => {
         const before = entriesOf(labels);
-        const old = buildSearchIndex(before, before.map(encode), encode, options);
+        const old = buildSearchIndex(before, heldRecords(before.map(encode)), encode, options);
         const oldFiles = filesOf(old);
         const after = [...labels];
         const touched: string[] = [];
@@ -62,7 +63,7 @@ test('an index updated after an edit equals the index of the edited list, part f
           if (text !== undefined) touched.push(fold(text));
         }
         const entries = entriesOf(after);
-        const records = entries.map(encode);
+        const records = heldRecords(entries.map(encode));
         const update = updateSearchIndex(entries, records, encode, options, old, touched);
         if (!update) return;
         updated++;

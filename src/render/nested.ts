@@ -12,6 +12,7 @@ import { buildSearchIndex } from '../search/index.js';
 import type { Entry, Node } from '../sources/model.js';
 import { encodeRecord, holdRecords, recordShape, type Records } from '../sources/record.js';
 import type { TreeFile } from '../tree-files.js';
+import { ReflistError } from '../errors.js';
 import {
   bucketsFor,
   itemHead,
@@ -27,7 +28,6 @@ import {
 
 /** Paged lists under a parent have no counts: their pages have no group variants. */
 const NO_GROUPS: GroupVariants = { segment: '', ids: [] };
-const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
 
 /** A paged list under a parent, its items gathered parent by parent for the files they share. */
 class NestedList {
@@ -42,11 +42,11 @@ class NestedList {
 
   /** Its pages (and item files) under one parent item, whose files are under `prefix`; the items join the shared files. */
   *under(prefix: string, chain: string, nodes: Node[], pageSize: number): Generator<TreeFile> {
-    // Each key in the literal, none spread: see validateList.
-    const entries = nodes.map(
-      ({ id, text, key, fields }): Entry =>
-        fields ? { id, text, key, counts: NO_COUNTS, fields } : { id, text, key, counts: NO_COUNTS },
-    );
+    // A paged list's node is its entry (sources/nest.ts): it has its (no) counts.
+    const entries = nodes.map((node): Entry => {
+      if (!node.counts) throw new ReflistError('INTERNAL', `${this.list.name} ${node.id} is a node without counts`);
+      return node as Entry;
+    });
     for (const e of entries) {
       this.entries.push(e);
       this.chains.push(chain);

@@ -35,6 +35,8 @@ export interface Entry extends ListItem, Labelled {}
 export interface Node extends Labelled {
   fields?: Value[];
   nested: Record<string, Node[]>;
+  /** An item of a paged list under a parent: none (an empty array), so that the node is its entry too. */
+  counts?: number[];
 }
 
 export function labelled<T extends { id: Id; text: string }>(row: T): T & { key: string } {

@@ -4,7 +4,8 @@
 import { ancestors as ancestorsOf, type ListSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
 import { ReflistError } from '../errors.js';
-import { labelled, sortInOrder, type Id, type Node, type Value } from './model.js';
+import { fold } from '../client/fold.js';
+import { sortInOrder, type Id, type Node, type Value } from './model.js';
 import type { Row } from './rows.js';
 import { caseless, type Checker, FirstRows, idKey, listColumns, type ListColumns, uniqueRows } from './validate.js';
 
@@ -15,14 +16,24 @@ import { caseless, type Checker, FirstRows, idKey, listColumns, type ListColumns
  */
 const NONE_NESTED: Node['nested'] = Object.freeze({});
 
-/** A whole or grid list's row as a node, its nested lists still empty. */
-function nodeOf(r: Row, c: ListColumns): Node {
+/** A paged list's items under a parent have no counts (their pages have no group variants). */
+const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
+
+/**
+ * A row as a node, its nested lists still empty; a paged list's with no
+ * counts, so that the node is its entry too (render/nested.ts): a million
+ * species under their families are a million objects, not two million.
+ */
+function nodeOf(r: Row, c: ListColumns, paged: boolean): Node {
+  const id = r.values[c.id] as Id;
+  const text = c.label(r);
+  const key = fold(text);
   const fields = c.fields(r);
-  return {
-    ...labelled({ id: r.values[c.id] as Id, text: c.label(r) }),
-    ...(fields ? { fields } : {}),
-    nested: NONE_NESTED,
-  };
+  const nested = NONE_NESTED;
+  // Each key in the literal, none spread or added later: an object given a property after it is made keeps it apart, in a store of its own (39 B an item).
+  if (paged)
+    return fields ? { id, text, key, counts: NO_COUNTS, fields, nested } : { id, text, key, counts: NO_COUNTS, nested };
+  return fields ? { id, text, key, fields, nested } : { id, text, key, nested };
 }
 
 /** A nest's nodes placed so far: by list, each by its chain of ids from the root (`840/6`), and by id, for a row that names its parent by id alone. */
@@ -60,7 +71,7 @@ export function validateNest(check: Checker, section: SectionSpec): Node[] {
   const placed = new Placed();
   const c = listColumns(root, []);
   const rows = uniqueRows(check, root, c);
-  const roots = [...rows.values()].map((r) => nodeOf(r, c));
+  const roots = [...rows.values()].map((r) => nodeOf(r, c, false));
   for (const node of roots) placed.add(root, idKey(node.id), node);
   // In the section's order: a list's parents are placed before it.
   const parents = new Set(section.nested.map((l) => l.parent!.list));
@@ -100,7 +111,7 @@ function placeNested(check: Checker, list: ListSpec, placed: Placed, isParent: b
     if (chain === undefined) return;
     const id = r.values[c.id] as Id;
     if (firsts.add(`${chain}/${idOf(id)}`, id, r.line, (x) => what(chain, x)) === undefined) return;
-    const node = nodeOf(r, c);
+    const node = nodeOf(r, c, list.shape === 'paged');
     nodes.push(node);
     const under = placed.at(parent, chain)!;
     if (under.nested === NONE_NESTED) under.nested = {};

@@ -8,7 +8,7 @@ import { bucketPath, itemFile, itemFolder, layoutOf, listFile, nestedFolder, sco
 import type { NestedInfo } from '../client/types.js';
 import { ancestors, type Declaration, type ListSpec } from '../config/declaration.js';
 import { listsUnder, type SectionSpec } from '../config/sections.js';
-import { buildSearchIndex } from '../search/index.js';
+import { buildSearchIndex, type IndexEntry } from '../search/index.js';
 import type { Entry, Node } from '../sources/model.js';
 import { encodeRecord, holdRecords, recordShape, type Records } from '../sources/record.js';
 import type { TreeFile } from '../tree-files.js';
@@ -88,11 +88,14 @@ class NestedList {
     let last: [chain: string, scope: string] | undefined;
     const scopes = chains.map((chain) => (last?.[0] === chain ? last : (last = [chain, scoped(chain, '')]))[1]);
     const searched = { ...searchedOf(list, entries), scopes };
+    // The index reads an entry's key alone: the nodes go before it is built (renderNest lets go of the nest's).
+    const indexed = entries.map(({ key }): IndexEntry => ({ key }));
+    entries.length = 0;
     // Records are made above, for every entry: an entry with children is encoded anew, and these have none.
     const encode = (): string => {
       throw new Error('a paged list under a parent has no children');
     };
-    const index = buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searched);
+    const index = buildSearchIndex(indexed, records, encode, { ...options.search, pageSize }, searched);
     return Object.assign(info, yield* searchFiles(folder, layout, index, options));
   }
 }
@@ -101,7 +104,8 @@ class NestedList {
  * A nest (a section of whole and grid lists): each list's file under every item of
  * its parent (`{path}.json` for the root), empty ones too, its items' files
  * where declared, and the paged lists under them with their shared files.
- * Returns what lookup.json says of those paged lists, by name.
+ * Returns what lookup.json says of those paged lists, by name. The nodes are
+ * handed over: the array is emptied once their files are made.
  */
 export function* renderNest(
   d: Declaration,
@@ -144,6 +148,9 @@ export function* renderNest(
     }
   }
   yield* scope(section.root, '', '', nodes);
+  // Every list's files under each parent are made: the paged lists' shared files need their entries alone.
+  // Emptied in place: a generator holds the arguments it was called with for as long as it runs.
+  nodes.length = 0;
   const infos: Record<string, NestedInfo> = {};
   for (const [name, nested] of paged) infos[name] = yield* nested.shared(options);
   return infos;

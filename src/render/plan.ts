@@ -3,7 +3,7 @@
 // and the build cache. Pure: the writer alone touches the disk.
 import { FORMAT, type ListInfo, type Manifest, type NestedInfo } from '../client/types.js';
 import { groupSegment } from '../client/paths.js';
-import { cacheLines, metaOutput, sourceFile, type CacheMeta, type ListState } from '../plan/cache.js';
+import { metaOutput, sourceFile, type CacheMeta, type ListState } from '../plan/cache.js';
 import { apiOf } from '../config/api.js';
 import type { Declaration } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
@@ -12,7 +12,6 @@ import { sortInOrder } from '../sources/model.js';
 import type { ListPlan, Plan } from '../plan/plan.js';
 import { renderNest } from './nested.js';
 import { renderList, renderRoot, type GroupVariants, type RenderOptions } from './render.js';
-import { encodeRecord, holdRecords, recordShape } from '../sources/record.js';
 import type { Output, TreeFile } from '../tree-files.js';
 import { renderChanges } from './update.js';
 import { updatable } from '../plan/changed.js';
@@ -91,8 +90,11 @@ function* renderNestPlan(
   options: RenderOptions,
 ): Generator<Output, [number, Record<string, NestedInfo>]> {
   const plan = input.planOf(section).plan.nests[section.root.name]!;
-  if (plan.how === 'rendered')
-    return [plan.nodes.length, yield* renderNest(input.declaration, section, plan.nodes, options)];
+  if (plan.how === 'rendered') {
+    const total = plan.nodes.length;
+    // Taken out of the plan, the nodes are the render's alone, to let go of as it goes (renderNest).
+    return [total, yield* renderNest(input.declaration, section, plan.nodes.splice(0), options)];
+  }
   yield { keep: section.name, drop: [] };
   return [plan.total, plan.nested];
 }
@@ -128,17 +130,15 @@ function* renderListPlan(
     case 'edited':
     case 'updated':
       return yield* renderChanges(root, plan.served, plan.changed, groups, options);
-    case 'rendered': {
-      const entries = sortInOrder(plan.items, root.order);
-      const shape = recordShape(root);
-      const records = (options.records ?? holdRecords)(entries.length, (e) => encodeRecord(entries[e]!, shape));
-      try {
-        const state = yield* renderList(root, section.children, entries, records, groups, options);
-        if (updatable(root)) yield* cacheLines(root.name, entries, records);
-        return state;
-      } finally {
-        records.close();
-      }
-    }
+    case 'rendered':
+      // Taken out of the plan, the items are the render's alone, to let go of as it goes (renderList).
+      return yield* renderList(
+        root,
+        section.children,
+        sortInOrder(plan.items.splice(0), root.order),
+        groups,
+        options,
+        updatable(root),
+      );
   }
 }

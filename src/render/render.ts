@@ -23,13 +23,15 @@ import type { ListInfo, Manifest } from '../client/types.js';
 import type { ListSpec } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
 import type { Entry, Id, Value } from '../sources/model.js';
-import { encodeRecord, recordShape, type Records, type RecordStore } from '../sources/record.js';
-import type { ListState } from '../plan/cache.js';
+import { encodeRecord, holdRecords, recordShape, type RecordStore } from '../sources/record.js';
+import { cacheLines, type ListState } from '../plan/cache.js';
 import {
   buildSearchIndex,
   directoryOf,
   LABELS,
   type Directory,
+  type Encode,
+  type IndexEntry,
   type IndexPart,
   type PartMeta,
   type Searched,
@@ -38,7 +40,7 @@ import {
   type SearchIndexOptions,
 } from '../search/index.js';
 import { hostFiles, type HostOptions } from './hosts.js';
-import type { TreeFile } from '../tree-files.js';
+import type { Output, TreeFile } from '../tree-files.js';
 
 export interface RenderOptions {
   pageSize: number;
@@ -275,50 +277,66 @@ export function searchedOf(list: ListSpec, entries: readonly { text: string; fie
   };
 }
 
-/** A list's every file: pages, id buckets, the Term index. */
+/**
+ * A list's every file: pages, id buckets, the Term index, and its lines for
+ * the build cache where it keeps them (`cached`). The entries (in list order)
+ * are handed over: a list without children empties the array, keeping only
+ * their keys for its index, which is where the build of a large list peaks.
+ */
 export function* renderList(
   list: ListSpec,
   children: ListSpec | undefined,
   entries: Entry[],
-  records: Records,
   groups: GroupVariants,
   options: RenderOptions,
-): Generator<TreeFile, ListState> {
+  cached: boolean,
+): Generator<Output, ListState> {
   const { pageSize } = options;
   const shape = recordShape(list);
-  const encode = (e: Entry) => encodeRecord(e, shape);
   const folder = list.path;
-  const info = listInfo(list, entries, { pageSize, groups: groups.ids }, []);
-  yield* renderPages(list, children, entries, pageSize, groups);
-  yield* renderItems(list, children, entries);
-  const positions = entries.map((_, i) => i);
-  yield* renderBuckets(
-    positions,
-    info.buckets,
-    (i) => entries[i]!.id,
-    (i) => records.at(i),
-    (b) => bucketPath(folder, info.layout, info.buckets, b),
-  );
-  // A list with children has child buckets (listInfo).
-  const { childBuckets } = info;
-  if (childBuckets !== undefined) {
-    // A child's row carries its parent's record without the other children.
-    const parentShape = { children: false, fields: shape.fields };
-    const all = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
+  const records = (options.records ?? holdRecords)(entries.length, (e) => encodeRecord(entries[e]!, shape));
+  try {
+    const info = listInfo(list, entries, { pageSize, groups: groups.ids }, []);
+    yield* renderPages(list, children, entries, pageSize, groups);
+    yield* renderItems(list, children, entries);
     yield* renderBuckets(
-      all,
-      childBuckets,
-      (x) => x.c.id,
-      (x) => `[${json(x.c.id)},${json(x.c.text)},${encodeRecord(x.parent, parentShape)}]`,
-      (b) => childBucketPath(folder, info.layout, childBuckets, b),
+      entries.map((_, i) => i),
+      info.buckets,
+      (i) => entries[i]!.id,
+      (i) => records.at(i),
+      (b) => bucketPath(folder, info.layout, info.buckets, b),
     );
+    // A list with children has child buckets (listInfo).
+    const { childBuckets } = info;
+    if (childBuckets !== undefined) {
+      // A child's row carries its parent's record without the other children.
+      const parentShape = { children: false, fields: shape.fields };
+      const all = entries.flatMap((e) => (e.children ?? []).map((c) => ({ c, parent: e })));
+      yield* renderBuckets(
+        all,
+        childBuckets,
+        (x) => x.c.id,
+        (x) => `[${json(x.c.id)},${json(x.c.text)},${encodeRecord(x.parent, parentShape)}]`,
+        (b) => childBucketPath(folder, info.layout, childBuckets, b),
+      );
+    }
+    if (cached) yield* cacheLines(list.name, entries, records);
+    const searched = list.search && searchedOf(list, entries);
+    // The index reads an entry's key alone, and its children in a list with children: the rest goes before it is built.
+    const indexed: readonly IndexEntry[] = list.children ? entries : entries.map(({ key }): IndexEntry => ({ key }));
+    // Emptied in place: a generator holds the arguments it was called with for as long as it runs.
+    if (indexed !== entries) entries.length = 0;
+    // Only an entry with children is encoded anew, and such a list's entries are all kept.
+    const encode: Encode = (e, children) => encodeRecord({ ...(indexed[e] as Entry), children }, shape);
+    // A list without search has no index: no request reads one.
+    const index = searched
+      ? buildSearchIndex(indexed, records, encode, { ...options.search, pageSize }, searched)
+      : { layout: { rootLarge: false, heads: [] }, metas: [], fresh: [] };
+    Object.assign(info, yield* searchFiles(folder, info.layout, index, options));
+    return { info, layout: index.layout, metas: index.metas };
+  } finally {
+    records.close();
   }
-  // A list without search has no index: no request reads one.
-  const index = list.search
-    ? buildSearchIndex(entries, records, encode, { ...options.search, pageSize }, searchedOf(list, entries))
-    : { layout: { rootLarge: false, heads: [] }, metas: [], fresh: [] };
-  Object.assign(info, yield* searchFiles(folder, info.layout, index, options));
-  return { info, layout: index.layout, metas: index.metas };
 }
 
 /** The files of a list's Term index, and what lookup.json says of it. */

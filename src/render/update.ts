@@ -21,7 +21,7 @@ import {
   type RenderOptions,
 } from './render.js';
 import type { Output } from '../tree-files.js';
-import { buildSearchIndex, directoryOf, updateSearchIndex, type SearchIndex } from '../search/index.js';
+import { buildSearchIndex, directoryOf, updateSearchIndex, type Encode, type SearchIndex } from '../search/index.js';
 
 /** The outputs that turn the served list into one with these entries changed, and the list's new state. */
 export function* renderChanges(
@@ -98,7 +98,7 @@ export function* renderChanges(
 
   // The index: the parts the changed labels, old and new, fall in; all of it when the edit changes its layout.
   const shape = recordShape(list);
-  const encode = (entry: Entry) => encodeRecord(entry, shape);
+  const encode: Encode = (e, children) => encodeRecord({ ...entries[e]!, children }, shape);
   const search = { ...options.search, pageSize };
   const touched = [...oldKeys, ...changed.map((c) => c.entry.key)];
   const before = directoryOf(state.metas, state.layout, search.directoryStarts);

@@ -23,7 +23,6 @@
 // keys.ts (the sorted pairs), match.ts (matching and ranking over them),
 // parts.ts (a part's large prefixes and cuts), output.ts (the files' text)
 // and types.ts.
-import type { Entry } from '../sources/model.js';
 import { heldRecords, type Records } from '../sources/record.js';
 import { FNV_BASIS, fnv1a } from '../client/paths.js';
 import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
@@ -32,9 +31,21 @@ export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
 import { blockFiles, planPairs, recordBlocks } from './blocks.js';
 import { vocabularyFiles, wordHeadPart, wordPart } from './words.js';
-import type { IndexLayout, IndexPart, Pairs, PartMeta, Searched, SearchIndex, SearchIndexOptions } from './types.js';
+import type {
+  Encode,
+  IndexEntry,
+  IndexLayout,
+  IndexPart,
+  Pairs,
+  PartMeta,
+  Searched,
+  SearchIndex,
+  SearchIndexOptions,
+} from './types.js';
 
 export type {
+  Encode,
+  IndexEntry,
   IndexLayout,
   IndexPart,
   PartMeta,
@@ -75,7 +86,7 @@ function spans(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number):
 }
 
 /** Each entry's first letters (code points) of the words of its texts: what the words rule's pair pools are cut by. */
-function firstLetters(entries: readonly Entry[], searched: Searched): string[] {
+function firstLetters(entries: readonly IndexEntry[], searched: Searched): string[] {
   return entries.map((entry, e) => {
     const letters = new Set<string>();
     const texts = [
@@ -121,9 +132,9 @@ function recordsBytes(records: Records): number {
 
 /** A list's Matcher, the sizes' defaults filled in. */
 function matcherFor(
-  entries: Entry[],
+  entries: readonly IndexEntry[],
   records: Records,
-  encode: (e: Entry) => string,
+  encode: Encode,
   options: SearchIndexOptions,
   searched: Searched,
 ): Matcher {
@@ -161,9 +172,9 @@ function matcherFor(
  * and the encoder, which also encodes an entry with only some of its children.
  */
 export function buildSearchIndex(
-  entries: Entry[],
+  entries: readonly IndexEntry[],
   records: Records,
-  encode: (e: Entry) => string,
+  encode: Encode,
   options: SearchIndexOptions,
   searched: Searched = LABELS,
 ): SearchIndex {
@@ -246,9 +257,9 @@ export function buildSearchIndex(
  * that search their labels alone, without children or exact matches, only.
  */
 export function updateSearchIndex(
-  entries: Entry[],
+  entries: readonly IndexEntry[],
   records: Records,
-  encode: (e: Entry) => string,
+  encode: Encode,
   options: SearchIndexOptions,
   previous: { layout: IndexLayout; metas: PartMeta[] },
   touched: string[],

@@ -13,8 +13,7 @@ import {
   keyTier,
   type KeyAt,
 } from '../client/rank.js';
-import type { Entry } from '../sources/model.js';
-import type { Pairs, Searched } from './types.js';
+import type { IndexEntry, Pairs, Searched } from './types.js';
 import { commonPrefixLength } from '../client/paths.js';
 
 /** A list that searches its labels alone by the phrase rule, as the lookup service's do. */
@@ -39,7 +38,7 @@ const dominates = (a: KeyAt, b: KeyAt, exact: boolean) =>
  * `searched` says what else than the folded labels an entry's keys come from.
  */
 export function collectPairs(
-  entries: Entry[],
+  entries: readonly IndexEntry[],
   keep?: (text: string, start: number) => boolean,
   searched: Searched = LABELS,
 ): Pairs {

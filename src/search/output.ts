@@ -48,7 +48,10 @@ function recordFor({ entries, records, encode }: IndexedList, e: number, prefix:
   const entry = entries[e]!;
   const matches = (key: string) => textTier(key, prefix, false) !== NONE;
   if (!entry.children || matches(entry.key)) return records.at(e);
-  return encode({ ...entry, children: entry.children.filter((c) => matches(c.key)) });
+  return encode(
+    e,
+    entry.children.filter((c) => matches(c.key)),
+  );
 }
 
 /** A large prefix's result pages `from` to `to` (0 is page 1), as JSON arrays of records. */

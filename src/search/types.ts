@@ -1,7 +1,7 @@
 // The types the Term index's modules share (docs/search-index.md): the
 // public ones, which index.ts exports, and those its parts hand on to
 // one another. Kept here so that no module imports another for a type.
-import type { Entry } from '../sources/model.js';
+import type { Labelled } from '../sources/model.js';
 import type { Records } from '../sources/record.js';
 import type { IndexLayout, PartMeta } from '../plan/cache.js';
 
@@ -83,14 +83,27 @@ export type SearchFile =
   | { kind: 'pool' | 'skip' | 'block'; name: string; text: string }
   | { kind: 'vocab'; bucket: number; buckets: number; text: string };
 
+/**
+ * What the index reads of an entry: its folded label, and its children in a
+ * list that has them. A list without children hands it these alone, and lets
+ * go of the rest of its entries before the index is built.
+ */
+export interface IndexEntry {
+  key: string;
+  children?: Labelled[];
+}
+
+/** Encodes entry e's record with only these of its children. */
+export type Encode = (e: number, children: Labelled[]) => string;
+
 /** One list being indexed, and the sizes its files are cut to (SearchIndexOptions, defaults filled in). */
 export interface IndexedList {
   /** In list order. */
-  entries: Entry[];
+  entries: readonly IndexEntry[];
   /** Each entry's record, as JSON. */
   records: Records;
-  /** Encodes an entry's record; also one with only some of its children. */
-  encode: (e: Entry) => string;
+  /** Entry e's record with only some of its children (a list with children only). */
+  encode: Encode;
   pageSize: number;
   leafBytes: number;
   fileBytes: number;

@@ -10,7 +10,7 @@ import { ancestors, type Declaration, type ListSpec } from '../config/declaratio
 import { listsUnder, type SectionSpec } from '../config/sections.js';
 import { buildSearchIndex, type IndexEntry } from '../search/index.js';
 import type { Entry, Node } from '../sources/model.js';
-import { encodeRecord, holdRecords, recordShape, type Records } from '../sources/record.js';
+import { encodeRecord, holdAll, recordShape } from '../sources/record.js';
 import type { TreeFile } from '../tree-files.js';
 import { ReflistError } from '../errors.js';
 import {
@@ -43,14 +43,12 @@ class NestedList {
   /** Its pages (and item files) under one parent item, whose files are under `prefix`; the items join the shared files. */
   *under(prefix: string, chain: string, nodes: Node[], pageSize: number): Generator<TreeFile> {
     // A paged list's node is its entry (sources/nest.ts): it has its (no) counts.
-    const entries = nodes.map((node): Entry => {
+    for (const node of nodes) {
       if (!node.counts) throw new ReflistError('INTERNAL', `${this.list.name} ${node.id} is a node without counts`);
-      return node as Entry;
-    });
-    for (const e of entries) {
-      this.entries.push(e);
+      this.entries.push(node as Entry);
       this.chains.push(chain);
     }
+    const entries = nodes as Entry[];
     // The list's own paths, at this parent's prefix: `country/US/city.json`, `country/US/city/page/2.json`.
     const here = { ...this.list, path: `${prefix}${this.list.path}` };
     yield* renderPages(here, undefined, entries, pageSize, NO_GROUPS);
@@ -59,44 +57,41 @@ class NestedList {
 
   /** The Id buckets and the Term index of every parent's items, and what lookup.json says of them. */
   *shared(options: RenderOptions): Generator<TreeFile, NestedInfo> {
-    const { list, entries, chains } = this;
+    const { list, folder, entries, chains } = this;
+    const { pageSize } = options;
     const shape = recordShape(list);
-    const store = options.records ?? holdRecords;
-    const records = store(entries.length, (i) => `[${JSON.stringify(chains[i])},${encodeRecord(entries[i]!, shape)}]`);
+    const records = (options.records ?? holdAll)(
+      entries.length,
+      (i) => `[${JSON.stringify(chains[i])},${encodeRecord(entries[i]!, shape)}]`,
+    );
     try {
-      return yield* this.files(records, options);
+      const layout = layoutOf(pageSize, undefined, rankingOf(list));
+      const buckets = bucketsFor(entries.length);
+      yield* renderBuckets(
+        entries.map((_, i) => i),
+        buckets,
+        (i) => scoped(chains[i]!, String(entries[i]!.id)),
+        (i) => records.at(i),
+        (b) => bucketPath(folder, layout, buckets, b),
+      );
+      const info: NestedInfo = { layout, total: entries.length, buckets, search: [] };
+      if (!list.search) return info;
+      // An entry's chain is its parent's, and a parent's entries come together: one scope string each parent.
+      let last: [chain: string, scope: string] | undefined;
+      const scopes = chains.map((chain) => (last?.[0] === chain ? last : (last = [chain, scoped(chain, '')]))[1]);
+      const searched = { ...searchedOf(list, entries), scopes };
+      // The index reads an entry's key alone: the nodes go before it is built (renderNest lets go of the nest's).
+      const indexed = entries.map(({ key }): IndexEntry => ({ key }));
+      entries.length = 0;
+      // Records are made above, for every entry: an entry with children is encoded anew, and these have none.
+      const encode = (): string => {
+        throw new Error('a paged list under a parent has no children');
+      };
+      const index = buildSearchIndex(indexed, records, encode, { ...options.search, pageSize }, searched);
+      return Object.assign(info, yield* searchFiles(folder, layout, index, options));
     } finally {
       records.close();
     }
-  }
-
-  private *files(records: Records, options: RenderOptions): Generator<TreeFile, NestedInfo> {
-    const { list, folder, entries, chains } = this;
-    const { pageSize } = options;
-    const layout = layoutOf(pageSize, undefined, rankingOf(list));
-    const buckets = bucketsFor(entries.length);
-    yield* renderBuckets(
-      entries.map((_, i) => i),
-      buckets,
-      (i) => scoped(chains[i]!, String(entries[i]!.id)),
-      (i) => records.at(i),
-      (b) => bucketPath(folder, layout, buckets, b),
-    );
-    const info: NestedInfo = { layout, total: entries.length, buckets, search: [] };
-    if (!list.search) return info;
-    // An entry's chain is its parent's, and a parent's entries come together: one scope string each parent.
-    let last: [chain: string, scope: string] | undefined;
-    const scopes = chains.map((chain) => (last?.[0] === chain ? last : (last = [chain, scoped(chain, '')]))[1]);
-    const searched = { ...searchedOf(list, entries), scopes };
-    // The index reads an entry's key alone: the nodes go before it is built (renderNest lets go of the nest's).
-    const indexed = entries.map(({ key }): IndexEntry => ({ key }));
-    entries.length = 0;
-    // Records are made above, for every entry: an entry with children is encoded anew, and these have none.
-    const encode = (): string => {
-      throw new Error('a paged list under a parent has no children');
-    };
-    const index = buildSearchIndex(indexed, records, encode, { ...options.search, pageSize }, searched);
-    return Object.assign(info, yield* searchFiles(folder, layout, index, options));
   }
 }
 

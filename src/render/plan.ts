@@ -1,6 +1,7 @@
 // Carries out a build's plan (plan/plan.ts): each section of the tree kept from
 // the served tree, changed in place, or rendered afresh; then the root files
-// and the build cache. Pure: the writer alone touches the disk.
+// and the build cache. Pure: the writer alone touches the disk, and the
+// records store a build hands it (write/spill.ts) its own temp file.
 import { FORMAT, type ListInfo, type Manifest, type NestedInfo } from '../client/types.js';
 import { groupSegment } from '../client/paths.js';
 import { metaOutput, sourceFile, type CacheMeta, type ListState } from '../plan/cache.js';

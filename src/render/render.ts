@@ -1,5 +1,6 @@
 // Stage 4, render: the model → every file of the tree as [path, text] pairs,
-// section by section. Pure: the writer alone touches the disk.
+// section by section. Pure: the writer alone touches the disk, and the
+// records store a build hands it (write/spill.ts) its own temp file.
 import { compareIds, fold } from '../client/fold.js';
 import { textOf } from '../client/search.js';
 import {
@@ -23,7 +24,7 @@ import type { ListInfo, Manifest } from '../client/types.js';
 import type { ListSpec } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
 import type { Entry, Id, Value } from '../sources/model.js';
-import { encodeRecord, holdRecords, recordShape, type RecordStore } from '../sources/record.js';
+import { encodeRecord, holdAll, recordShape, type RecordStore } from '../sources/record.js';
 import { cacheLines, type ListState } from '../plan/cache.js';
 import {
   buildSearchIndex,
@@ -294,7 +295,7 @@ export function* renderList(
   const { pageSize } = options;
   const shape = recordShape(list);
   const folder = list.path;
-  const records = (options.records ?? holdRecords)(entries.length, (e) => encodeRecord(entries[e]!, shape));
+  const records = (options.records ?? holdAll)(entries.length, (e) => encodeRecord(entries[e]!, shape));
   try {
     const info = listInfo(list, entries, { pageSize, groups: groups.ids }, []);
     yield* renderPages(list, children, entries, pageSize, groups);

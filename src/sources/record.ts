@@ -59,5 +59,4 @@ export function heldRecords(records: readonly string[]): Records {
 }
 
 /** The store that holds every record: a build's own unless it spills (BuildConfig). */
-export const holdRecords: RecordStore = (count, record) =>
-  heldRecords(Array.from({ length: count }, (_, e) => record(e)));
+export const holdAll: RecordStore = (count, record) => heldRecords(Array.from({ length: count }, (_, e) => record(e)));

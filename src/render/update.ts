@@ -38,40 +38,9 @@ export function* renderChanges(
     yield { keep: folder, drop: [] };
     return state;
   }
-  // The new order: the unchanged entries keep theirs, the changed ones are merged in.
-  const changedAt = new Set(changed.map((c) => c.at));
   const oldKeys = changed.map((c) => lines[c.at]!.slice(0, lines[c.at]!.indexOf('\t')));
   changed = [...changed].sort((a, b) => compareLabels(a.entry, b.entry));
-  const entries: Entry[] = [];
-  const records: string[] = [];
-  const next: string[] = [];
-  let k = 0;
-  /** The unchanged entry at position k of the served list. */
-  const at = (): LineEntry | undefined => {
-    while (changedAt.has(k)) k++;
-    const line = lines[k];
-    return line === undefined ? undefined : new LineEntry(line);
-  };
-  const take = (e: LineEntry) => {
-    entries.push(e);
-    records.push(e.record);
-    next.push(e.line);
-    k++;
-  };
-  let e = at();
-  for (const c of changed) {
-    while (e && compareLabels(e, c.entry) < 0) {
-      take(e);
-      e = at();
-    }
-    entries.push(c.entry);
-    records.push(c.record);
-    next.push(`${c.entry.key}\t${c.record}`);
-  }
-  while (e) {
-    take(e);
-    e = at();
-  }
+  const { entries, records, next } = merged(lines, changed);
   // An edit's records are the served lines' own, read already: held.
   const held = heldRecords(records);
   // A page changes where an entry took another's place, or its own changed.
@@ -124,4 +93,44 @@ export function* renderChanges(
   };
   yield* linesOutput(list.name, next.length, (i) => next[i]!);
   return { info, layout: index.layout, metas: index.metas };
+}
+
+/**
+ * The served list with the changed entries (sorted in list order) merged in:
+ * the unchanged entries keep their order. Each entry with its record, and
+ * its cache line.
+ */
+function merged(lines: readonly string[], changed: readonly Changed[]) {
+  const changedAt = new Set(changed.map((c) => c.at));
+  const entries: Entry[] = [];
+  const records: string[] = [];
+  const next: string[] = [];
+  let k = 0;
+  /** The unchanged entry at position k of the served list. */
+  const at = (): LineEntry | undefined => {
+    while (changedAt.has(k)) k++;
+    const line = lines[k];
+    return line === undefined ? undefined : new LineEntry(line);
+  };
+  const take = (e: LineEntry) => {
+    entries.push(e);
+    records.push(e.record);
+    next.push(e.line);
+    k++;
+  };
+  let e = at();
+  for (const c of changed) {
+    while (e && compareLabels(e, c.entry) < 0) {
+      take(e);
+      e = at();
+    }
+    entries.push(c.entry);
+    records.push(c.record);
+    next.push(`${c.entry.key}\t${c.record}`);
+  }
+  while (e) {
+    take(e);
+    e = at();
+  }
+  return { entries, records, next };
 }

@@ -143,6 +143,18 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
     if (shared.size < 1 << 16) shared.set(value, value);
     return value;
   };
+  // So do their rows' fields as a whole (a rank and a level): the items share
+  // one array of each, 64 B a row otherwise. Equal as JSON is equal here: the
+  // fields reach the tree as JSON, and an order compares -0 and 0 alike.
+  const rows = new Map<string, Value[]>();
+  const fieldsOf = (row: Row): Value[] => {
+    const values = fieldAt.map((i) => intern(row.values[i]!));
+    const key = JSON.stringify(values);
+    const first = rows.get(key);
+    if (first !== undefined) return first;
+    if (rows.size < 1 << 16) rows.set(key, values);
+    return values;
+  };
   return {
     columns,
     parents: parents.length,
@@ -151,7 +163,7 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
       single !== undefined
         ? (row) => row.values[single] as string
         : (row) => list.label.template.replace(PLACEHOLDER, (_, c: string) => String(row.values[labelAt.get(c)!])),
-    fields: list.fields.length === 0 ? () => undefined : (row) => fieldAt.map((i) => intern(row.values[i]!)),
+    fields: list.fields.length === 0 ? () => undefined : fieldsOf,
   };
 }
 

@@ -45,13 +45,22 @@ export function collectPairs(
   const { texts, columns, scopes, exact } = searched;
   // Each distinct key has a slot; its pairs are chained in the order they
   // come (list order), each as entry * 8 + where the key starts (KeyAt): no array for every key.
-  const slots = new Map<string, number>();
+  // The slots are kept by the keys' first two code units, a Map of each: a
+  // Map holds at most 2^24 keys, and ten million labels have more word starts.
+  const groups = new Map<number, Map<string, number>>();
+  const slotsOf = (key: string): Map<string, number> => {
+    const g = groupOf(key);
+    let slots = groups.get(g);
+    if (!slots) groups.set(g, (slots = new Map()));
+    return slots;
+  };
   const head: number[] = [];
   const tail: number[] = [];
   let next = new Int32Array(1 << 16);
   let value = new Int32Array(1 << 16);
   let pairs = 0;
   const add = (key: string, e: number, at: KeyAt) => {
+    const slots = slotsOf(key);
     const slot = slots.get(key);
     if (slot !== undefined && value[tail[slot]!]! >>> 3 === e) {
       // One key twice in an entry's texts: the better one counts, or both when each is better for some query.
@@ -102,19 +111,33 @@ export function collectPairs(
     for (const child of entry.children ?? []) addText(child.key, e, AT_TEXT, AT_TEXT_WORD, scope);
     for (const text of columns?.[e] ?? []) addText(text, e, AT_COLUMN, AT_COLUMN_WORD, scope);
   }
-  const sorted = [...slots.keys()].sort();
   const keys = new Array<string>(pairs);
   const owners = new Int32Array(pairs);
   const at = new Uint8Array(pairs);
   let i = 0;
-  for (const key of sorted) {
-    for (let p = head[slots.get(key)!]!; p >= 0; p = next[p]!) {
-      keys[i] = key;
-      owners[i] = value[p]! >>> 3;
-      at[i++] = value[p]! & 7;
+  for (const g of [...groups.keys()].sort((a, b) => a - b)) {
+    const slots = groups.get(g)!;
+    for (const key of [...slots.keys()].sort()) {
+      for (let p = head[slots.get(key)!]!; p >= 0; p = next[p]!) {
+        keys[i] = key;
+        owners[i] = value[p]! >>> 3;
+        at[i++] = value[p]! & 7;
+      }
     }
+    groups.delete(g);
   }
   return { keys, owners, at };
+}
+
+/**
+ * A number for a key's first two UTF-16 code units that sorts as they do: a
+ * key of one unit before every longer key that starts with it. Sorting the
+ * groups by it, then each group's keys, sorts the keys.
+ */
+export function groupOf(key: string): number {
+  if (key.length === 0) return -1;
+  const first = key.charCodeAt(0) * 0x10001;
+  return key.length === 1 ? first : first + key.charCodeAt(1) + 1;
 }
 
 /** The end of the run of pairs from lo whose keys share the first `depth` units with pair lo. */

@@ -3,6 +3,7 @@
 // with, by the phrase rule and the words rule; the typos the words rule
 // forgives (typos.ts) and what a widget marks of a label (highlight.ts).
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import { fold } from '../../src/client/fold.js';
 import {
   AT_COLUMN,
@@ -296,5 +297,21 @@ describe('the keys of the index', () => {
     const e: Entry = { ...labelled({ id: 1, text: 'San Jose de San' }), counts: [], fields: ['sj'] };
     const { keys, at } = collectPairs([e], undefined, { exact: true, words: true, columns: [['sj']] });
     expect(keys.map((key, i) => `${key}@${at[i]}`)).toEqual(['de@1', 'jose@1', 'san@4', 'sj@2']);
+  });
+
+  test('the keys come sorted by code unit, each with its entries in list order, however their first two units fall', () => {
+    // Units at the edges of the groups the keys are kept in: one-unit keys, the last unit, surrogates, a space.
+    const unit = fc.constantFrom('a', 'b', ' ', '\u0000', '\uffff', '\ud83d', '\ude00', 'é');
+    const label = fc.array(unit, { minLength: 1, maxLength: 4 }).map((u) => u.join(''));
+    fc.assert(
+      fc.property(fc.array(label, { minLength: 1, maxLength: 30 }), (texts) => {
+        const entries = texts.map((key) => ({ key }));
+        const { keys, owners } = collectPairs(entries, (_, start) => start === 0);
+        const expected = texts
+          .map((key, e) => [key, e] as const)
+          .sort(([a, e], [b, f]) => (a < b ? -1 : a > b ? 1 : e - f));
+        expect(keys.map((key, i) => [key, owners[i]])).toEqual(expected);
+      }),
+    );
   });
 });

@@ -121,6 +121,9 @@ export interface ListColumns {
   fields: (row: Row) => Value[] | undefined;
 }
 
+/** Whether JSON writes a value as it is: every value but an infinite number. */
+const inJson = (value: Value) => typeof value !== 'number' || Number.isFinite(value);
+
 /** The columns a list reads, with the parents' (their kinds are those ancestors' ids), and how its label and fields are read off a row. */
 export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumns {
   const parents = list.parent?.columns ?? [];
@@ -144,11 +147,13 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
     return value;
   };
   // So do their rows' fields as a whole (a rank and a level): the items share
-  // one array of each, 64 B a row otherwise. Equal as JSON is equal here: the
-  // fields reach the tree as JSON, and an order compares -0 and 0 alike.
+  // one array of each, 64 B a row otherwise. Equal as JSON is equal here (the
+  // fields reach the tree as JSON, and an order compares -0 and 0 alike) but
+  // for a number too large for JSON (1e999), which it writes as null.
   const rows = new Map<string, Value[]>();
   const fieldsOf = (row: Row): Value[] => {
     const values = fieldAt.map((i) => intern(row.values[i]!));
+    if (!values.every(inJson)) return values;
     const key = JSON.stringify(values);
     const first = rows.get(key);
     if (first !== undefined) return first;

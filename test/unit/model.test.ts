@@ -1,6 +1,13 @@
 // A list's declared order (docs/lists.md, Order): src/sources/model.ts sorts
-// every list by it before anything is rendered, ties by the default order.
+// every list by it before anything is rendered, ties by the default order;
+// and the fields it sorts by, as the check reads them.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { checkConfig } from '../../src/config/declaration.js';
+import { sectionsOf } from '../../src/config/sections.js';
+import { checkSources } from '../../src/sources/check.js';
 import type { OrderKey } from '../../src/config/declaration.js';
 import { labelled, sortInOrder, type Value } from '../../src/sources/model.js';
 
@@ -42,5 +49,20 @@ describe('a declared order', () => {
   ];
   test.each(CASES)('%s', (_what, order, ids) => {
     expect(sortInOrder([...ITEMS], order).map((it) => it.id)).toEqual(ids);
+  });
+});
+
+describe('the fields as read', () => {
+  test('rows with equal fields share one array of them, and a number too large for JSON is not taken for an empty cell', () => {
+    const dir = mkdtempSync(join(process.env['REFLIST_TEST_TMP'] ?? tmpdir(), 'fields-'));
+    writeFileSync(join(dir, 'city.csv'), 'id,name,size\n1,A,5\n2,B,\n3,C,1e999\n4,D,5\n5,E,\n');
+    const config = { lists: { city: { label: 'name', fields: { size: { type: 'number', optional: true } } } } };
+    const { declaration } = checkConfig(config, 'reflist.config.json');
+    const items = checkSources(dir, declaration!, sectionsOf(declaration!)).items['city']!;
+    expect(items.map((it) => it.fields)).toEqual([[5], [null], [Infinity], [5], [null]]);
+    expect(items[3]!.fields).toBe(items[0]!.fields);
+    expect(items[4]!.fields).toBe(items[1]!.fields);
+    // Descending, an empty cell last and the largest number first.
+    expect(sortInOrder(items, [{ field: 0, descending: true }]).map((it) => it.id)).toEqual([3, 1, 4, 2, 5]);
   });
 });

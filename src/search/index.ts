@@ -25,7 +25,7 @@
 // and types.ts.
 import { heldRecords, type Records } from '../sources/record.js';
 import { FNV_BASIS, fnv1a } from '../client/paths.js';
-import { collectPairs, LABELS, runEnd, suffixesOf } from './keys.js';
+import { collectPairs, groupOf, LABELS, runEnd, suffixesOf } from './keys.js';
 import { Matcher } from './match.js';
 export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
@@ -303,8 +303,7 @@ export function updateSearchIndex(
   // Only the suffixes in the touched parts, by their first two units (memoized: this runs for every word of every label).
   const partOfUnits = new Map<number, number>();
   const pairs = collectPairs(entries, (label, start) => {
-    const c = label.charCodeAt(start);
-    const code = c * 65537 + (start + 1 < label.length ? label.charCodeAt(start + 1) + 1 : 0);
+    const code = groupOf(label, start);
     let p = partOfUnits.get(code);
     if (p === undefined) partOfUnits.set(code, (p = partAt(label.slice(start, start + 2))));
     return wanted.has(p);

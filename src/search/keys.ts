@@ -130,14 +130,15 @@ export function collectPairs(
 }
 
 /**
- * A number for a key's first two UTF-16 code units that sorts as they do: a
- * key of one unit before every longer key that starts with it. Sorting the
- * groups by it, then each group's keys, sorts the keys.
+ * A number for the first two UTF-16 code units of `key` from `start` that
+ * sorts as they do: a key of one unit before every longer key that starts
+ * with it. Sorting the groups by it, then each group's keys, sorts the keys.
  */
-export function groupOf(key: string): number {
-  if (key.length === 0) return -1;
-  const first = key.charCodeAt(0) * 0x10001;
-  return key.length === 1 ? first : first + key.charCodeAt(1) + 1;
+export function groupOf(key: string, start = 0): number {
+  const length = key.length - start;
+  if (length <= 0) return -1;
+  const first = key.charCodeAt(start) * 0x10001;
+  return length === 1 ? first : first + key.charCodeAt(start + 1) + 1;
 }
 
 /** The end of the run of pairs from lo whose keys share the first `depth` units with pair lo. */

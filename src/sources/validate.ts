@@ -150,14 +150,14 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
   // one array of each, 64 B a row otherwise. Equal as JSON is equal here (the
   // fields reach the tree as JSON, and an order compares -0 and 0 alike) but
   // for a number too large for JSON (1e999), which it writes as null.
-  const rows = new Map<string, Value[]>();
+  const sharedFields = new Map<string, Value[]>();
   const fieldsOf = (row: Row): Value[] => {
     const values = fieldAt.map((i) => intern(row.values[i]!));
     if (!values.every(inJson)) return values;
     const key = JSON.stringify(values);
-    const first = rows.get(key);
+    const first = sharedFields.get(key);
     if (first !== undefined) return first;
-    if (rows.size < 1 << 16) rows.set(key, values);
+    if (sharedFields.size < 1 << 16) sharedFields.set(key, values);
     return values;
   };
   return {

@@ -5,10 +5,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { checkConfig } from '../../src/config/declaration.js';
+import { checkConfig, type OrderKey } from '../../src/config/declaration.js';
 import { sectionsOf } from '../../src/config/sections.js';
 import { checkSources } from '../../src/sources/check.js';
-import type { OrderKey } from '../../src/config/declaration.js';
 import { labelled, sortInOrder, type Value } from '../../src/sources/model.js';
 
 /** Items with fields [population, name]. */

@@ -11,7 +11,7 @@ import type { Records } from '../sources/record.js';
 import type { Matcher } from './match.js';
 import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './types.js';
 
-const NO_RESULTS = new Int32Array(0);
+export const NO_RESULTS = new Int32Array(0);
 
 /** A result set as JSON, once its page files are rendered (pageFiles). */
 const setText = (set: ResultSet): string => `${set.head}${JSON.stringify(set.names)}]`;

@@ -24,7 +24,7 @@ import type { Records } from '../sources/record.js';
 import type { Matcher } from './match.js';
 import { nameOfText, pairFiles, recordsText, skipsOf, skipText, type Blocks, type Skips } from './blocks.js';
 import { cut, largePrefixes, searchFilesOf, type Cut } from './parts.js';
-import { makePart, pagesOf, resultSetOf } from './output.js';
+import { makePart, NO_RESULTS, pagesOf, resultSetOf } from './output.js';
 import type { IndexPart, LargePrefix, Pairs, ResultSet, SearchFile } from './types.js';
 
 const json = JSON.stringify;
@@ -153,6 +153,8 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
     }
   });
   wordSets(m, large);
+  // A large prefix's page 1, total and skips are made: only a skipped word's matches are read again (planPairs).
+  for (const l of large) if (!skipsFor.has(l) || keys[l.lo] !== l.prefix) l.results = NO_RESULTS;
   const files = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes, vcDepth);
   const pooled = large.filter((l) => !skipsFor.has(l));
   const also = alsoFiles(keys, pooled, files, lo, hi);

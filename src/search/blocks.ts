@@ -224,23 +224,37 @@ export function* pairFiles(m: Matcher, l: LargePrefix): Generator<SearchFile> {
   }
 }
 
-/** Skip counts by block: for each block, its matches in tiers 0, 1, 2 and 4 (the tiers of one word). */
-export type Skips = Map<number, [number, number, number, number]>;
+/**
+ * Skip counts by block: the blocks with matches, in list order, and for the
+ * k-th, counts[4k … 4k + 3], its matches in tiers 0, 1, 2 and 4 (the tiers
+ * of one word). Typed arrays: a common word's matches are in most blocks,
+ * and a list of millions has thousands of blocks and of such words.
+ */
+export interface Skips {
+  blocks: Int32Array;
+  counts: Int32Array;
+}
 
 export function skipsOf(matches: Int32Array, tiers: Uint8Array, blockOf: Int32Array): Skips {
-  const skips: Skips = new Map();
-  for (const [k, e] of matches.entries()) {
-    const b = blockOf[e]!;
-    let counts = skips.get(b);
-    if (!counts) skips.set(b, (counts = [0, 0, 0, 0]));
+  // Each match as its block and tier's column, sorted: then a block's matches are a run.
+  const cells = new Int32Array(matches.length);
+  for (let k = 0; k < matches.length; k++) {
     const t = tiers[k]!;
-    counts[t === EXACT ? 0 : t === START ? 1 : t === WORD ? 2 : 3]++;
+    cells[k] = blockOf[matches[k]!]! * 4 + (t === EXACT ? 0 : t === START ? 1 : t === WORD ? 2 : 3);
+  }
+  cells.sort();
+  let n = 0;
+  for (let k = 0; k < cells.length; k++) if (k === 0 || cells[k]! >> 2 !== cells[k - 1]! >> 2) n++;
+  const skips: Skips = { blocks: new Int32Array(n), counts: new Int32Array(4 * n) };
+  for (let k = 0, j = -1; k < cells.length; k++) {
+    if (k === 0 || cells[k]! >> 2 !== cells[k - 1]! >> 2) skips.blocks[++j] = cells[k]! >> 2;
+    skips.counts[4 * j + (cells[k]! & 3)]!++;
   }
   return skips;
 }
 
 /** A skip file's text: each block with matches, in list order, as [name, tier 0, 1, 2, 4]. */
 export function skipText(skips: Skips, blocks: Blocks): string {
-  const rows = [...skips.entries()].sort((a, b) => a[0] - b[0]).map(([b, c]) => json([blocks.names[b], ...c]));
+  const rows = Array.from(skips.blocks, (b, k) => json([blocks.names[b], ...skips.counts.subarray(4 * k, 4 * k + 4)]));
   return `{"blocks":[${rows.join(',')}]}`;
 }

@@ -31,6 +31,7 @@ import {
 import { highlight } from '../../src/client/highlight.js';
 import { itemTypos, typoAllowance, typoCost } from '../../src/client/typos.js';
 import { collectPairs } from '../../src/search/keys.js';
+import { skipsOf, skipText, type Blocks } from '../../src/search/blocks.js';
 import { labelled, type Entry } from '../../src/sources/model.js';
 
 describe('the tiers', () => {
@@ -312,6 +313,34 @@ describe('the keys of the index', () => {
           .sort(([a, e], [b, f]) => (a < b ? -1 : a > b ? 1 : e - f));
         expect(keys.map((key, i) => [key, owners[i]])).toEqual(expected);
       }),
+    );
+  });
+});
+
+describe("a skipped word's skip file", () => {
+  test('names each block its matches are in once, in list order, with its matches counted by tier', () => {
+    const tier = fc.constantFrom(EXACT, START, WORD, 4);
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.record({ e: fc.nat(), tier }), { maxLength: 80 }),
+        (blockOf, picks) => {
+          const matches = Int32Array.from(picks, ({ e }) => e % blockOf.length);
+          const tiers = Uint8Array.from(picks, (p) => p.tier);
+          const text = skipText(skipsOf(matches, tiers, Int32Array.from(blockOf)), {
+            names: Array.from({ length: 41 }, (_, b) => `b${b}`),
+          } as Blocks);
+          // Each block's counts by tier, brute force.
+          const byBlock = new Map<number, number[]>();
+          matches.forEach((e, k) => {
+            const counts = byBlock.get(blockOf[e]!) ?? [0, 0, 0, 0];
+            counts[[EXACT, START, WORD, 4].indexOf(tiers[k]!)]!++;
+            byBlock.set(blockOf[e]!, counts);
+          });
+          const rows = [...byBlock].sort(([a], [b]) => a - b).map(([b, counts]) => [`b${b}`, ...counts]);
+          expect(JSON.parse(text)).toEqual({ blocks: rows });
+        },
+      ),
     );
   });
 });

@@ -4,10 +4,20 @@
 import { ancestors as ancestorsOf, type ListSpec } from '../config/declaration.js';
 import type { SectionSpec } from '../config/sections.js';
 import { ReflistError } from '../errors.js';
-import { fold } from '../client/fold.js';
+import { compareStrings, fold } from '../client/fold.js';
 import { sortInOrder, type Id, type Node, type Value } from './model.js';
 import type { Row } from './rows.js';
-import { caseless, type Checker, FirstRows, idKey, listColumns, type ListColumns, uniqueRows } from './validate.js';
+import {
+  caseless,
+  type Checker,
+  idKey,
+  idOrder,
+  laterRows,
+  Lines,
+  listColumns,
+  type ListColumns,
+  uniqueRows,
+} from './validate.js';
 
 /**
  * What a node under which no list has a node yet holds as its nested lists:
@@ -101,23 +111,44 @@ function placeNested(check: Checker, list: ListSpec, placed: Placed, isParent: b
       .reverse()
       .map((pid, i) => ` of ${ancestors[ancestors.length - 1 - i]!.name} ${pid}`)
       .join('');
-  const idOf = caseless(list) ? (id: Value) => String(id).toLowerCase() : idKey;
-  // Each node by its chain and id's key.
+  // Every row's node, parent chain (a string its parent's rows share) and line; its duplicates once all are read.
   const nodes: Node[] = [];
-  const firsts = new FirstRows<string>(file, check.errors, (i) => nodes[i]!.id);
+  const chains: string[] = [];
+  const lines = new Lines();
   const chainOf = parentChain(check, list, ancestors, c, placed);
   check.eachRow(file, c.columns, (r) => {
     const chain = chainOf(r);
     if (chain === undefined) return;
-    const id = r.values[c.id] as Id;
-    if (firsts.add(`${chain}/${idOf(id)}`, id, r.line, (x) => what(chain, x)) === undefined) return;
     const node = nodeOf(r, c, list.shape === 'paged');
     nodes.push(node);
+    chains.push(chain);
+    lines.push(r.line);
     const under = placed.at(parent, chain)!;
     if (under.nested === NONE_NESTED) under.nested = {};
     (under.nested[list.name] ??= []).push(node);
-    if (isParent) placed.add(list, `${chain}/${idKey(node.id)}`, node);
   });
+  const byId = idOrder(
+    nodes.map((n) => n.id),
+    caseless(list),
+  );
+  const later = laterRows(file, check.errors, {
+    count: nodes.length,
+    compare: (a, b) => compareStrings(chains[a]!, chains[b]!) || byId(a, b),
+    id: (i) => nodes[i]!.id,
+    line: (i) => lines.at(i),
+    what: (i, id) => what(chains[i]!, id),
+  });
+  if (later.size > 0) {
+    // A later row of a key is no node: its parent lets go of it.
+    const dropped = new Set([...later].map((i) => nodes[i]!));
+    for (const chain of new Set([...later].map((i) => chains[i]!))) {
+      const under = placed.at(parent, chain)!;
+      under.nested[list.name] = under.nested[list.name]!.filter((n) => !dropped.has(n));
+    }
+  }
+  if (isParent)
+    for (const [i, node] of nodes.entries())
+      if (!later.has(i)) placed.add(list, `${chains[i]}/${idKey(node.id)}`, node);
 }
 
 /**

@@ -4,7 +4,7 @@
 // nest.ts.
 import type { Declaration, Delimiter, GroupsSpec, ListSpec } from '../config/declaration.js';
 import { ReflistError } from '../errors.js';
-import { fold } from '../client/fold.js';
+import { compareStrings, fold } from '../client/fold.js';
 import { labelled, sortLabels, type Entry, type Id, type Value } from './model.js';
 import { readRowsFile } from './read.js';
 import { groupSegment } from '../client/paths.js';
@@ -61,41 +61,70 @@ export function uniqueIds(
   return unique(rows, file, key, clash, errors);
 }
 
+/** What laterRows reads of a list's rows, by index in the order read. */
+export interface ReadRows {
+  count: number;
+  /** Compares two rows' keys: 0 when equal, else any order that is one. */
+  compare: (a: number, b: number) => number;
+  id: (i: number) => Id;
+  line: (i: number) => number;
+  /** Row i's id, as an error names it. */
+  what: (i: number, id: Id) => string;
+}
+
 /**
- * The first row of each key, as rows stream in: each new key's index, in the
- * order they came, and for a later row of a key an error, a duplicate or an
- * id that differs from the first's only by case. `idAt` is the id of the
- * first row at an index, which the caller holds in its items.
+ * The rows of a list, read whole, whose key a row before them has, each
+ * with its error pushed: a duplicate, or an id that differs from the
+ * first's only by case. Found by sorting the rows' indexes by key: a Map
+ * of every row's key weighed half as much as the rows' items.
  */
-export class FirstRows<K> {
-  private readonly at = new Map<K, number>();
-  /** The line each first row was read on, by index. */
-  private readonly lines: number[] = [];
-
-  constructor(
-    private readonly file: string,
-    private readonly errors: ReflistError[],
-    private readonly idAt: (index: number) => Id,
-  ) {}
-
-  /** The index of a row whose key is new; undefined, and its error pushed, for a later row of a key. */
-  add(key: K, id: Id, line: number, what: (id: Id) => string): number | undefined {
-    const first = this.at.get(key);
-    if (first === undefined) {
-      this.at.set(key, this.lines.length);
-      return this.lines.push(line) - 1;
+export function laterRows(file: string, errors: ReflistError[], rows: ReadRows): Set<number> {
+  const { count, compare, id, line, what } = rows;
+  const order = new Int32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  // By key, then in the order read: a key's first row leads its run.
+  order.sort((a, b) => compare(a, b) || a - b);
+  const later = new Set<number>();
+  for (let k = 1, first = order[0]!; k < count; k++) {
+    const i = order[k]!;
+    if (compare(first, i) !== 0) {
+      first = i;
+      continue;
     }
-    const was = this.idAt(first);
+    later.add(i);
+    const [was, is] = [id(first), id(i)];
     const message =
-      was === id
-        ? `duplicate ${what(id)} (first on line ${this.lines[first]})`
-        : caseClash(what(id), what(was), this.lines[first]!);
-    this.errors.push(new ReflistError('DUPLICATE_KEY', message, { file: this.file, line }));
-    return undefined;
+      was === is
+        ? `duplicate ${what(i, is)} (first on line ${line(first)})`
+        : caseClash(what(i, is), what(i, was), line(first));
+    errors.push(new ReflistError('DUPLICATE_KEY', message, { file, line: line(i) }));
+  }
+  return later;
+}
+
+/** Compares rows by id (`ids`, by row), ignoring case when `caseless`: laterRows' key of a list's rows. */
+export function idOrder(ids: Id[], caseless: boolean): (a: number, b: number) => number {
+  if (!caseless) return (a, b) => (ids[a] as number) - (ids[b] as number);
+  const lower = ids.map((id) => (id as string).toLowerCase());
+  return (a, b) => compareStrings(lower[a]!, lower[b]!);
+}
+
+/** Integers pushed one at a time into a typed array: a row's line, 4 B where an array's element is 8. */
+export class Lines {
+  private values = new Int32Array(1024);
+  private length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
   }
 
-  indexOf(key: K): number | undefined {
-    return this.at.get(key);
+  at(i: number): number {
+    return this.values[i]!;
   }
 }
 
@@ -262,12 +291,10 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
   const file = list.source.file;
   const read = listColumns(list, []);
   const keyOf = caseless(list) ? (id: Id) => (id as string).toLowerCase() : (id: Id) => id;
-  const entries: Entry[] = [];
-  const firsts = new FirstRows<Id>(file, check.errors, (i) => entries[i]!.id);
-  const what = (id: Value) => `${list.id.column} ${id}`;
+  let entries: Entry[] = [];
+  const lines = new Lines();
   check.eachRow(file, read.columns, (r) => {
     const id = r.values[read.id] as Id;
-    if (firsts.add(keyOf(id), id, r.line, what) === undefined) return;
     const fields = read.fields(r);
     const text = read.label(r);
     // Each key in the literal, none spread or added later: an object given a property after it is made keeps it apart, in a store of its own (39 B an item).
@@ -275,11 +302,24 @@ export function validateList(check: Checker, list: ListSpec, groups: Groups): En
     entries.push(
       fields ? { id, text, key: folded, counts: NO_COUNTS, fields } : { id, text, key: folded, counts: NO_COUNTS },
     );
+    lines.push(r.line);
   });
+  const later = laterRows(file, check.errors, {
+    count: entries.length,
+    compare: idOrder(
+      entries.map((e) => e.id),
+      caseless(list),
+    ),
+    id: (i) => entries[i]!.id,
+    line: (i) => lines.at(i),
+    what: (_, id) => `${list.id.column} ${id}`,
+  });
+  if (later.size > 0) entries = entries.filter((_, i) => !later.has(i));
   /** The item of an id as a row names it: the same id, not one that differs by case. */
+  let byKey: Map<Id, Entry> | undefined;
   const itemOf = (id: Id): Entry | undefined => {
-    const i = firsts.indexOf(keyOf(id));
-    const item = i === undefined ? undefined : entries[i];
+    byKey ??= new Map(entries.map((e) => [keyOf(e.id), e]));
+    const item = byKey.get(keyOf(id));
     return item?.id === id ? item : undefined;
   };
   if (list.children) {

@@ -5,10 +5,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import { checkConfig, type OrderKey } from '../../src/config/declaration.js';
 import { sectionsOf } from '../../src/config/sections.js';
 import { checkSources } from '../../src/sources/check.js';
 import { labelled, sortInOrder, type Value } from '../../src/sources/model.js';
+import { idOrder, laterRows } from '../../src/sources/validate.js';
+import type { ReflistError } from '../../src/errors.js';
 
 /** Items with fields [population, name]. */
 const item = (id: number, text: string, population: number, name: string) => ({
@@ -63,5 +66,42 @@ describe('the fields as read', () => {
     expect(items[4]!.fields).toBe(items[1]!.fields);
     // Descending, an empty cell last and the largest number first.
     expect(sortInOrder(items, [{ field: 0, descending: true }]).map((it) => it.id)).toEqual([3, 1, 4, 2, 5]);
+  });
+});
+
+describe('the duplicates of a list', () => {
+  test('are the rows whose key a row before them has, each told of the first, however the rows are ordered', () => {
+    const id = fc.constantFrom('a', 'A', 'b', 'B', 'ab', 'aB', 'c');
+    fc.assert(
+      fc.property(fc.array(id, { maxLength: 40 }), (ids) => {
+        const errors: ReflistError[] = [];
+        const later = laterRows('x.csv', errors, {
+          count: ids.length,
+          compare: idOrder(ids, true),
+          id: (i) => ids[i]!,
+          line: (i) => i + 2,
+          what: (_, x) => `id ${x}`,
+        });
+        // Brute force: the first row of each key, in the order read; a later row's line and its message's start.
+        const first = new Map<string, number>();
+        const expected: [number, string][] = [];
+        ids.forEach((x, i) => {
+          const f = first.get(x.toLowerCase());
+          if (f === undefined) return void first.set(x.toLowerCase(), i);
+          const says =
+            ids[f] === x
+              ? `duplicate id ${x} (first on line ${f + 2})`
+              : `id ${x} differs only by case from id ${ids[f]} on line ${f + 2}:`;
+          expected.push([i + 2, says]);
+        });
+        expect([...later].map((i) => i + 2).sort((a, b) => a - b)).toEqual(expected.map(([line]) => line));
+        const told = errors.map((e): [number, string] => [
+          e.line!,
+          e.message.slice(0, expected.find(([l]) => l === e.line)?.[1].length),
+        ]);
+        expect(told.sort(([a], [b]) => a - b)).toEqual(expected);
+        expect(errors.every((e) => e.file === 'x.csv' && e.code === 'DUPLICATE_KEY')).toBe(true);
+      }),
+    );
   });
 });

@@ -75,8 +75,9 @@ export interface ReadRows {
 /**
  * The rows of a list, read whole, whose key a row before them has, each
  * with its error pushed: a duplicate, or an id that differs from the
- * first's only by case. Found by sorting the rows' indexes by key: a Map
- * of every row's key weighed half as much as the rows' items.
+ * first's only by case. Found by sorting the rows' indexes by key once all
+ * are read, not by a Map of every row's key as rows come: that Map weighed
+ * some 46 MB a million rows under a parent (docs/architecture.md, Memory).
  */
 export function laterRows(file: string, errors: ReflistError[], rows: ReadRows): Set<number> {
   const { count, compare, id, line, what } = rows;

@@ -70,7 +70,8 @@ export function* blockFiles(records: Records, blocks: Blocks): Generator<SearchF
 /**
  * Pair pools (docs/search-index.md, Common words): for a word that matches
  * more than a pool holds, the matches it shares with each first letter of
- * their other words, `letters` being each entry's first letters. A Term of
+ * their other words, `letters` being each entry's first letters (a skipped
+ * prefix is a word when it is one of the sorted `keys`). A Term of
  * that word and a word of that letter reads its pair pool, not the blocks.
  * The rarest such words first, while the pairs' records take at most
  * `budget` bytes, each pair at most a pool's.
@@ -91,13 +92,23 @@ export function* blockFiles(records: Records, blocks: Blocks): Generator<SearchF
 export function planPairs(
   m: Matcher,
   skipped: readonly LargePrefix[],
-  words: ReadonlySet<string>,
+  keys: readonly string[],
   letters: readonly string[],
   budget: number,
   texts: ((e: number) => FoldedTexts) | undefined,
 ): void {
   const { poolBytes, wideBytes, pageSize, searched } = m.list;
-  const chosen = skipped.filter((l) => words.has(l.prefix)).sort((a, b) => a.results.length - b.results.length);
+  // Found by halving the sorted keys: a Set of them weighed tens of MB.
+  const isKey = (prefix: string) => {
+    let [lo, hi] = [0, keys.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    return keys[lo] === prefix;
+  };
+  const chosen = skipped.filter((l) => isKey(l.prefix)).sort((a, b) => a.results.length - b.results.length);
   const byLetter = (l: LargePrefix) => {
     const members = new Map<string, number[]>();
     for (const e of l.results) {

@@ -87,6 +87,8 @@ function spans(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number):
 
 /** Each entry's first letters (code points) of the words of its texts: what the words rule's pair pools are cut by. */
 function firstLetters(entries: readonly IndexEntry[], searched: Searched): string[] {
+  // One string for each set of letters: most entries' sets are another's (a string each was 24 MB a million).
+  const shared = new Map<string, string>();
   return entries.map((entry, e) => {
     const letters = new Set<string>();
     const texts = [
@@ -100,7 +102,11 @@ function firstLetters(entries: readonly IndexEntry[], searched: Searched): strin
         if (first !== undefined) letters.add(first);
       }
     }
-    return [...letters].join('');
+    const joined = [...letters].join('');
+    const first = shared.get(joined);
+    if (first !== undefined) return first;
+    if (shared.size < 1 << 16) shared.set(joined, joined);
+    return joined;
   });
 }
 
@@ -238,7 +244,7 @@ export function buildSearchIndex(
           children: [],
           columns: searched.columns?.[e] ?? [],
         });
-    planPairs(m, blocks.skipped, new Set(keys), firstLetters(entries, searched), budget, texts);
+    planPairs(m, blocks.skipped, keys, firstLetters(entries, searched), budget, texts);
   }
   // Every head is answered from the blocks; without one, no prefix is large enough to be.
   const vocab = searched.typos ? vocabularyFiles(keys, options.vocabBytes ?? 32000) : { buckets: 0, files: [] };

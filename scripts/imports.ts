@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * Each part of src/ and its rank: a module may import its own part and any
  * of a lower rank. The shared leaves (errors, the tree's file types, the
- * package root, progress) and the client's rules sit under every stage; the
+ * package root, progress, equal values shared) and the client's rules sit under every stage; the
  * stages follow the pipeline; build.ts, the commands and the entries are the
  * top. The client, its adapters and the widgets are bundled for browsers and
  * hosts: they import the client and nothing of the builder.
@@ -20,6 +20,7 @@ export const RANKS: Record<string, number> = {
   'tree-files.ts': 1,
   'root.ts': 1,
   'progress.ts': 1,
+  'shared.ts': 1,
   config: 2,
   sources: 3,
   plan: 4,

@@ -31,6 +31,7 @@ export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
 import { blockFiles, planPairs, recordBlocks } from './blocks.js';
 import { vocabularyFiles, wordHeadPart, wordPart } from './words.js';
+import { sharer } from '../shared.js';
 import type {
   Encode,
   IndexEntry,
@@ -88,7 +89,7 @@ function spans(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number):
 /** Each entry's first letters (code points) of the words of its texts: what the words rule's pair pools are cut by. */
 function firstLetters(entries: readonly IndexEntry[], searched: Searched): string[] {
   // One string for each set of letters: most entries' sets are another's (a string each was 24 MB a million).
-  const shared = new Map<string, string>();
+  const shared = sharer<string>();
   return entries.map((entry, e) => {
     const letters = new Set<string>();
     const texts = [
@@ -103,10 +104,7 @@ function firstLetters(entries: readonly IndexEntry[], searched: Searched): strin
       }
     }
     const joined = [...letters].join('');
-    const first = shared.get(joined);
-    if (first !== undefined) return first;
-    if (shared.size < 1 << 16) shared.set(joined, joined);
-    return joined;
+    return shared(joined, joined);
   });
 }
 

@@ -10,6 +10,7 @@ import { readRowsFile } from './read.js';
 import { groupSegment } from '../client/paths.js';
 import { PLACEHOLDER } from '../config/fields.js';
 import { rowTyper, type Column, type Row, type RowTyper } from './rows.js';
+import { sharer } from '../shared.js';
 
 /** Shared by every entry without counts: most have none, and an array each costs more than its entry. */
 const NO_COUNTS: number[] = Object.freeze([]) as unknown as number[];
@@ -168,27 +169,16 @@ export function listColumns(list: ListSpec, parentKinds: ListSpec[]): ListColumn
   const single =
     list.label.template === `{${list.label.columns[0]}}` ? labelAt.get(list.label.columns[0]!)! : undefined;
   // A field's values often repeat (a city, a country code): the items share one string of each, not one a row.
-  const shared = new Map<string, string>();
-  const intern = (value: Value): Value => {
-    if (typeof value !== 'string') return value;
-    const first = shared.get(value);
-    if (first !== undefined) return first;
-    if (shared.size < 1 << 16) shared.set(value, value);
-    return value;
-  };
+  const sharedString = sharer<string>();
+  const intern = (value: Value): Value => (typeof value === 'string' ? sharedString(value, value) : value);
   // So do their rows' fields as a whole (a rank and a level): the items share
   // one array of each, 64 B a row otherwise. Equal as JSON is equal here (the
   // fields reach the tree as JSON, and an order compares -0 and 0 alike) but
   // for a number too large for JSON (1e999), which it writes as null.
-  const sharedFields = new Map<string, Value[]>();
+  const sharedFields = sharer<Value[]>();
   const fieldsOf = (row: Row): Value[] => {
     const values = fieldAt.map((i) => intern(row.values[i]!));
-    if (!values.every(inJson)) return values;
-    const key = JSON.stringify(values);
-    const first = sharedFields.get(key);
-    if (first !== undefined) return first;
-    if (sharedFields.size < 1 << 16) sharedFields.set(key, values);
-    return values;
+    return values.every(inJson) ? sharedFields(JSON.stringify(values), values) : values;
   };
   return {
     columns,

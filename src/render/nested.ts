@@ -76,12 +76,15 @@ class NestedList {
       );
       const info: NestedInfo = { layout, total: entries.length, buckets, search: [] };
       if (!list.search) return info;
-      // An entry's chain is its parent's, and a parent's entries come together: one scope string each parent.
+      // An entry's chain is its parent's, and a parent's entries come together: one scope string each
+      // parent. In place: the chains are not read again, and a second array was 8 bytes an entry more.
+      const scopes = chains;
       let last: [chain: string, scope: string] | undefined;
-      const scopes = chains.map((chain) => (last?.[0] === chain ? last : (last = [chain, scoped(chain, '')]))[1]);
+      for (const [i, chain] of chains.entries())
+        scopes[i] = (last?.[0] === chain ? last : (last = [chain, scoped(chain, '')]))[1];
       const searched = { ...searchedOf(list, entries), scopes };
       // The index reads an entry's key alone: the nodes go before it is built (renderNest lets go of the nest's).
-      const indexed = entries.map(({ key }): IndexEntry => ({ key }));
+      const indexed: IndexEntry[] = entries.map(({ key }) => key);
       entries.length = 0;
       // Records are made above, for every entry: an entry with children is encoded anew, and these have none.
       const encode = (): string => {

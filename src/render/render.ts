@@ -324,7 +324,7 @@ export function* renderList(
     if (cached) yield* cacheLines(list.name, entries, records);
     const searched = list.search && searchedOf(list, entries);
     // The index reads an entry's key alone, and its children in a list with children: the rest goes before it is built.
-    const indexed: readonly IndexEntry[] = list.children ? entries : entries.map(({ key }): IndexEntry => ({ key }));
+    const indexed: readonly IndexEntry[] = list.children ? entries : entries.map(({ key }) => key);
     // Emptied in place: a generator holds the arguments it was called with for as long as it runs.
     if (indexed !== entries) entries.length = 0;
     // Only an entry with children is encoded anew, and such a list's entries are all kept.

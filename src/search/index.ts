@@ -32,6 +32,7 @@ import { headPart, indexPart } from './parts.js';
 import { blockFiles, planPairs, recordBlocks } from './blocks.js';
 import { vocabularyFiles, wordHeadPart, wordPart } from './words.js';
 import { sharer } from '../shared.js';
+import { childrenOf, keyOf } from './types.js';
 import type {
   Encode,
   IndexEntry,
@@ -93,8 +94,8 @@ function firstLetters(entries: readonly IndexEntry[], searched: Searched): strin
   return entries.map((entry, e) => {
     const letters = new Set<string>();
     const texts = [
-      searched.texts?.[e] ?? entry.key,
-      ...(entry.children ?? []).map((c) => c.key),
+      searched.texts?.[e] ?? keyOf(entry),
+      ...(childrenOf(entry) ?? []).map((c) => c.key),
       ...(searched.columns?.[e] ?? []),
     ];
     for (const text of texts) {
@@ -165,7 +166,7 @@ function matcherFor(
     poolBytes,
     poolFileBytes,
     wideBytes,
-    filtered: entries.some((e) => e.children),
+    filtered: entries.some((e) => childrenOf(e)),
     searched,
     reachable,
   });
@@ -238,7 +239,7 @@ export function buildSearchIndex(
     const texts = m.list.filtered
       ? undefined
       : (e: number) => ({
-          text: searched.texts?.[e] ?? entries[e]!.key,
+          text: searched.texts?.[e] ?? keyOf(entries[e]!),
           children: [],
           columns: searched.columns?.[e] ?? [],
         });
@@ -269,7 +270,7 @@ export function updateSearchIndex(
   touched: string[],
 ): SearchIndex | undefined {
   const { layout } = previous;
-  if (!layout.rootLarge || entries.some((e) => e.children)) return undefined;
+  if (!layout.rootLarge || entries.some((e) => childrenOf(e))) return undefined;
   const m = matcherFor(entries, records, encode, options, LABELS);
   if (!m.rootIsLarge()) return undefined;
   const heads = new Set(layout.heads);

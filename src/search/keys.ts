@@ -13,7 +13,7 @@ import {
   keyTier,
   type KeyAt,
 } from '../client/rank.js';
-import type { IndexEntry, Pairs, Searched } from './types.js';
+import { childrenOf, keyOf, type IndexEntry, type Pairs, type Searched } from './types.js';
 import { commonPrefixLength } from '../client/paths.js';
 
 /** A list that searches its labels alone by the phrase rule, as the lookup service's do. */
@@ -107,8 +107,8 @@ export function collectPairs(
   };
   for (const [e, entry] of entries.entries()) {
     const scope = scopes?.[e] ?? '';
-    addText(texts?.[e] ?? entry.key, e, AT_TEXT, AT_TEXT_WORD, scope);
-    for (const child of entry.children ?? []) addText(child.key, e, AT_TEXT, AT_TEXT_WORD, scope);
+    addText(texts?.[e] ?? keyOf(entry), e, AT_TEXT, AT_TEXT_WORD, scope);
+    for (const child of childrenOf(entry) ?? []) addText(child.key, e, AT_TEXT, AT_TEXT_WORD, scope);
     for (const text of columns?.[e] ?? []) addText(text, e, AT_COLUMN, AT_COLUMN_WORD, scope);
   }
   const keys = new Array<string>(pairs);

@@ -5,7 +5,7 @@
 // part of a list, one part after another: it keeps the records' byte counts,
 // and the stamps that count each entry once per pass without a set.
 import { keyTier, NONE, type KeyAt } from '../client/rank.js';
-import type { IndexedList, Pairs } from './types.js';
+import { keyOf, type IndexedList, type Pairs } from './types.js';
 
 export class Matcher {
   /** UTF-8 bytes of each record and its comma, counted when first asked (an update asks of few). */
@@ -101,8 +101,8 @@ export class Matcher {
     const { entries, pageSize, leafBytes } = this.list;
     let count = 0;
     let bytes = 0;
-    for (const [e, { key }] of entries.entries()) {
-      if (key === '') continue;
+    for (const [e, entry] of entries.entries()) {
+      if (keyOf(entry) === '') continue;
       count++;
       if (bytes <= leafBytes) bytes += this.recordBytes(e);
     }
@@ -127,7 +127,8 @@ export class Matcher {
     const first: number[][] = units.map(() => []);
     const second: number[][] = units.map(() => []);
     const seen = new Int32Array(units.length).fill(-1);
-    for (const [e, { key }] of this.list.entries.entries()) {
+    for (const [e, entry] of this.list.entries.entries()) {
+      const key = keyOf(entry);
       const k = at.get(key.charCodeAt(0));
       if (k !== undefined) {
         first[k]!.push(e);

@@ -9,7 +9,15 @@ import { NONE, textTier } from '../client/rank.js';
 import { ReflistError } from '../errors.js';
 import type { Records } from '../sources/record.js';
 import type { Matcher } from './match.js';
-import type { IndexedList, IndexPart, LargePrefix, ResultSet, SearchFile } from './types.js';
+import {
+  childrenOf,
+  keyOf,
+  type IndexedList,
+  type IndexPart,
+  type LargePrefix,
+  type ResultSet,
+  type SearchFile,
+} from './types.js';
 
 export const NO_RESULTS = new Int32Array(0);
 
@@ -46,11 +54,12 @@ export function chunkText(records: Records, members: Int32Array, located: LargeP
 /** Entry e's record as a result of prefix: an entry with children keeps only those the prefix matches, as the client's toItem does. */
 function recordFor({ entries, records, encode }: IndexedList, e: number, prefix: string): string {
   const entry = entries[e]!;
+  const children = childrenOf(entry);
   const matches = (key: string) => textTier(key, prefix, false) !== NONE;
-  if (!entry.children || matches(entry.key)) return records.at(e);
+  if (!children || matches(keyOf(entry))) return records.at(e);
   return encode(
     e,
-    entry.children.filter((c) => matches(c.key)),
+    children.filter((c) => matches(c.key)),
   );
 }
 

@@ -85,13 +85,18 @@ export type SearchFile =
 
 /**
  * What the index reads of an entry: its folded label, and its children in a
- * list that has them. A list without children hands it these alone, and lets
- * go of the rest of its entries before the index is built.
+ * list that has them. A list without children hands it its labels alone, as
+ * strings (an object each was 32 bytes an entry more), and lets go of the
+ * rest of its entries before the index is built.
  */
-export interface IndexEntry {
-  key: string;
-  children?: Labelled[];
-}
+export type IndexEntry = string | { key: string; children?: Labelled[] };
+
+/** An entry's folded label. */
+export const keyOf = (entry: IndexEntry): string => (typeof entry === 'string' ? entry : entry.key);
+
+/** An entry's children, in a list that has them. */
+export const childrenOf = (entry: IndexEntry): Labelled[] | undefined =>
+  typeof entry === 'string' ? undefined : entry.children;
 
 /** Encodes entry e's record with only these of its children. */
 export type Encode = (e: number, children: Labelled[]) => string;

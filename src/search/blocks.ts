@@ -92,6 +92,7 @@ export function* blockFiles(records: Records, blocks: Blocks): Generator<SearchF
 export function planPairs(
   m: Matcher,
   skipped: readonly LargePrefix[],
+  /** Every key once, sorted. */
   keys: readonly string[],
   letters: readonly string[],
   budget: number,

@@ -32,7 +32,7 @@ import { headPart, indexPart } from './parts.js';
 import { blockFiles, planPairs, recordBlocks } from './blocks.js';
 import { vocabularyFiles, wordHeadPart, wordPart } from './words.js';
 import { sharer } from '../shared.js';
-import { childrenOf, keyOf } from './types.js';
+import { childrenOf, keyAt, keyOf } from './types.js';
 import type {
   Encode,
   IndexEntry,
@@ -67,8 +67,9 @@ const SPAN_EVERY = 8;
  * never indexes a heavy one again), or on its prefix's hash. Both depend on
  * the run alone, so an edit can tell whether it moves a span's bounds.
  */
-function startsSpan(m: Matcher, { keys, owners }: Pairs, lo: number, hi: number, depth: number): boolean {
-  if (fnv1a(keys[lo]!, FNV_BASIS, depth) % SPAN_EVERY === 0) return true;
+function startsSpan(m: Matcher, pairs: Pairs, lo: number, hi: number, depth: number): boolean {
+  if (fnv1a(keyAt(pairs, lo), FNV_BASIS, depth) % SPAN_EVERY === 0) return true;
+  const { owners } = pairs;
   let bytes = 0;
   for (let i = lo; i < hi && bytes <= m.list.leafBytes; i++) bytes += m.recordBytes(owners[i]!);
   return bytes > m.list.leafBytes;
@@ -185,8 +186,8 @@ export function buildSearchIndex(
 ): SearchIndex {
   const m = matcherFor(entries, records, encode, options, searched);
   const pairs = collectPairs(entries, undefined, searched);
-  const { keys } = pairs;
-  const n = keys.length;
+  const key = (i: number) => keyAt(pairs, i);
+  const n = pairs.keyIndex.length;
   const rootLarge = m.largeMatches(pairs, 0, n, 0) !== undefined;
   const layout: IndexLayout = { rootLarge, heads: [] };
   const fresh: IndexPart[] = [];
@@ -206,7 +207,7 @@ export function buildSearchIndex(
       });
     else fresh.push(indexOf('', 0, n));
   }
-  const part = ([lo, hi]: [number, number], depth: number) => fresh.push(indexOf(keys[lo]!.slice(0, depth), lo, hi));
+  const part = ([lo, hi]: [number, number], depth: number) => fresh.push(indexOf(key(lo).slice(0, depth), lo, hi));
   // The first units that are no head, from `from` (after the last head) on, in spans.
   let from = 0;
   const others = (to: number) => {
@@ -220,12 +221,12 @@ export function buildSearchIndex(
     const results = m.rankLast(matches);
     const tiers = blocks && m.tiersOf(results);
     others(lo);
-    const c = keys[lo]![0]!;
+    const c = key(lo)[0]!;
     layout.heads.push(c);
     fresh.push(blocks ? wordHeadPart(m, c, results, tiers!, blocks) : headPart(m, c, results));
     // Keys that are c itself belong to the head, and are large: no search file holds them.
     let i = lo;
-    while (i < hi && keys[i]!.length === 1) i++;
+    while (i < hi && key(i).length === 1) i++;
     for (const span of spans(m, pairs, i, hi, 2)) part(span, 2);
     from = hi;
   }
@@ -243,10 +244,12 @@ export function buildSearchIndex(
           children: [],
           columns: searched.columns?.[e] ?? [],
         });
-    planPairs(m, blocks.skipped, keys, firstLetters(entries, searched), budget, texts);
+    planPairs(m, blocks.skipped, pairs.distinct, firstLetters(entries, searched), budget, texts);
   }
   // Every head is answered from the blocks; without one, no prefix is large enough to be.
-  const vocab = searched.typos ? vocabularyFiles(keys, options.vocabBytes ?? 32000) : { buckets: 0, files: [] };
+  const vocab = searched.typos
+    ? vocabularyFiles(pairs.distinct, options.vocabBytes ?? 32000)
+    : { buckets: 0, files: [] };
   const whole = function* () {
     if (layout.heads.length > 0) yield* blockFiles(records, blocks);
     yield* vocab.files;
@@ -313,12 +316,13 @@ export function updateSearchIndex(
     if (p === undefined) partOfUnits.set(code, (p = partAt(label.slice(start, start + 2))));
     return wanted.has(p);
   });
-  const { keys } = pairs;
-  for (let lo = 0; lo < keys.length; ) {
-    const p = partAt(keys[lo]!);
+  const key = (i: number) => keyAt(pairs, i);
+  const n = pairs.keyIndex.length;
+  for (let lo = 0; lo < n; ) {
+    const p = partAt(key(lo));
     const name = names[p]!;
     let hi = lo + 1;
-    while (hi < keys.length && partAt(keys[hi]!) === p) hi++;
+    while (hi < n && partAt(key(hi)) === p) hi++;
     if (!isHead(name)) {
       // The span still starts with its first run, which still starts a span (or opens the
       // runs after a head, or all), and none of its other runs starts one: spans() would cut it the same.
@@ -327,7 +331,7 @@ export function updateSearchIndex(
       const opens = before === undefined || isHead(before) || (depth === 1 && before.length === 2);
       const firstRun = runEnd(pairs, lo, hi, depth);
       if (
-        !keys[lo]!.startsWith(name) ||
+        !key(lo).startsWith(name) ||
         spans(m, pairs, lo, hi, depth).length > 1 ||
         (!opens && !startsSpan(m, pairs, lo, firstRun, depth))
       )

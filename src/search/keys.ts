@@ -13,7 +13,7 @@ import {
   keyTier,
   type KeyAt,
 } from '../client/rank.js';
-import { childrenOf, keyOf, type IndexEntry, type Pairs, type Searched } from './types.js';
+import { childrenOf, keyAt, keyOf, type IndexEntry, type Pairs, type Searched } from './types.js';
 import { commonPrefixLength } from '../client/paths.js';
 
 /** A list that searches its labels alone by the phrase rule, as the lookup service's do. */
@@ -111,22 +111,24 @@ export function collectPairs(
     for (const child of childrenOf(entry) ?? []) addText(child.key, e, AT_TEXT, AT_TEXT_WORD, scope);
     for (const text of columns?.[e] ?? []) addText(text, e, AT_COLUMN, AT_COLUMN_WORD, scope);
   }
-  const keys = new Array<string>(pairs);
+  const distinct: string[] = [];
+  const keyIndex = new Int32Array(pairs);
   const owners = new Int32Array(pairs);
   const at = new Uint8Array(pairs);
   let i = 0;
   for (const g of [...groups.keys()].sort((a, b) => a - b)) {
     const slots = groups.get(g)!;
     for (const key of [...slots.keys()].sort()) {
+      const k = distinct.push(key) - 1;
       for (let p = head[slots.get(key)!]!; p >= 0; p = next[p]!) {
-        keys[i] = key;
+        keyIndex[i] = k;
         owners[i] = value[p]! >>> 3;
         at[i++] = value[p]! & 7;
       }
     }
     groups.delete(g);
   }
-  return { keys, owners, at };
+  return { distinct, keyIndex, owners, at };
 }
 
 /**
@@ -142,9 +144,12 @@ export function groupOf(key: string, start = 0): number {
 }
 
 /** The end of the run of pairs from lo whose keys share the first `depth` units with pair lo. */
-export function runEnd({ keys }: Pairs, lo: number, hi: number, depth: number): number {
-  const p = keys[lo]!;
+export function runEnd(pairs: Pairs, lo: number, hi: number, depth: number): number {
+  const p = keyAt(pairs, lo);
   let i = lo + 1;
-  while (i < hi && keys[i]!.length >= depth && commonPrefixLength(p, keys[i]!) >= depth) i++;
+  for (; i < hi; i++) {
+    const key = keyAt(pairs, i);
+    if (key.length < depth || commonPrefixLength(p, key) < depth) break;
+  }
   return i;
 }

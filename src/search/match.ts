@@ -45,14 +45,21 @@ export class Matcher {
    * range's common prefix, `depth` units long (rankLast): a key of that length
    * is the query itself, which an exact list ranks first.
    */
-  distinct({ keys, owners, at }: Pairs, lo: number, hi: number, depth = -1, skip?: Uint8Array, offset = 0): Int32Array {
+  distinct(
+    { distinct: keys, keyIndex, owners, at }: Pairs,
+    lo: number,
+    hi: number,
+    depth = -1,
+    skip?: Uint8Array,
+    offset = 0,
+  ): Int32Array {
     const generation = ++this.generation;
     const { stamp, tier, tiers } = this;
     const found: number[] = [];
     for (let i = lo; i < hi; i++) {
       if (skip?.[i - offset]) continue;
       const e = owners[i]!;
-      const t = tiers[at[i]! * 2 + (keys[i]!.length === depth ? 1 : 0)]!;
+      const t = tiers[at[i]! * 2 + (keys[keyIndex[i]!]!.length === depth ? 1 : 0)]!;
       if (stamp[e] !== generation) {
         stamp[e] = generation;
         tier[e] = t;

@@ -6,7 +6,7 @@ import { FNV_BASIS, fnv1a, searchFileFor } from '../client/paths.js';
 import { commonPrefixLength } from '../client/paths.js';
 import type { Matcher } from './match.js';
 import { chunkText, makePart, resultSetOf, resultSets, setBytes } from './output.js';
-import type { IndexPart, LargePrefix, Pairs, ResultSet } from './types.js';
+import { keyAt, type IndexPart, type LargePrefix, type Pairs, type ResultSet } from './types.js';
 
 /** A head part: a large one-unit prefix alone, with its results. */
 export function headPart(m: Matcher, c: string, results: Int32Array): IndexPart {
@@ -75,7 +75,7 @@ export function largePrefixes(
   hi: number,
   visit?: (l: LargePrefix | undefined, a: number, b: number, depth: number, matches: Int32Array) => void,
 ): { large: LargePrefix[]; largeDepth: Int32Array } {
-  const { keys } = pairs;
+  const key = (i: number) => keyAt(pairs, i);
   // The prefix the part is under, large and answered by another part; none for a list in one part.
   const known = name.length - 1;
   // Walk the trie of the sorted keys; every large node is recorded with its ranked results.
@@ -88,7 +88,7 @@ export function largePrefixes(
     if (depth !== known) {
       const matches = m.largeMatches(pairs, a, b, depth);
       if (!matches) continue;
-      const prefix = keys[a]!.slice(0, depth);
+      const prefix = key(a).slice(0, depth);
       // A prefix that no query can be is large for the cuts, but no results are stored for it.
       const l = m.list.reachable?.(prefix) !== false ? { prefix, lo: a, results: m.rankLast(matches) } : undefined;
       if (l) large.push(l);
@@ -97,12 +97,12 @@ export function largePrefixes(
     largeDepth.fill(depth, a - lo, b - lo);
     // Children by the next code unit; keys that end here belong to no child.
     let i = a;
-    while (i < b && keys[i]!.length === depth) i++;
+    while (i < b && key(i).length === depth) i++;
     const children: [number, number, number][] = [];
     while (i < b) {
-      const c = keys[i]!.charCodeAt(depth);
+      const c = key(i).charCodeAt(depth);
       let j = i + 1;
-      while (j < b && keys[j]!.charCodeAt(depth) === c) j++;
+      while (j < b && key(j).charCodeAt(depth) === c) j++;
       children.push([i, j, depth + 1]);
       i = j;
     }
@@ -131,14 +131,15 @@ export function cut(
   bytesOfSet: (set: ResultSet) => number = setBytes,
   vcDepth?: Int32Array,
 ): Cut {
-  const { keys, owners } = pairs;
+  const { owners } = pairs;
+  const key = (i: number) => keyAt(pairs, i);
   const largeAt = new Map<number, LargePrefix[]>();
   for (const l of large) largeAt.set(l.lo, [...(largeAt.get(l.lo) ?? []), l]);
   // A key that is itself a large prefix can never match a small query (every
   // prefix of it is large too), so search files leave it out. That also keeps
   // starts unique: files are never cut between two equal keys.
   const skip = new Uint8Array(hi - lo);
-  for (let i = lo; i < hi; i++) if (keys[i]!.length <= largeDepth[i - lo]!) skip[i - lo] = 1;
+  for (let i = lo; i < hi; i++) if (key(i).length <= largeDepth[i - lo]!) skip[i - lo] = 1;
   const starts: string[] = [name];
   const bounds: number[] = [lo];
   let bytes = 0;
@@ -150,14 +151,14 @@ export function cut(
   for (let i = lo; i < hi; i++) {
     const skipped = skip[i - lo] === 1;
     if (!skipped && previous >= 0 && bytes >= fileBytes / 3) {
-      const lcp = commonPrefixLength(keys[previous]!, keys[i]!);
-      const end = Math.min(lcp + 1, keys[i]!.length);
+      const lcp = commonPrefixLength(key(previous), key(i));
+      const end = Math.min(lcp + 1, key(i).length);
       // The keys' common prefix is large (a prefix of key i at most as deep as its longest large one). The
       // words rule cuts a pooled prefix's keys apart only in a file three times as large: its matches are read together.
       const pooled = vcDepth !== undefined && lcp > vcDepth[i - lo]!;
-      const due = pooled ? bytes >= 3 * fileBytes : bytes >= fileBytes || (fnv1a(keys[i]!, FNV_BASIS, end) & 31) === 0;
+      const due = pooled ? bytes >= 3 * fileBytes : bytes >= fileBytes || (fnv1a(key(i), FNV_BASIS, end) & 31) === 0;
       if (lcp <= largeDepth[i - lo]! && due) {
-        starts.push(keys[i]!.slice(0, end));
+        starts.push(key(i).slice(0, end));
         bounds.push(i);
         bytes = 0;
         generation = m.newGeneration();

@@ -167,12 +167,18 @@ export interface LargePrefix {
 }
 
 /**
- * A list's sorted (key, entry) pairs: keys[i] (equal keys share one string),
- * owners[i] its entry and at[i] where the key starts in it (rank.ts's KeyAt:
- * the tier a query gives it is keyTier's).
+ * A list's sorted (key, entry) pairs: pair i's key is distinct[keyIndex[i]]
+ * (keyAt), owners[i] its entry and at[i] where the key starts in it (rank.ts's
+ * KeyAt: the tier a query gives it is keyTier's). A number into the distinct
+ * keys, not a string a pair: 4 bytes, where the pointer was 8 in the heap.
  */
 export interface Pairs {
-  keys: string[];
+  /** Every key once, sorted. */
+  distinct: string[];
+  keyIndex: Int32Array;
   owners: Int32Array;
   at: Uint8Array;
 }
+
+/** Pair i's key. */
+export const keyAt = ({ distinct, keyIndex }: Pairs, i: number): string => distinct[keyIndex[i]!]!;

@@ -25,7 +25,7 @@ import type { Matcher } from './match.js';
 import { nameOfText, pairFiles, recordsText, skipsOf, skipText, type Blocks, type Skips } from './blocks.js';
 import { cut, largePrefixes, searchFilesOf, type Cut } from './parts.js';
 import { makePart, NO_RESULTS, pagesOf, resultSetOf } from './output.js';
-import type { IndexPart, LargePrefix, Pairs, ResultSet, SearchFile } from './types.js';
+import { keyAt, type IndexPart, type LargePrefix, type Pairs, type ResultSet, type SearchFile } from './types.js';
 
 const json = JSON.stringify;
 
@@ -138,7 +138,7 @@ export function wordHeadPart(m: Matcher, c: string, results: Int32Array, tiers: 
  */
 export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi: number, blocks: Blocks): IndexPart {
   const { list } = m;
-  const { keys } = pairs;
+  const key = (i: number) => keyAt(pairs, i);
   // vcDepth[i - lo]: the length of key i's longest prefix that is not pooled (or no query).
   const vcDepth = new Int32Array(hi - lo).fill(name.length - 1);
   const skipsFor = new Map<LargePrefix, Skips>();
@@ -154,10 +154,10 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
   });
   wordSets(m, large);
   // A large prefix's page 1, total and skips are made: only a skipped word's matches are read again (planPairs).
-  for (const l of large) if (!skipsFor.has(l) || keys[l.lo] !== l.prefix) l.results = NO_RESULTS;
+  for (const l of large) if (!skipsFor.has(l) || key(l.lo) !== l.prefix) l.results = NO_RESULTS;
   const files = cut(m, pairs, name, lo, hi, large, largeDepth, wordSetBytes, vcDepth);
   const pooled = large.filter((l) => !skipsFor.has(l));
-  const also = alsoFiles(keys, pooled, files, lo, hi);
+  const also = alsoFiles(key, pooled, files, lo, hi);
   return makePart(list, name, files.starts, [], function* () {
     const poolOf = yield* poolFiles(m, pairs, lo, hi, files.skip, vcDepth);
     // Each large prefix's skip file, or the pool file of its first pooled large key (all of them are in it).
@@ -171,7 +171,7 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
         continue;
       }
       l.pool = null;
-      for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++) {
+      for (let i = l.lo; i < hi && key(i).startsWith(l.prefix); i++) {
         const pool = poolOf(i);
         if (pool !== undefined) {
           l.pool = pool;
@@ -193,7 +193,7 @@ export function wordPart(m: Matcher, pairs: Pairs, name: string, lo: number, hi:
  * and the keys no search file holds.
  */
 function alsoFiles(
-  keys: readonly string[],
+  key: (i: number) => string,
   pooled: readonly LargePrefix[],
   files: Cut,
   lo: number,
@@ -210,7 +210,7 @@ function alsoFiles(
   for (const l of pooled) {
     const own = searchFileFor(l.prefix, starts);
     const others = new Set<number>();
-    for (let i = l.lo; i < hi && keys[i]!.startsWith(l.prefix); i++)
+    for (let i = l.lo; i < hi && key(i).startsWith(l.prefix); i++)
       if (skip[i - lo] !== 1 && fileOf(i) !== own) others.add(fileOf(i));
     if (others.size > 0)
       also.set(
@@ -237,7 +237,8 @@ function* poolFiles(
   vcDepth: Int32Array,
 ): Generator<SearchFile, (i: number) => string | undefined> {
   const { list } = m;
-  const { keys, owners } = pairs;
+  const { keyIndex, owners } = pairs;
+  const key = (i: number) => keyAt(pairs, i);
   const poolAt = new Int32Array(hi - lo).fill(-1);
   const poolNames: string[] = [];
   let members: number[] = [];
@@ -258,10 +259,10 @@ function* poolFiles(
     generation = m.newGeneration();
   };
   for (let i = lo; i < hi; i++) {
-    if (skip[i - lo] !== 1 || keys[i]!.length <= vcDepth[i - lo]!) continue;
-    if (last >= 0 && keys[last] !== keys[i]) {
+    if (skip[i - lo] !== 1 || key(i).length <= vcDepth[i - lo]!) continue;
+    if (last >= 0 && keyIndex[last] !== keyIndex[i]) {
       let lcp = 0;
-      const [x, y] = [keys[last]!, keys[i]!];
+      const [x, y] = [key(last), key(i)];
       while (lcp < x.length && x.charCodeAt(lcp) === y.charCodeAt(lcp)) lcp++;
       const allowed = lcp <= vcDepth[i - lo]!;
       if (allowed && (size >= list.poolFileBytes || (size >= list.poolFileBytes / 3 && fnv1a(y, FNV_BASIS) % 32 === 0)))

@@ -31,6 +31,7 @@ import {
 import { highlight } from '../../src/client/highlight.js';
 import { itemTypos, typoAllowance, typoCost } from '../../src/client/typos.js';
 import { collectPairs } from '../../src/search/keys.js';
+import { keyAt } from '../../src/search/types.js';
 import { skipsOf, skipText, type Blocks } from '../../src/search/blocks.js';
 import { labelled, type Entry } from '../../src/sources/model.js';
 
@@ -286,8 +287,8 @@ describe('the keys of the index', () => {
     const entry = (text: string, fields: string[]): Entry => ({ ...labelled({ id: 1, text }), counts: [], fields });
     const pairsOf = (exact: boolean) => {
       const e = entry('Old de', ['de']);
-      const { keys, at } = collectPairs([e], undefined, { exact, columns: [['de']] });
-      return keys.map((key, i) => `${key}@${at[i]}`);
+      const pairs = collectPairs([e], undefined, { exact, columns: [['de']] });
+      return Array.from(pairs.at, (at, i) => `${keyAt(pairs, i)}@${at}`);
     };
     // "de" is a later word of the text (tier 2) and the whole searched column (tier 3, or 0 when the Term is "de" and exact).
     expect(pairsOf(false)).toEqual(['de@1', 'old de@0']);
@@ -296,8 +297,8 @@ describe('the keys of the index', () => {
 
   test("the words rule's keys are the words, the first of a longer text never exact", () => {
     const e: Entry = { ...labelled({ id: 1, text: 'San Jose de San' }), counts: [], fields: ['sj'] };
-    const { keys, at } = collectPairs([e], undefined, { exact: true, words: true, columns: [['sj']] });
-    expect(keys.map((key, i) => `${key}@${at[i]}`)).toEqual(['de@1', 'jose@1', 'san@4', 'sj@2']);
+    const pairs = collectPairs([e], undefined, { exact: true, words: true, columns: [['sj']] });
+    expect(Array.from(pairs.at, (at, i) => `${keyAt(pairs, i)}@${at}`)).toEqual(['de@1', 'jose@1', 'san@4', 'sj@2']);
   });
 
   test('the keys come sorted by code unit, each with its entries in list order, however their first two units fall', () => {
@@ -307,11 +308,13 @@ describe('the keys of the index', () => {
     fc.assert(
       fc.property(fc.array(label, { minLength: 1, maxLength: 30 }), (texts) => {
         const entries = texts.map((key) => ({ key }));
-        const { keys, owners } = collectPairs(entries, (_, start) => start === 0);
+        const pairs = collectPairs(entries, (_, start) => start === 0);
         const expected = texts
           .map((key, e) => [key, e] as const)
           .sort(([a, e], [b, f]) => (a < b ? -1 : a > b ? 1 : e - f));
-        expect(keys.map((key, i) => [key, owners[i]])).toEqual(expected);
+        expect(Array.from(pairs.owners, (e, i) => [keyAt(pairs, i), e])).toEqual(expected);
+        // Every key once, sorted.
+        expect(pairs.distinct).toEqual([...new Set(texts)].sort());
       }),
     );
   });

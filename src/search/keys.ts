@@ -56,8 +56,16 @@ export function collectPairs(
   };
   const head: number[] = [];
   const tail: number[] = [];
-  let next = new Int32Array(1 << 16);
-  let value = new Int32Array(1 << 16);
+  // As many as the texts have words, the most pairs they make: arrays grown by doubling held up to
+  // twice that, and both copies while they grew (at ten million species, 46 million pairs).
+  let most = 0;
+  for (const [e, entry] of entries.entries()) {
+    most += wordsIn(texts?.[e] ?? keyOf(entry));
+    for (const child of childrenOf(entry) ?? []) most += wordsIn(child.key);
+    for (const text of columns?.[e] ?? []) most += wordsIn(text);
+  }
+  const next = new Int32Array(most);
+  const value = new Int32Array(most);
   let pairs = 0;
   const add = (key: string, e: number, at: KeyAt) => {
     const slots = slotsOf(key);
@@ -67,12 +75,6 @@ export function collectPairs(
       const was = (value[tail[slot]!]! & 7) as KeyAt;
       if (dominates(was, at, exact)) return;
       if (dominates(at, was, exact)) return void (value[tail[slot]!] = e * 8 + at);
-    }
-    if (pairs === next.length) {
-      const [n, v] = [new Int32Array(pairs * 2), new Int32Array(pairs * 2)];
-      n.set(next);
-      v.set(value);
-      [next, value] = [n, v];
     }
     value[pairs] = e * 8 + at;
     next[pairs] = -1;
@@ -129,6 +131,14 @@ export function collectPairs(
     groups.delete(g);
   }
   return { distinct, keyIndex, owners, at };
+}
+
+/** A text's words: its spaces and one, none for no text. A text makes a key for each at most. */
+function wordsIn(text: string): number {
+  if (text === '') return 0;
+  let n = 1;
+  for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) n++;
+  return n;
 }
 
 /**

@@ -25,7 +25,7 @@
 // and types.ts.
 import { heldRecords, type Records } from '../sources/record.js';
 import { FNV_BASIS, fnv1a } from '../client/paths.js';
-import { collectPairs, groupOf, LABELS, runEnd, suffixesOf } from './keys.js';
+import { collectPairs, groupOf, LABELS, runEnd, suffixesOf, textsOf } from './keys.js';
 import { Matcher } from './match.js';
 export { directoryOf, DIRECTORY_STARTS, type Directory } from './directory.js';
 import { headPart, indexPart } from './parts.js';
@@ -94,17 +94,12 @@ function firstLetters(entries: readonly IndexEntry[], searched: Searched): strin
   const shared = sharer<string>();
   return entries.map((entry, e) => {
     const letters = new Set<string>();
-    const texts = [
-      searched.texts?.[e] ?? keyOf(entry),
-      ...(childrenOf(entry) ?? []).map((c) => c.key),
-      ...(searched.columns?.[e] ?? []),
-    ];
-    for (const text of texts) {
+    textsOf(entry, e, searched, (text) => {
       for (const word of text.split(' ')) {
         const [first] = word; // its first code point
         if (first !== undefined) letters.add(first);
       }
-    }
+    });
     const joined = [...letters].join('');
     return shared(joined, joined);
   });

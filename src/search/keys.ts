@@ -42,7 +42,7 @@ export function collectPairs(
   keep?: (text: string, start: number) => boolean,
   searched: Searched = LABELS,
 ): Pairs {
-  const { texts, columns, scopes, exact } = searched;
+  const { scopes, exact } = searched;
   // Each distinct key has a slot; its pairs are chained in the order they
   // come (list order), each as entry * 8 + where the key starts (KeyAt): no array for every key.
   // The slots are kept by the keys' first two code units, a Map of each: a
@@ -58,12 +58,9 @@ export function collectPairs(
   const tail: number[] = [];
   // As many as the texts have words, the most pairs they make: arrays grown by doubling held up to
   // twice that, and both copies while they grew (a million species: 4.6 million pairs, 8.4 million slots).
+  // The same walk as the collecting below (textsOf): a text left out here would overrun the arrays.
   let most = 0;
-  for (const [e, entry] of entries.entries()) {
-    most += wordsIn(texts?.[e] ?? keyOf(entry));
-    for (const child of childrenOf(entry) ?? []) most += wordsIn(child.key);
-    for (const text of columns?.[e] ?? []) most += wordsIn(text);
-  }
+  for (const [e, entry] of entries.entries()) textsOf(entry, e, searched, (text) => void (most += wordsIn(text)));
   const next = new Int32Array(most);
   const value = new Int32Array(most);
   let pairs = 0;
@@ -109,9 +106,7 @@ export function collectPairs(
   };
   for (const [e, entry] of entries.entries()) {
     const scope = scopes?.[e] ?? '';
-    addText(texts?.[e] ?? keyOf(entry), e, AT_TEXT, AT_TEXT_WORD, scope);
-    for (const child of childrenOf(entry) ?? []) addText(child.key, e, AT_TEXT, AT_TEXT_WORD, scope);
-    for (const text of columns?.[e] ?? []) addText(text, e, AT_COLUMN, AT_COLUMN_WORD, scope);
+    textsOf(entry, e, searched, (text, whole, word) => addText(text, e, whole, word, scope));
   }
   const distinct: string[] = [];
   const keyIndex = new Int32Array(pairs);
@@ -131,6 +126,23 @@ export function collectPairs(
     groups.delete(g);
   }
   return { distinct, keyIndex, owners, at };
+}
+
+/**
+ * Each text entry e is searched by (docs/search-index.md, Keys and files):
+ * its search text (its key unless declared), its children's keys and its
+ * searched columns' values, with where a key is when it is the whole text and
+ * when a later word.
+ */
+export function textsOf(
+  entry: IndexEntry,
+  e: number,
+  searched: Searched,
+  visit: (text: string, whole: KeyAt, word: KeyAt) => void,
+): void {
+  visit(searched.texts?.[e] ?? keyOf(entry), AT_TEXT, AT_TEXT_WORD);
+  for (const child of childrenOf(entry) ?? []) visit(child.key, AT_TEXT, AT_TEXT_WORD);
+  for (const text of searched.columns?.[e] ?? []) visit(text, AT_COLUMN, AT_COLUMN_WORD);
 }
 
 /** A text's words: its spaces and one, none for no text. A text makes a key for each at most. */
